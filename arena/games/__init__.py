@@ -1,0 +1,46 @@
+"""Game engines: pure rules, one module per game, found by name.
+
+A game module defines ``GAME``, an instance of :class:`arena.games.base.Game`.
+The registry below imports the modules listed in ``GAME_MODULES``; nothing else
+in the arena names a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from typing import Any
+
+from arena.games.base import Game, GameError, OptionError
+
+GAME_MODULES = (
+    "face_card_kill_card",
+)
+
+
+@cache
+def all_games() -> dict[str, Game[Any, Any, Any]]:
+    """Every game by name, in a fixed order."""
+    games: dict[str, Game[Any, Any, Any]] = {}
+    for module_name in GAME_MODULES:
+        module = importlib.import_module(f"arena.games.{module_name}")
+        game = module.GAME
+        games[game.name] = game
+    return games
+
+
+def get_game(name: str) -> Game[Any, Any, Any]:
+    """The game called ``name``; an :class:`OptionError` naming the known games otherwise."""
+    games = all_games()
+    if name not in games:
+        known = ", ".join(games)
+        raise OptionError(f"unknown game {name!r} (known games: {known})")
+    return games[name]
+
+
+def module_name(game: Game[Any, Any, Any]) -> str:
+    """The Python/protobuf identifier of a game: its name with '-' as '_'."""
+    return game.name.replace("-", "_")
+
+
+__all__ = ["Game", "GameError", "OptionError", "all_games", "get_game", "module_name"]

@@ -1,0 +1,285 @@
+"""The engine contract every game implements, and the values it trades in.
+
+A game is pure rules: no I/O, no clocks, no transport. The referee drives it
+only through :class:`Game`; it never learns a game's rules beyond this surface.
+
+Hidden information lives in exactly two places: :meth:`Game.observe` (what a
+seat may know now) and the ``visible_to`` tag of every :class:`Tagged` event.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+State = TypeVar("State")
+Action = TypeVar("Action")
+Observation = TypeVar("Observation")
+
+OptionValue = int | bool | str
+Options = Mapping[str, OptionValue]
+
+
+class GameError(ValueError):
+    """Base class of the errors a game raises on bad input."""
+
+
+class OptionError(GameError):
+    """An option is unknown, of the wrong type, or out of range."""
+
+
+class InvalidActionError(GameError):
+    """An action is malformed: not an action of this game at all."""
+
+
+class IllegalActionError(GameError):
+    """An action is well formed but not legal in this state."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default, the values it allows and its meaning.
+
+    A boolean option takes true/false. Otherwise the allowed values are the
+    words or numbers in ``choices`` plus, when ``minimum`` or ``maximum`` is set
+    (or the default is a number and there are no choices), the whole numbers in
+    that range. ``doc`` is the one-line meaning shown to users.
+    """
+
+    name: str
+    default: OptionValue
+    doc: str
+    choices: tuple[OptionValue, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def takes_numbers(self) -> bool:
+        if self.minimum is not None or self.maximum is not None:
+            return True
+        return isinstance(self.default, int) and not isinstance(self.default, bool) and not self.choices
+
+    def describe(self) -> str:
+        """The allowed values, in words: 'true or false', 'auto or 1 to 4', ..."""
+        if isinstance(self.default, bool):
+            return "true or false"
+        parts = [str(c) for c in self.choices]
+        if self.takes_numbers:
+            if self.minimum is not None and self.maximum is not None:
+                parts.append(f"a number from {self.minimum} to {self.maximum}")
+            elif self.minimum is not None:
+                parts.append(f"a number of at least {self.minimum}")
+            elif self.maximum is not None:
+                parts.append(f"a number of at most {self.maximum}")
+            else:
+                parts.append("a whole number")
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+    def parse(self, raw: object) -> OptionValue:
+        """Turn a user's value (possibly text from a command line) into a typed one."""
+        bad = OptionError(f"option {self.name!r} takes {self.describe()}, not {raw!r}")
+        if isinstance(self.default, bool):
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+                return raw.strip().lower() in _TRUE
+            raise bad
+        if isinstance(raw, str):
+            text = raw.strip()
+            if text in self.choices:
+                return text
+            try:
+                raw = int(text)
+            except ValueError:
+                raise bad from None
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise bad
+        if raw in self.choices:
+            return raw
+        if not self.takes_numbers:
+            raise bad
+        if self.minimum is not None and raw < self.minimum:
+            raise bad
+        if self.maximum is not None and raw > self.maximum:
+            raise bad
+        return raw
+
+
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
+
+
+@dataclass(frozen=True)
+class Tagged:
+    """An event and the seats allowed to see it (``None``: everyone)."""
+
+    event: Any
+    visible_to: frozenset[int] | None = None
+
+    def visible(self, seat: int | None) -> bool:
+        """Whether ``seat`` may see this event; ``None`` asks for the public view."""
+        if self.visible_to is None:
+            return True
+        return seat is not None and seat in self.visible_to
+
+
+def public(event: Any) -> Tagged:
+    return Tagged(event, None)
+
+
+def private(event: Any, *seats: int) -> Tagged:
+    return Tagged(event, frozenset(seats))
+
+
+def all_but(event: Any, players: int, *hidden_from: int) -> Tagged:
+    """An event every seat sees except ``hidden_from`` (who gets a private form)."""
+    return Tagged(event, frozenset(s for s in range(players) if s not in hidden_from))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Per seat: the game's own score and a competition rank (1 = best, ties share)."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.scores) != len(self.ranks):
+            raise ValueError("scores and ranks must have one entry per seat")
+
+
+def competition_ranks(keys: Sequence[Any], *, higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition ranking ("1224"): tied keys share the best place, the next is skipped.
+
+    Keys may be numbers or tuples (compared lexicographically).
+    """
+    return tuple(
+        1 + sum(1 for other in keys if (other > k if higher_is_better else other < k))
+        for k in keys
+    )
+
+
+@dataclass
+class Rng:
+    """The one random generator of a game, seeded at ``new`` and kept in the state.
+
+    Shuffles are Fisher-Yates over ``random.Random``'s ``randrange``, so a seed
+    replays the same match bit for bit on every platform.
+    """
+
+    seed: int
+    _random: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._random = random.Random(self.seed)
+
+    def shuffle(self, items: list[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self._random.randrange(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def below(self, n: int) -> int:
+        return self._random.randrange(n)
+
+
+class Game(ABC, Generic[State, Action, Observation]):
+    """A game's rules. Subclasses are stateless: every method takes the state.
+
+    ``action_types``, ``observation_type`` and ``event_types`` name the typed
+    values the game trades in; the wire codec maps them to protobuf messages of
+    the same shape, and the conformance suite checks that every game keeps to them.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[int]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    action_types: ClassVar[tuple[type, ...]]
+    observation_type: ClassVar[type]
+    event_types: ClassVar[tuple[type, ...]]
+
+    # -- options -------------------------------------------------------------
+    def parse_options(self, players: int, raw: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
+        """Validate ``raw`` against this game's options and fill in the defaults."""
+        self.check_players(players)
+        raw = dict(raw or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            names = ", ".join(known) or "none"
+            raise OptionError(
+                f"{self.name} has no option {unknown[0]!r} (its options: {names})"
+            )
+        parsed = {name: opt.parse(raw[name]) if name in raw else opt.default
+                  for name, opt in known.items()}
+        self.check_options(players, parsed)
+        return parsed
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}"
+            )
+
+    def check_options(self, players: int, options: Mapping[str, OptionValue]) -> None:
+        """Checks that span several options (or the player count); override as needed."""
+
+    # -- the rules -----------------------------------------------------------
+    @abstractmethod
+    def new(self, players: int, seed: int, options: Options) -> State:
+        """A fresh match; all randomness comes from ``seed``. ``options`` are parsed."""
+
+    @abstractmethod
+    def to_act(self, state: State) -> int | None:
+        """The one seat that must decide now, or ``None`` once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        """The actions open to the seat to act; never empty while the game is live."""
+
+    @abstractmethod
+    def apply(self, state: State, action: Action) -> list[Tagged]:
+        """Advance the game (mutating ``state``) and return the events it caused.
+
+        Raises :class:`InvalidActionError` for a value that is not an action of
+        this game and :class:`IllegalActionError` for one not legal now; the
+        state is unchanged when either is raised.
+        """
+
+    @abstractmethod
+    def observe(self, state: State, seat: int) -> Observation:
+        """Everything ``seat`` may know now, and nothing more."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """Scores and ranks once the game is over, else ``None``."""
+
+    # -- used by the conformance suite --------------------------------------
+    @abstractmethod
+    def cards_in_play(self, state: State) -> list[Any]:
+        """Every physical card, wherever it is (for the conservation check)."""
+
+    @abstractmethod
+    def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
+        """A copy of ``state`` in which the cards ``seat`` cannot see are permuted.
+
+        Used by the hidden-information property test: ``seat``'s observation of
+        the copy, and its events from then on, must be the same as the original's.
+        Everything ``seat`` can see (its own cards, public cards) stays where it is.
+        """
+
+    def is_over(self, state: State) -> bool:
+        return self.to_act(state) is None
+
+    def check_action(self, state: State, action: object) -> None:
+        """Raise the right error unless ``action`` is legal now (helper for ``apply``)."""
+        if not isinstance(action, self.action_types):
+            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"{action!r} is not legal now")

@@ -1,0 +1,234 @@
+"""The conformance suite every game must pass (pure: no pytest, no I/O).
+
+Each check raises ``AssertionError`` with a message that names the game, the
+seed and the step, so a failure can be replayed. ``tests/test_conformance.py``
+runs them over every registered game.
+
+* :func:`random_game` — random play ends with a valid outcome; legal actions are
+  never empty before the end; every card is conserved at every step; typed
+  values only.
+* :func:`determinism` — same seed and same actions give the same event log.
+* :func:`hidden_information` — at any step, re-dealing what a seat cannot see
+  leaves that seat's observation, its legal actions and the events it is shown
+  (but for cards the action reveals) unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from arena.games.base import Game, IllegalActionError, InvalidActionError, Tagged
+
+MAX_STEPS = 200_000
+
+
+@dataclass
+class Trace:
+    """A finished random game: its actions and its full tagged event log."""
+
+    players: int
+    seed: int
+    options: dict[str, Any]
+    actions: list[Any]
+    events: list[Tagged]
+    steps: int
+
+
+def _policy(seed: int) -> random.Random:
+    return random.Random(f"policy-{seed}")
+
+
+def play_random(game: Game[Any, Any, Any], players: int, seed: int,
+                options: dict[str, Any] | None = None, *, check: bool = True) -> Trace:
+    """Play one game with uniformly random legal actions, checking as it goes."""
+    opts = game.parse_options(players, options)
+    state = game.new(players, seed, opts)
+    where = f"{game.name} players={players} seed={seed}"
+    initial = Counter(game.cards_in_play(state))
+    policy = _policy(seed)
+    actions: list[Any] = []
+    events: list[Tagged] = []
+    steps = 0
+    while (seat := game.to_act(state)) is not None:
+        steps += 1
+        assert steps <= MAX_STEPS, f"{where}: no end after {MAX_STEPS} steps"
+        assert 0 <= seat < players, f"{where}: to_act {seat} is not a seat"
+        legal = list(game.legal_actions(state))
+        assert legal, f"{where} step {steps}: no legal action while the game is live"
+        assert game.outcome(state) is None, f"{where}: outcome before the end"
+        if check:
+            for action in legal:
+                assert isinstance(action, game.action_types), f"{where}: {action!r} is untyped"
+            obs = game.observe(state, seat)
+            assert isinstance(obs, game.observation_type), f"{where}: untyped observation"
+        action = policy.choice(legal)
+        new_events = game.apply(state, action)
+        actions.append(action)
+        for tagged in new_events:
+            assert isinstance(tagged, Tagged), f"{where}: apply returned an untagged event"
+            assert isinstance(tagged.event, game.event_types), (
+                f"{where}: {tagged.event!r} is not one of the game's event types")
+            if tagged.visible_to is not None:
+                assert all(0 <= s < players for s in tagged.visible_to), f"{where}: bad seat tag"
+        events.extend(new_events)
+        if check:
+            now = Counter(game.cards_in_play(state))
+            assert now == initial, f"{where} step {steps}: cards not conserved: {now - initial} " \
+                                   f"appeared, {initial - now} vanished"
+    outcome = game.outcome(state)
+    assert outcome is not None, f"{where}: over but no outcome"
+    assert game.legal_actions(state) == () or not game.legal_actions(state), \
+        f"{where}: legal actions after the end"
+    assert len(outcome.ranks) == players and len(outcome.scores) == players, \
+        f"{where}: outcome must have one entry per seat"
+    ranks = outcome.ranks
+    assert min(ranks) == 1, f"{where}: nobody ranked first: {ranks}"
+    for r in ranks:
+        assert 1 <= r <= players, f"{where}: rank {r} out of range"
+        assert r == 1 + sum(1 for o in ranks if o < r), f"{where}: not competition ranks {ranks}"
+    return Trace(players, seed, opts, actions, events, steps)
+
+
+def random_game(game: Game[Any, Any, Any], seed: int, players: int | None = None,
+                options: dict[str, Any] | None = None) -> Trace:
+    """The shared random-play check (players default: cycle over the allowed counts)."""
+    if players is None:
+        span = game.max_players - game.min_players + 1
+        players = game.min_players + seed % span
+    return play_random(game, players, seed, options)
+
+
+def determinism(game: Game[Any, Any, Any], seed: int, players: int | None = None,
+                options: dict[str, Any] | None = None) -> None:
+    """Same seed and actions replay to the identical event log and outcome."""
+    first = random_game(game, seed, players, options)
+    opts = game.parse_options(first.players, first.options)
+    state = game.new(first.players, seed, opts)
+    replayed: list[Tagged] = []
+    for action in first.actions:
+        replayed.extend(game.apply(state, action))
+    assert replayed == first.events, f"{game.name} seed={seed}: replay gave other events"
+    second = random_game(game, seed, players, options)
+    assert second.actions == first.actions and second.events == first.events, \
+        f"{game.name} seed={seed}: the same seed played differently"
+
+
+def _cards_in(value: Any) -> Iterator[Any]:
+    """Every card-like value inside a dataclass / tuple tree (leaves with a rank or code)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if _is_card(value):
+            yield value
+            return
+        for f in dataclasses.fields(value):
+            yield from _cards_in(getattr(value, f.name))
+    elif isinstance(value, (tuple, list, frozenset, set)):
+        for item in value:
+            yield from _cards_in(item)
+
+
+def _is_card(value: Any) -> bool:
+    return hasattr(value, "code") and dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = None,
+                       players: int | None = None, options: dict[str, Any] | None = None,
+                       *, every: int = 1) -> int:
+    """Check the hidden-information property along one random game.
+
+    At every ``every``-th step, for ``seat`` (default: each seat in turn), the
+    state is copied with everything the seat cannot see re-dealt. Then:
+
+    * the seat's observation of both states is equal;
+    * if the seat is to act, its legal actions are equal;
+    * when the next action (legal in both) reveals to the seat the same cards in
+      both (usually none), it shows the seat the very same events in both.
+      Cards the action reveals legitimately (shown in the seat's observation
+      afterwards, or put face up for every seat) may differ, and with them the
+      events; such steps are not compared.
+
+    Returns how many event comparisons had a re-deal that really moved a card,
+    so that a test can insist the property was exercised, not passed vacuously.
+    """
+    trace = random_game(game, seed, players, options)
+    n = trace.players
+    opts = game.parse_options(n, trace.options)
+    state = game.new(n, seed, opts)
+    rng = random.Random(f"redeal-{seed}")
+    where = f"{game.name} players={n} seed={seed}"
+    compared = 0
+    for step, action in enumerate(trace.actions):
+        viewer = seat if seat is not None else step % n
+        if step % every == 0:
+            other = game.redeal_hidden(state, viewer, rng)
+            moved_now = int(game.cards_in_play(other) != game.cards_in_play(state))
+            at = f"{where} step {step} seat {viewer}"
+            before = game.observe(state, viewer)
+            assert game.observe(other, viewer) == before, \
+                f"{at}: the observation depends on cards the seat cannot see"
+            if game.to_act(state) == viewer:
+                assert list(game.legal_actions(other)) == list(game.legal_actions(state)), \
+                    f"{at}: legal actions depend on cards the seat cannot see"
+            if action in game.legal_actions(other):
+                seen_before = set(_cards_in(before))
+                tagged_a = game.apply(state, action)
+                tagged_b = game.apply(other, action)
+                shown_a = _shown(game, state, viewer, tagged_a) - seen_before
+                shown_b = _shown(game, other, viewer, tagged_b) - seen_before
+                if shown_a == shown_b:
+                    events_a = [t.event for t in tagged_a if t.visible(viewer)]
+                    events_b = [t.event for t in tagged_b if t.visible(viewer)]
+                    assert events_a == events_b, \
+                        f"{at}: the seat's events depend on cards it cannot see:\n" \
+                        f"{events_a}\n{events_b}"
+                    compared += moved_now
+                continue
+        game.apply(state, action)
+    return compared
+
+
+def _shown(game: Game[Any, Any, Any], state: Any, seat: int, tagged: list[Tagged]) -> set[Any]:
+    """Cards the action legitimately revealed to ``seat``: in its observation after
+    the action, or in an event shown to every seat."""
+    shown = set(_cards_in(game.observe(state, seat)))
+    shown |= set(_cards_in([t.event for t in tagged if t.visible_to is None]))
+    return shown
+
+
+def illegal_actions_rejected(game: Game[Any, Any, Any], seed: int) -> None:
+    """A value that is not an action, or an action not legal now, is refused cleanly."""
+    trace = random_game(game, seed)
+    opts = game.parse_options(trace.players, trace.options)
+    state = game.new(trace.players, seed, opts)
+    legal = list(game.legal_actions(state))
+    before = [game.observe(state, s) for s in range(trace.players)]
+    try:
+        game.apply(state, "not an action")
+    except InvalidActionError:
+        pass
+    else:
+        raise AssertionError(f"{game.name}: a string was accepted as an action")
+    assert [game.observe(state, s) for s in range(trace.players)] == before, \
+        f"{game.name}: a refused action changed the state"
+    illegal = _some_illegal_action(game, state, legal, trace.actions)
+    if illegal is not None:
+        try:
+            game.apply(state, illegal)
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"{game.name}: illegal {illegal!r} was accepted")
+        assert [game.observe(state, s) for s in range(trace.players)] == before, \
+            f"{game.name}: a refused action changed the state"
+
+
+def _some_illegal_action(game: Game[Any, Any, Any], state: Any, legal: list[Any],
+                         seen: list[Any]) -> Any:
+    for action in seen:
+        if action not in legal:
+            return action
+    return None

@@ -1,0 +1,1 @@
+"""Generated from protos/arena/v1 by protos/generate.py: do not edit."""

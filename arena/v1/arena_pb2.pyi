@@ -1,0 +1,353 @@
+from arena.v1 import face_card_kill_card_pb2 as _face_card_kill_card_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Fault(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FAULT_NONE: _ClassVar[Fault]
+    FAULT_TIMEOUT: _ClassVar[Fault]
+    FAULT_DISCONNECTED: _ClassVar[Fault]
+    FAULT_CRASHED: _ClassVar[Fault]
+    FAULT_ILLEGAL_ACTION: _ClassVar[Fault]
+    FAULT_MALFORMED: _ClassVar[Fault]
+    FAULT_NO_SHOW: _ClassVar[Fault]
+FAULT_NONE: Fault
+FAULT_TIMEOUT: Fault
+FAULT_DISCONNECTED: Fault
+FAULT_CRASHED: Fault
+FAULT_ILLEGAL_ACTION: Fault
+FAULT_MALFORMED: Fault
+FAULT_NO_SHOW: Fault
+
+class GameObservation(_message.Message):
+    __slots__ = ("face_card_kill_card",)
+    FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
+    face_card_kill_card: _face_card_kill_card_pb2.Observation
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Observation, _Mapping]] = ...) -> None: ...
+
+class GameAction(_message.Message):
+    __slots__ = ("face_card_kill_card",)
+    FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
+    face_card_kill_card: _face_card_kill_card_pb2.Action
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Action, _Mapping]] = ...) -> None: ...
+
+class GameEvent(_message.Message):
+    __slots__ = ("face_card_kill_card",)
+    FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
+    face_card_kill_card: _face_card_kill_card_pb2.Event
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Event, _Mapping]] = ...) -> None: ...
+
+class OptionValue(_message.Message):
+    __slots__ = ("int_value", "bool_value", "text_value")
+    INT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    BOOL_VALUE_FIELD_NUMBER: _ClassVar[int]
+    TEXT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    int_value: int
+    bool_value: bool
+    text_value: str
+    def __init__(self, int_value: _Optional[int] = ..., bool_value: _Optional[bool] = ..., text_value: _Optional[str] = ...) -> None: ...
+
+class AttendRequest(_message.Message):
+    __slots__ = ("token", "client")
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_FIELD_NUMBER: _ClassVar[int]
+    token: str
+    client: str
+    def __init__(self, token: _Optional[str] = ..., client: _Optional[str] = ...) -> None: ...
+
+class Assignment(_message.Message):
+    __slots__ = ("match_id", "seat", "credential", "game")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    seat: int
+    credential: str
+    game: str
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., credential: _Optional[str] = ..., game: _Optional[str] = ...) -> None: ...
+
+class BotMessage(_message.Message):
+    __slots__ = ("hello", "choice")
+    HELLO_FIELD_NUMBER: _ClassVar[int]
+    CHOICE_FIELD_NUMBER: _ClassVar[int]
+    hello: Hello
+    choice: Choice
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., choice: _Optional[_Union[Choice, _Mapping]] = ...) -> None: ...
+
+class Hello(_message.Message):
+    __slots__ = ("credential",)
+    CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
+    credential: str
+    def __init__(self, credential: _Optional[str] = ...) -> None: ...
+
+class Choice(_message.Message):
+    __slots__ = ("decision_id", "index", "action")
+    DECISION_ID_FIELD_NUMBER: _ClassVar[int]
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    decision_id: int
+    index: int
+    action: GameAction
+    def __init__(self, decision_id: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[GameAction, _Mapping]] = ...) -> None: ...
+
+class RefereeMessage(_message.Message):
+    __slots__ = ("start", "decision", "events", "end", "notice")
+    START_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    NOTICE_FIELD_NUMBER: _ClassVar[int]
+    start: MatchStart
+    decision: DecisionRequest
+    events: Events
+    end: MatchEnd
+    notice: Notice
+    def __init__(self, start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., events: _Optional[_Union[Events, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ...) -> None: ...
+
+class MatchStart(_message.Message):
+    __slots__ = ("match_id", "game", "game_version", "seat", "players", "options", "seat_names", "move_timeout_s")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: OptionValue
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[OptionValue, _Mapping]] = ...) -> None: ...
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    GAME_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
+    MOVE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    game_version: int
+    seat: int
+    players: int
+    options: _containers.MessageMap[str, OptionValue]
+    seat_names: _containers.RepeatedScalarFieldContainer[str]
+    move_timeout_s: float
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., game_version: _Optional[int] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, OptionValue]] = ..., seat_names: _Optional[_Iterable[str]] = ..., move_timeout_s: _Optional[float] = ...) -> None: ...
+
+class DecisionRequest(_message.Message):
+    __slots__ = ("decision_id", "observation", "legal_actions", "time_left_s")
+    DECISION_ID_FIELD_NUMBER: _ClassVar[int]
+    OBSERVATION_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    TIME_LEFT_S_FIELD_NUMBER: _ClassVar[int]
+    decision_id: int
+    observation: GameObservation
+    legal_actions: _containers.RepeatedCompositeFieldContainer[GameAction]
+    time_left_s: float
+    def __init__(self, decision_id: _Optional[int] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[GameAction, _Mapping]]] = ..., time_left_s: _Optional[float] = ...) -> None: ...
+
+class Events(_message.Message):
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class MatchEnd(_message.Message):
+    __slots__ = ("scores", "ranks", "faults")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[float]
+    ranks: _containers.RepeatedScalarFieldContainer[int]
+    faults: _containers.RepeatedScalarFieldContainer[Fault]
+    def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranks: _Optional[_Iterable[int]] = ..., faults: _Optional[_Iterable[_Union[Fault, str]]] = ...) -> None: ...
+
+class Notice(_message.Message):
+    __slots__ = ("text", "decision_id")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    DECISION_ID_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    decision_id: int
+    def __init__(self, text: _Optional[str] = ..., decision_id: _Optional[int] = ...) -> None: ...
+
+class BotInfo(_message.Message):
+    __slots__ = ("id", "name", "version", "command")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    name: str
+    version: str
+    command: str
+    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., command: _Optional[str] = ...) -> None: ...
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListBotsResponse(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
+    def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
+
+class TournamentInfo(_message.Message):
+    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    game: str
+    status: str
+    players: int
+    matches: int
+    finished: int
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListTournamentsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListTournamentsResponse(_message.Message):
+    __slots__ = ("tournaments",)
+    TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
+    tournaments: _containers.RepeatedCompositeFieldContainer[TournamentInfo]
+    def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentInfo, _Mapping]]] = ...) -> None: ...
+
+class SeatRecord(_message.Message):
+    __slots__ = ("seat", "bot", "score", "rank", "fault")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    FAULT_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    bot: str
+    score: float
+    rank: int
+    fault: Fault
+    def __init__(self, seat: _Optional[int] = ..., bot: _Optional[str] = ..., score: _Optional[float] = ..., rank: _Optional[int] = ..., fault: _Optional[_Union[Fault, str]] = ...) -> None: ...
+
+class MatchInfo(_message.Message):
+    __slots__ = ("id", "tournament_id", "game", "status", "seats")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    tournament_id: int
+    game: str
+    status: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatRecord]
+    def __init__(self, id: _Optional[int] = ..., tournament_id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatRecord, _Mapping]]] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("tournament_id", "limit")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: int
+    limit: int
+    def __init__(self, tournament_id: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class ListMatchesResponse(_message.Message):
+    __slots__ = ("matches",)
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[MatchInfo]
+    def __init__(self, matches: _Optional[_Iterable[_Union[MatchInfo, _Mapping]]] = ...) -> None: ...
+
+class GetMatchRequest(_message.Message):
+    __slots__ = ("match_id", "seat")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    match_id: int
+    seat: int
+    def __init__(self, match_id: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class MatchRecord(_message.Message):
+    __slots__ = ("match", "events")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    match: MatchInfo
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+
+class LeaderboardRequest(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    def __init__(self, game: _Optional[str] = ...) -> None: ...
+
+class LeaderboardRow(_message.Message):
+    __slots__ = ("game", "bot", "mu", "sigma", "conservative", "matches", "wins", "faults")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    CONSERVATIVE_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    WINS_FIELD_NUMBER: _ClassVar[int]
+    FAULTS_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    bot: str
+    mu: float
+    sigma: float
+    conservative: float
+    matches: int
+    wins: int
+    faults: int
+    def __init__(self, game: _Optional[str] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., faults: _Optional[int] = ...) -> None: ...
+
+class LeaderboardResponse(_message.Message):
+    __slots__ = ("rows",)
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedCompositeFieldContainer[LeaderboardRow]
+    def __init__(self, rows: _Optional[_Iterable[_Union[LeaderboardRow, _Mapping]]] = ...) -> None: ...
+
+class MatchLog(_message.Message):
+    __slots__ = ("entries",)
+    ENTRIES_FIELD_NUMBER: _ClassVar[int]
+    entries: _containers.RepeatedCompositeFieldContainer[LogEntry]
+    def __init__(self, entries: _Optional[_Iterable[_Union[LogEntry, _Mapping]]] = ...) -> None: ...
+
+class LogEntry(_message.Message):
+    __slots__ = ("decision", "event")
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    decision: LoggedDecision
+    event: LoggedEvent
+    def __init__(self, decision: _Optional[_Union[LoggedDecision, _Mapping]] = ..., event: _Optional[_Union[LoggedEvent, _Mapping]] = ...) -> None: ...
+
+class LoggedDecision(_message.Message):
+    __slots__ = ("decision_id", "seat", "action", "fallback", "seconds")
+    DECISION_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_FIELD_NUMBER: _ClassVar[int]
+    SECONDS_FIELD_NUMBER: _ClassVar[int]
+    decision_id: int
+    seat: int
+    action: GameAction
+    fallback: bool
+    seconds: float
+    def __init__(self, decision_id: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[GameAction, _Mapping]] = ..., fallback: _Optional[bool] = ..., seconds: _Optional[float] = ...) -> None: ...
+
+class LoggedEvent(_message.Message):
+    __slots__ = ("event", "public", "visible_to")
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_FIELD_NUMBER: _ClassVar[int]
+    VISIBLE_TO_FIELD_NUMBER: _ClassVar[int]
+    event: GameEvent
+    public: bool
+    visible_to: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, event: _Optional[_Union[GameEvent, _Mapping]] = ..., public: _Optional[bool] = ..., visible_to: _Optional[_Iterable[int]] = ...) -> None: ...
