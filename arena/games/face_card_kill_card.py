@@ -30,7 +30,6 @@ from arena.games.base import (
     InvalidActionError,
     Option,
     OptionError,
-    Options,
     OptionValue,
     Outcome,
     Rng,
@@ -223,12 +222,11 @@ class FaceCardKillCard(Game[State, Action, Observation]):
             )
 
     # -- setup ------------------------------------------------------------------
-    def new(self, players: int, seed: int, options: Options) -> State:
-        opts = self.parse_options(players, options)
+    def start(self, players: int, rng: Rng, opts: dict[str, OptionValue]) -> State:
         hole_cards = int(opts["hole_cards"])
         decks = opts["decks"]
         n_decks = auto_decks(players, hole_cards) if decks == "auto" else int(decks)
-        state = State(players=players, options=opts, rng=Rng(seed), decks=n_decks,
+        state = State(players=players, options=opts, rng=rng, decks=n_decks,
                       scores=[0] * players, rank_keys=[() for _ in range(players)])
         state.in_game = [True] * players
         self._start_game(state, int(opts["dealer"]), tuple(range(players)))

@@ -1,0 +1,1 @@
+"""Bundled bots. Each runs as its own process: ``python -m bots.<name>``."""

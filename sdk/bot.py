@@ -1,0 +1,53 @@
+"""The one class a bot author writes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.games.base import OptionValue
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a bot learns when a match starts."""
+
+    match_id: str
+    game: str
+    game_version: int
+    seat: int
+    players: int
+    options: dict[str, OptionValue]
+    seat_names: tuple[str, ...]
+    move_timeout_s: float
+
+
+@dataclass(frozen=True)
+class Result:
+    """How the match ended, for every seat (rank 1 = best)."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[str, ...]
+
+
+class Bot:
+    """Subclass this and write :meth:`act`. One instance plays one seat of one match.
+
+    ``act`` receives the game's typed observation (for example
+    ``arena.games.face_card_kill_card.Observation``) and the legal actions, and
+    returns one of them. The other hooks are optional.
+    """
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        raise NotImplementedError("a bot must implement act(observation, legal_actions)")
+
+    def on_start(self, match: MatchInfo) -> None:
+        """The match starts; ``match`` says the game, options and this bot's seat."""
+
+    def on_events(self, events: Sequence[Any]) -> None:
+        """Events as they happen (only those this seat may see), as typed values."""
+
+    def on_end(self, result: Result) -> None:
+        """The match is over."""

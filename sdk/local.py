@@ -1,0 +1,41 @@
+"""Play bots against each other in this process, with no server (for bot authors' tests).
+
+    from sdk.local import play_local
+    result = play_local("face-card-kill-card", [MyBot(), RandomBot(), RandomBot()], seed=7)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.games import get_game
+from sdk.bot import Bot, MatchInfo, Result
+
+
+def play_local(game_name: str, bots: Sequence[Bot], seed: int,
+               options: Mapping[str, Any] | None = None) -> Result:
+    """One match of ``game_name`` with ``bots`` in seat order; raises if a bot answers illegally."""
+    game = get_game(game_name)
+    players = len(bots)
+    opts = game.parse_options(players, options)
+    state = game.new(players, seed, opts)
+    for seat, bot in enumerate(bots):
+        bot.on_start(MatchInfo(f"local-{seed}", game.name, game.version, seat, players, opts,
+                               tuple(type(b).__name__ for b in bots), 0.0))
+    while (seat := game.to_act(state)) is not None:
+        legal = list(game.legal_actions(state))
+        action = bots[seat].act(game.observe(state, seat), legal)
+        if action not in legal:
+            raise ValueError(f"seat {seat} ({type(bots[seat]).__name__}) chose illegal {action!r}")
+        events = game.apply(state, action)
+        for viewer, bot in enumerate(bots):
+            visible = [t.event for t in events if t.visible(viewer)]
+            if visible:
+                bot.on_events(visible)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    result = Result(outcome.scores, outcome.ranks, ("",) * players)
+    for bot in bots:
+        bot.on_end(result)
+    return result
