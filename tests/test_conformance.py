@@ -1,0 +1,74 @@
+"""The shared conformance suite, run over every registered game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.games import all_games, get_game
+from arena.games import conformance as suite
+from arena.games.base import Game
+
+GAMES = list(all_games())
+RANDOM_GAMES = 300  # per game; thousands more run in each game's own invariant test
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_play_ends_legally_and_conserves_cards(name: str) -> None:
+    game = get_game(name)
+    lengths = [suite.random_game(game, seed).steps for seed in range(RANDOM_GAMES)]
+    assert min(lengths) >= 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_actions_same_log(name: str) -> None:
+    game = get_game(name)
+    for seed in range(20):
+        suite.determinism(game, seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_different_seeds_deal_differently(name: str) -> None:
+    game = get_game(name)
+    players = game.default_players
+    logs = {repr(suite.play_random(game, players, seed).events[:players * 3]) for seed in range(10)}
+    assert len(logs) > 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_actions_are_refused_without_change(name: str) -> None:
+    game = get_game(name)
+    for seed in range(10):
+        suite.illegal_actions_rejected(game, seed)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_hidden_information(name: str, seed: int, data: Any) -> None:
+    game: Game[Any, Any, Any] = get_game(name)
+    players = data.draw(st.integers(game.min_players, min(game.max_players, 6)))
+    seat = data.draw(st.integers(0, players - 1))
+    suite.hidden_information(game, seed, seat=seat, players=players)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_hidden_information_is_exercised(name: str) -> None:
+    """The property is not passed vacuously: re-deals do move cards and events are compared."""
+    game = get_game(name)
+    compared = sum(suite.hidden_information(game, seed) for seed in range(10))
+    assert compared > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_options_are_validated(name: str) -> None:
+    game = get_game(name)
+    with pytest.raises(ValueError, match="no option"):
+        game.parse_options(game.default_players, {"no_such_option": 1})
+    with pytest.raises(ValueError, match="players"):
+        game.parse_options(game.max_players + 1)
+    defaults = game.parse_options(game.default_players)
+    assert set(defaults) == {o.name for o in game.options}
