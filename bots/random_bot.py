@@ -18,3 +18,9 @@ class RandomBot(Bot):
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         return self.random.choice(list(legal_actions))
+
+
+if __name__ == "__main__":
+    from sdk.run import run
+
+    run(RandomBot)

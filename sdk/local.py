@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.games import get_game
+from arena.games.base import Tagged
 from sdk.bot import Bot, MatchInfo, Result
 
 
@@ -23,19 +24,23 @@ def play_local(game_name: str, bots: Sequence[Bot], seed: int,
     for seat, bot in enumerate(bots):
         bot.on_start(MatchInfo(f"local-{seed}", game.name, game.version, seat, players, opts,
                                tuple(type(b).__name__ for b in bots), 0.0))
+    _deliver(bots, game.opening_events(state))
     while (seat := game.to_act(state)) is not None:
         legal = list(game.legal_actions(state))
         action = bots[seat].act(game.observe(state, seat), legal)
         if action not in legal:
             raise ValueError(f"seat {seat} ({type(bots[seat]).__name__}) chose illegal {action!r}")
-        events = game.apply(state, action)
-        for viewer, bot in enumerate(bots):
-            visible = [t.event for t in events if t.visible(viewer)]
-            if visible:
-                bot.on_events(visible)
+        _deliver(bots, game.apply(state, action))
     outcome = game.outcome(state)
     assert outcome is not None
     result = Result(outcome.scores, outcome.ranks, ("",) * players)
     for bot in bots:
         bot.on_end(result)
     return result
+
+
+def _deliver(bots: Sequence[Bot], events: Sequence[Tagged]) -> None:
+    for viewer, bot in enumerate(bots):
+        visible = [t.event for t in events if t.visible(viewer)]
+        if visible:
+            bot.on_events(visible)

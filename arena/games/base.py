@@ -273,6 +273,14 @@ class Game(ABC, Generic[State, Action, Observation]):
     def start(self, players: int, rng: Rng, options: dict[str, OptionValue]) -> State:
         """A fresh match drawing all randomness from ``rng``; ``options`` are parsed."""
 
+    def opening_events(self, state: State) -> list[Tagged]:
+        """The events of the setup ``start`` did (the first deal), in order.
+
+        ``start`` cannot return them, so a game keeps them in its state for
+        this method; the referee sends them before the first decision.
+        """
+        return []
+
     @abstractmethod
     def to_act(self, state: State) -> int | None:
         """The one seat that must decide now, or ``None`` once the game is over."""

@@ -52,7 +52,7 @@ def play_random(game: Game[Any, Any, Any], players: int, seed: int,
     initial = Counter(game.cards_in_play(state))
     policy = _policy(seed)
     actions: list[Any] = []
-    events: list[Tagged] = []
+    events: list[Tagged] = list(game.opening_events(state))
     steps = 0
     while (seat := game.to_act(state)) is not None:
         steps += 1
@@ -109,7 +109,7 @@ def determinism(game: Game[Any, Any, Any], seed: int, players: int | None = None
     first = random_game(game, seed, players, options)
     opts = game.parse_options(first.players, first.options)
     state = game.new(first.players, seed, opts)
-    replayed: list[Tagged] = []
+    replayed: list[Tagged] = list(game.opening_events(state))
     for action in first.actions:
         replayed.extend(game.apply(state, action))
     assert replayed == first.events, f"{game.name} seed={seed}: replay gave other events"

@@ -168,6 +168,7 @@ class State:
     rank_keys: list[tuple[tuple[int, int], ...]] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
     over: bool = False
+    opening: list[Tagged] = field(default_factory=list)
 
 
 def card_value(card: Card, ace_value: int) -> int:
@@ -229,8 +230,11 @@ class FaceCardKillCard(Game[State, Action, Observation]):
         state = State(players=players, options=opts, rng=rng, decks=n_decks,
                       scores=[0] * players, rank_keys=[() for _ in range(players)])
         state.in_game = [True] * players
-        self._start_game(state, int(opts["dealer"]), tuple(range(players)))
+        state.opening = self._start_game(state, int(opts["dealer"]), tuple(range(players)))
         return state
+
+    def opening_events(self, state: State) -> list[Tagged]:
+        return list(state.opening)
 
     def _start_game(self, state: State, dealer: int, seats: tuple[int, ...]) -> list[Tagged]:
         n = state.players

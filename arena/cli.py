@@ -1,0 +1,367 @@
+"""The ``arena`` command line.
+
+Every user mistake (an unknown game, a bad option, a missing bot command, an
+unknown id, an unusable database) ends with one clear line on stderr and exit
+code 1; usage mistakes get typer's usage message and exit code 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import os
+import secrets
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import TimeRemainingColumn
+from rich.table import Table
+
+from arena.games import all_games, get_game, module_name
+from arena.games.base import GameError
+from arena.replay import describe, read_log, view
+from arena.runner import BotCommandError, parse_command
+from arena.store import Store, StoreError
+from arena.tournament import RunSettings, RunSummary, TournamentError, round_robin, run_until_done
+from leaderboard.terminal import print_leaderboard, render_matches
+
+DEFAULT_DB = "arena.db"
+console = Console()
+errors = Console(stderr=True)
+
+app = typer.Typer(help="Card Arena: tournaments for card-game bots over gRPC.",
+                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+bot_app = typer.Typer(help="Register and list bots.", no_args_is_help=True)
+tournament_app = typer.Typer(help="Run, resume and list round-robin tournaments.",
+                             no_args_is_help=True)
+match_app = typer.Typer(help="Show finished matches.", no_args_is_help=True)
+app.add_typer(bot_app, name="bot")
+app.add_typer(tournament_app, name="tournament")
+app.add_typer(match_app, name="match")
+
+DbOption = Annotated[str, typer.Option("--db", envvar="ARENA_DB",
+                                       help="SQLite file or SQLAlchemy URL.")]
+USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError)
+
+
+class Failure(Exception):
+    """A user mistake found by the CLI itself."""
+
+
+def open_store(db: str) -> Store:
+    return Store(db)
+
+
+def data_dir_for(db: str) -> Path:
+    """Where bot logs go: beside a SQLite file, else in ./arena-data."""
+    if "://" not in db:
+        return Path(db).resolve().parent / "arena-data"
+    return Path("arena-data").resolve()
+
+
+# -- games -------------------------------------------------------------------------
+@app.command("games")
+def games_command() -> None:
+    """List the games, their player counts and options."""
+    table = Table(title="Games")
+    for column in ("game", "players", "options (default: allowed)"):
+        table.add_column(column)
+    for game in all_games().values():
+        opts = "\n".join(f"{o.name} = {o.default}  ({o.describe()}): {o.doc}" for o in game.options)
+        table.add_row(f"{game.name}\n[dim]{game.title}[/dim]",
+                      f"{game.min_players}-{game.max_players} ({game.default_players})", opts)
+    console.print(table)
+
+
+# -- bots --------------------------------------------------------------------------
+@bot_app.command("add")
+def bot_add(
+    name: Annotated[str, typer.Argument(help="The bot's name.")],
+    command: Annotated[str, typer.Option("--command", "-c", help="How to start it.")],
+    version: Annotated[str, typer.Option(help="Version; ratings are per version.")] = "1",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Register a bot: its name, version and the command that starts it."""
+    parse_command(command)
+    bot = open_store(db).add_bot(name, command, version)
+    console.print(f"added bot {bot.label}: {bot.command}")
+
+
+@bot_app.command("list")
+def bot_list(db: DbOption = DEFAULT_DB) -> None:
+    """List the registered bots."""
+    table = Table(title="Bots")
+    for column in ("id", "bot", "command"):
+        table.add_column(column)
+    for bot in open_store(db).list_bots():
+        table.add_row(str(bot.id), bot.label, bot.command)
+    console.print(table)
+
+
+@bot_app.command("remove")
+def bot_remove(
+    name: Annotated[str, typer.Argument(help="The bot's name.")],
+    version: Annotated[str | None, typer.Option(help="Only this version.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Remove a bot (its past matches and ratings are kept)."""
+    open_store(db).remove_bot(name, version)
+    console.print(f"removed bot {name}" + (f"@{version}" if version else ""))
+
+
+# -- tournaments -------------------------------------------------------------------
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise Failure(f"an option must be NAME=VALUE, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@tournament_app.command("run")
+def tournament_run(
+    game: Annotated[str, typer.Option("--game", "-g", help="The game (see `arena games`).")],
+    bots: Annotated[list[str], typer.Option("--bot", "-b", help="A bot NAME or NAME@VERSION; "
+                                            "repeat for each bot.")],
+    players: Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
+    = None,
+    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1,
+                                             help="How often the whole schedule is played.")] = 1,
+    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed (default: random).")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                     help="A game option NAME=VALUE.")] = None,
+    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
+    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
+    = 30.0,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Schedule a round-robin among the bots and play it."""
+    store = open_store(db)
+    tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
+                                       parse_options(option or []),
+                                       RunSettings(parallel, move_timeout, start_timeout))
+    console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
+    play(store, tournament_id, RunSettings(parallel, move_timeout, start_timeout), db)
+    print_leaderboard(console, store.leaderboard(get_game(game).name))
+
+
+def create_round_robin(store: Store, game_name: str, bot_names: list[str], players: int | None,
+                       repetitions: int, seed: int | None, raw_options: dict[str, str],
+                       settings: RunSettings) -> int:
+    game = get_game(game_name)
+    seats = players if players is not None else game.default_players
+    options = game.parse_options(seats, raw_options)
+    bot_ids = []
+    for label in bot_names:
+        name, _, version = label.partition("@")
+        bot = store.get_bot(name, version or None)
+        parse_command(bot.command)
+        bot_ids.append(bot.id)
+    if len(set(bot_ids)) != len(bot_ids):
+        raise Failure("each bot may be named only once")
+    tournament_seed = seed if seed is not None else secrets.randbits(63)
+    schedule = round_robin(bot_ids, seats, repetitions, tournament_seed)
+    return store.create_tournament(
+        game=game.name, players=seats, options=dict(options), seed=tournament_seed,
+        repetitions=repetitions, bot_ids=bot_ids, schedule=schedule,
+        settings={"parallel": settings.parallel, "move_timeout_s": settings.move_timeout_s,
+                  "start_timeout_s": settings.start_timeout_s})
+
+
+def play(store: Store, tournament_id: int, settings: RunSettings, db: str,
+         quiet: bool = False) -> RunSummary:
+    columns = (TextColumn("[bold]tournament {task.fields[tid]}"), BarColumn(),
+               MofNCompleteColumn(), TextColumn("matches"), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, disable=quiet, transient=quiet) as bar:
+        task = bar.add_task("play", total=None, tid=tournament_id)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            return run_until_done(store, tournament_id, data_dir_for(db), settings, progress)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            message = f"interrupted: `arena tournament resume {tournament_id}` finishes it"
+            raise Failure(message) from None
+
+
+@tournament_app.command("resume")
+def tournament_resume(
+    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    parallel: Annotated[int | None, typer.Option(min=1, help="Matches played at once.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Finish an interrupted tournament: no match is lost or counted twice."""
+    store = open_store(db)
+    tournament = store.get_tournament(tournament_id)
+    saved = tournament.settings
+    settings = RunSettings(parallel or int(saved.get("parallel", 2)),
+                           float(saved.get("move_timeout_s", 10.0)),
+                           float(saved.get("start_timeout_s", 30.0)))
+    left = tournament.total - tournament.finished
+    console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
+    play(store, tournament_id, settings, db)
+    print_leaderboard(console, store.leaderboard(tournament.game))
+
+
+@tournament_app.command("list")
+def tournament_list(db: DbOption = DEFAULT_DB) -> None:
+    """List tournaments and how far each has got."""
+    table = Table(title="Tournaments")
+    for column in ("id", "game", "players", "bots", "finished", "status"):
+        table.add_column(column)
+    store = open_store(db)
+    for t in store.list_tournaments():
+        table.add_row(str(t.id), t.game, str(t.players), ", ".join(t.bots),
+                      f"{t.finished}/{t.total}", t.status)
+    console.print(table)
+
+
+# -- results -----------------------------------------------------------------------
+@app.command("leaderboard")
+def leaderboard_command(
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first."""
+    name = get_game(game).name if game else None
+    print_leaderboard(console, open_store(db).leaderboard(name))
+
+
+@app.command("ratings")
+def ratings_command(
+    action: Annotated[str, typer.Argument(help="`rebuild`: recompute from stored matches.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """`arena ratings rebuild` recomputes every rating from the stored matches."""
+    if action != "rebuild":
+        raise Failure(f"unknown ratings action {action!r} (did you mean `rebuild`?)")
+    store = open_store(db)
+    count = store.rebuild_ratings()
+    console.print(f"rebuilt ratings from {count} matches")
+    print_leaderboard(console, store.leaderboard())
+
+
+@match_app.command("list")
+def match_list(
+    tournament: Annotated[int | None, typer.Option(help="Only this tournament.")] = None,
+    limit: Annotated[int, typer.Option(min=1)] = 50,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The latest matches."""
+    console.print(render_matches(open_store(db).list_matches(tournament, limit)))
+
+
+@match_app.command("show")
+def match_show(
+    match_id: Annotated[int, typer.Argument(help="The match's id.")],
+    seat: Annotated[int | None, typer.Option(help="Show it as this seat saw it.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """A match's seats and its log, in full or from one seat's view."""
+    match = open_store(db).get_match(match_id)
+    players = len(match.seats)
+    if seat is not None and not 0 <= seat < players:
+        raise Failure(f"match {match_id} has seats 0 to {players - 1}, not {seat}")
+    console.print(render_matches([match]))
+    if match.log is None:
+        console.print(f"match {match_id} is {match.status}: no log yet")
+        return
+    title = "full record" if seat is None else f"as seat {seat} saw it"
+    console.print(f"[bold]log of match {match_id}, {title}[/bold]")
+    for line in view(read_log(match.game, match.log), seat):
+        if line.kind == "decision":
+            how = " (fallback)" if line.fallback else ""
+            console.print(f"  seat {line.seat} chose {describe(line.value)}{how}",
+                          highlight=False)
+        else:
+            to = "" if line.audience is None or seat is not None else \
+                f"  [dim](seen by {', '.join(map(str, sorted(line.audience)))})[/dim]"
+            console.print(f"  {describe(line.value)}{to}", highlight=False)
+
+
+# -- serving -----------------------------------------------------------------------
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 50051,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Run the referee server (bot and operator services) until interrupted."""
+    from arena.service import serve
+
+    store = open_store(db)
+    try:
+        asyncio.run(serve(store, f"{host}:{port}", console))
+    except KeyboardInterrupt:
+        console.print("stopped")
+    except OSError as err:
+        raise Failure(f"cannot serve on {host}:{port}: {err}") from None
+
+
+# -- demo --------------------------------------------------------------------------
+def bundled_bots() -> Iterator[tuple[str, str, list[str]]]:
+    """(name, command, games) of the bundled bots: random, and a heuristic bot per game."""
+    yield "random", "python -m bots.random_bot", list(all_games())
+    for game in all_games().values():
+        module = module_name(game)
+        if importlib.util.find_spec(f"bots.{module}") is not None:
+            yield f"{game.name}-bot", f"python -m bots.{module}", [game.name]
+
+
+@app.command("demo")
+def demo_command(
+    db: Annotated[str | None, typer.Option("--db", help="Keep the results in this SQLite file "
+                                           "(default: a fresh temporary one).")] = None,
+    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1)] = 2,
+    parallel: Annotated[int, typer.Option(min=1)] = 2,
+    seed: Annotated[int, typer.Option(help="Tournament seed.")] = 2026,
+) -> None:
+    """A real round-robin per game between the bundled bots, over gRPC; then the leaderboard."""
+    began = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-demo-"))
+            db = os.path.join(folder, "demo.db")
+        store = open_store(db)
+        catalogue = list(bundled_bots())
+        for name, command, _ in catalogue:
+            with contextlib.suppress(StoreError):
+                store.add_bot(name, command)
+        played = 0
+        settings = RunSettings(parallel=parallel, move_timeout_s=10.0, start_timeout_s=30.0)
+        for game in all_games().values():
+            entrants = [name for name, _, games in catalogue if game.name in games]
+            if len(entrants) < 2:
+                continue
+            tid = create_round_robin(store, game.name, entrants, None, repetitions, seed, {},
+                                     settings)
+            summary = play(store, tid, settings, db)
+            played += summary.played
+        console.print()
+        print_leaderboard(console, store.leaderboard())
+        console.print(f"demo: {played} matches over gRPC with bots as separate processes, "
+                      f"in {time.perf_counter() - began:.1f} s; database: {db}")
+
+
+def main() -> None:
+    try:
+        app()
+    except USER_ERRORS as err:
+        errors.print(f"[red]error:[/red] {err}", highlight=False)
+        sys.exit(1)
+    except Failure as err:
+        errors.print(f"[red]error:[/red] {err}", highlight=False)
+        sys.exit(1)

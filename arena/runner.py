@@ -1,0 +1,115 @@
+"""Managed bot processes: started once, kept for many matches, restarted after a crash.
+
+Each bot runs its registered command as a child process in a process group of
+its own, with the referee's address and a fresh token in its environment
+(``ARENA_SERVER``, ``ARENA_TOKEN``: never on the command line, where other
+users could read them). Stopping a bot ends its whole process group, so no
+child or grandchild survives it. Its stdout and stderr go to a capped log file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import shlex
+import shutil
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LOG_CAP_BYTES = 1_000_000
+STOP_GRACE_S = 3.0
+
+
+class BotCommandError(ValueError):
+    """A bot's command cannot be run (empty, unparsable or not found)."""
+
+
+def parse_command(command: str) -> list[str]:
+    """The argv of a bot command; ``python``/``python3`` means the arena's own interpreter."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:
+        raise BotCommandError(f"cannot parse bot command {command!r}: {err}") from None
+    if not argv:
+        raise BotCommandError("the bot command is empty")
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    elif shutil.which(argv[0]) is None:
+        raise BotCommandError(f"bot command not found: {argv[0]!r} (in {command!r})")
+    return argv
+
+
+@dataclass
+class BotProcess:
+    """One managed bot: its command, its token, and the process running it (if any)."""
+
+    name: str
+    command: str
+    server: str
+    log_dir: Path
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    process: asyncio.subprocess.Process | None = None
+    starts: int = 0
+    start_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.argv = parse_command(self.command)
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    async def ensure_running(self) -> None:
+        """Start the process if it is not running (first use, or after a crash)."""
+        if self.alive:
+            return
+        began = time.perf_counter()
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        log_path = self.log_dir / f"{_safe(self.name)}.log"
+        if log_path.exists() and log_path.stat().st_size > LOG_CAP_BYTES:
+            log_path.replace(log_path.with_suffix(".log.1"))
+        env = dict(os.environ, ARENA_SERVER=self.server, ARENA_TOKEN=self.token,
+                   ARENA_BOT_NAME=self.name, PYTHONUNBUFFERED="1")
+        with open(log_path, "ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
+                env=env, start_new_session=True)
+        self.starts += 1
+        self.start_seconds += time.perf_counter() - began
+
+    async def is_alive(self, grace_s: float = 0.5) -> bool:
+        """Whether the process still runs, giving a dying one ``grace_s`` to be reaped."""
+        if self.process is None:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.process.wait(), grace_s)
+        return self.process.returncode is None
+
+    async def stop(self) -> None:
+        """End the bot's whole process group: TERM, then KILL after a grace period."""
+        process = self.process
+        if process is None:
+            return
+        if process.returncode is None:
+            _signal_group(process.pid, signal.SIGTERM)
+            try:
+                await asyncio.wait_for(process.wait(), STOP_GRACE_S)
+            except TimeoutError:
+                pass
+        _signal_group(process.pid, signal.SIGKILL)  # grandchildren too, even if the leader left
+        if process.returncode is None:
+            await process.wait()
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_.@" else "_" for c in name)

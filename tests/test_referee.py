@@ -1,0 +1,286 @@
+"""The referee over real gRPC: a server on a free port, bots as child processes or raw clients."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+
+from arena.games import get_game
+from arena.referee import MatchReport, MatchSettings
+from arena.replay import read_log, replay, view
+from arena.runner import BotCommandError, BotProcess
+from arena.server import MatchHost, MatchSpec, create_server
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
+
+GAME = "face-card-kill-card"
+OPTIONS = dict(get_game(GAME).parse_options(4))
+
+
+def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,
+         settings: MatchSettings = MatchSettings(move_timeout_s=5, start_timeout_s=10)) -> MatchSpec:
+    return MatchSpec(match_id, GAME, len(tokens), seed, OPTIONS, tokens,
+                     tuple(f"bot{i}" for i in range(len(tokens))), settings)
+
+
+Scenario = Callable[[MatchHost, int, Path], Awaitable[Any]]
+
+
+def on_server(tmp_path: Path, scenario: Scenario) -> Any:
+    async def main() -> Any:
+        host = MatchHost()
+        server, port = await create_server(host)
+        try:
+            return await scenario(host, port, tmp_path)
+        finally:
+            await server.stop(grace=0.5)
+
+    return asyncio.run(main())
+
+
+async def started(host: MatchHost, port: int, tmp_path: Path, name: str, command: str,
+                  env: dict[str, str] | None = None) -> BotProcess:
+    bot = BotProcess(name, command, f"127.0.0.1:{port}", tmp_path / "logs")
+    if env:
+        os.environ.update(env)
+    host.admit(bot.token)
+    await bot.ensure_running()
+    return bot
+
+
+def test_matches_over_grpc_with_bot_processes_kept_between_matches(tmp_path: Path) -> None:
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> list[MatchReport]:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        heur = await started(host, port, tmp, "heuristic", "python -m bots.face_card_kill_card")
+        try:
+            tokens = (rnd.token, heur.token, rnd.token, heur.token)
+            reports = [await host.play(spec(str(i), tokens, seed=i)) for i in range(4)]
+            # several matches at once, on the same two processes
+            reports += await asyncio.gather(*(host.play(spec(f"p{i}", tokens, seed=10 + i))
+                                              for i in range(4)))
+            assert rnd.starts == 1 and heur.starts == 1
+            return reports
+        finally:
+            await asyncio.gather(rnd.stop(), heur.stop())
+
+    reports = on_server(tmp_path, scenario)
+    assert len(reports) == 8
+    for report in reports:
+        assert report.faults == ("",) * 4
+        assert report.decisions > 0 and report.rejected_replies == 0
+        assert sorted(report.ranks)[0] == 1
+        lines = read_log(GAME, report.log)
+        assert sum(1 for line in lines if line.kind == "decision") == report.decisions
+    # the stored log replays through the engine to the same events
+    first = reports[0]
+    assert replay(GAME, 4, 0, OPTIONS, read_log(GAME, first.log))
+
+
+def test_seat_views_hide_other_hole_cards(tmp_path: Path) -> None:
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        try:
+            return await host.play(spec("v", (rnd.token,) * 3, seed=5))
+        finally:
+            await rnd.stop()
+
+    report = on_server(tmp_path, scenario)
+    lines = read_log(GAME, report.log)
+    for seat in range(3):
+        private = [line.value for line in view(lines, seat) if line.audience is not None]
+        assert private and all(getattr(v, "seat", seat) == seat for v in private)
+
+
+async def _raw_seat(port: int, token: str,
+                    answer: Callable[[pb.DecisionRequest, int], list[pb.BotMessage]]) -> list[str]:
+    """Attend with ``token`` and play one seat by hand; returns the notices received."""
+    notices: list[str] = []
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = pb_grpc.BotServiceStub(channel)
+        attend = stub.Attend(pb.AttendRequest(token=token))
+        assignment = await attend.read()
+        assert isinstance(assignment, pb.Assignment)
+        play = stub.Play()
+        await play.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        asked = 0
+        async for message in play:
+            kind = message.WhichOneof("kind")
+            if kind == "decision":
+                asked += 1
+                for reply in answer(message.decision, asked):
+                    await play.write(reply)
+            elif kind == "notice":
+                notices.append(message.notice.text)
+            elif kind == "end":
+                break
+        attend.cancel()
+    return notices
+
+
+def choice(decision_id: int, index: int) -> pb.BotMessage:
+    return pb.BotMessage(choice=pb.Choice(decision_id=decision_id, index=index))
+
+
+def run_with_raw_seat(tmp_path: Path, answer: Callable[[pb.DecisionRequest, int],
+                                                       list[pb.BotMessage]],
+                      settings: MatchSettings = MatchSettings(2, 10)) -> tuple[MatchReport,
+                                                                                list[str]]:
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[MatchReport, list[str]]:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        host.admit("raw-token")
+        try:
+            raw = asyncio.create_task(_raw_seat(port, "raw-token", answer))
+            report = await host.play(spec("raw", ("raw-token", rnd.token, rnd.token),
+                                          settings=settings))
+            notices = await asyncio.wait_for(raw, 10)
+            return report, notices
+        finally:
+            await rnd.stop()
+
+    result: tuple[MatchReport, list[str]] = on_server(tmp_path, scenario)
+    return result
+
+
+def test_stale_duplicate_and_forged_decision_ids_are_rejected(tmp_path: Path) -> None:
+    def answer(request: pb.DecisionRequest, asked: int) -> list[pb.BotMessage]:
+        did = request.decision_id
+        if asked == 1:  # forged id first, then the real answer, then a duplicate of it
+            return [choice(did + 1000, 0), choice(did, 1), choice(did, 0)]
+        return [choice(did, 1)]  # always stop
+
+    report, notices = run_with_raw_seat(tmp_path, answer)
+    assert report.faults == ("", "", "")
+    assert report.rejected_replies >= 2
+    assert any("rejected" in n for n in notices)
+    lines = read_log(GAME, report.log)
+    mine = [line for line in lines if line.kind == "decision" and line.seat == 0]
+    assert mine and all(type(line.value).__name__ == "Stop" for line in mine)
+
+
+def test_illegal_answer_is_a_fault_and_ranks_last(tmp_path: Path) -> None:
+    report, _ = run_with_raw_seat(tmp_path, lambda req, n: [choice(req.decision_id, 99)])
+    assert report.faults[0] == "illegal-action"
+    assert report.ranks[0] == 3 and min(report.ranks[1:]) == 1
+
+
+def test_malformed_answer_is_a_fault(tmp_path: Path) -> None:
+    def answer(request: pb.DecisionRequest, asked: int) -> list[pb.BotMessage]:
+        return [pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id,
+                                               action=pb.GameAction()))]
+
+    report, _ = run_with_raw_seat(tmp_path, answer)
+    assert report.faults[0] == "malformed"
+    assert report.ranks[0] == 3
+
+
+def test_silence_is_a_timeout_and_the_match_goes_on(tmp_path: Path) -> None:
+    began = time.monotonic()
+    report, _ = run_with_raw_seat(tmp_path, lambda req, n: [], MatchSettings(0.3, 10))
+    assert report.faults[0] == "timeout"
+    assert report.ranks[0] == 3
+    assert time.monotonic() - began < 8  # the seat is asked once, then the fallback plays
+    lines = read_log(GAME, report.log)
+    assert any(line.fallback for line in lines if line.kind == "decision")
+
+
+def test_crashed_bot_is_recorded_and_restarted(tmp_path: Path) -> None:
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[MatchReport, MatchReport,
+                                                                        int]:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        crash = await started(host, port, tmp, "crash", "python -m tests.bots.misbehaving crash")
+        try:
+            tokens = (crash.token, rnd.token)
+            crashed = await host.play(spec("c1", tokens, seed=3), is_alive(crash, rnd))
+            await crash.ensure_running()  # as the tournament does before every match
+            again = await host.play(spec("c2", tokens, seed=4), is_alive(crash, rnd))
+            return crashed, again, crash.starts
+        finally:
+            await asyncio.gather(rnd.stop(), crash.stop())
+
+    crashed, again, starts = on_server(tmp_path, scenario)
+    assert crashed.faults[0] == "crashed" and crashed.ranks == (2, 1)
+    assert starts == 2
+    assert again.faults[1] == ""  # the other seat plays on either way
+
+
+def is_alive(*bots: BotProcess) -> Callable[[int], Awaitable[bool]]:
+    async def check(seat: int) -> bool:
+        return await bots[seat].is_alive()
+
+    return check
+
+
+def test_no_show_is_recorded_after_the_start_timeout(tmp_path: Path) -> None:
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        gone = await started(host, port, tmp, "gone", "python -m tests.bots.misbehaving exit")
+        try:
+            return await host.play(spec("n", (gone.token, rnd.token),
+                                        settings=MatchSettings(2, 1.0)))
+        finally:
+            await asyncio.gather(rnd.stop(), gone.stop())
+
+    report = on_server(tmp_path, scenario)
+    assert report.faults == ("no-show", "")
+    assert report.ranks == (2, 1)
+
+
+def test_unknown_credentials_and_tokens_are_refused(tmp_path: Path) -> None:
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[Any, Any]:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = pb_grpc.BotServiceStub(channel)
+            with pytest.raises(grpc.aio.AioRpcError) as attend_error:
+                await stub.Attend(pb.AttendRequest(token="nobody")).read()
+            play = stub.Play()
+            await play.write(pb.BotMessage(hello=pb.Hello(credential="forged")))
+            with pytest.raises(grpc.aio.AioRpcError) as play_error:
+                await play.read()
+            return attend_error.value.code(), play_error.value.code()
+
+    codes = on_server(tmp_path, scenario)
+    assert codes == (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.UNAUTHENTICATED)
+
+
+def test_stopping_a_bot_ends_its_whole_process_group(tmp_path: Path) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> int:
+        bot = await started(host, port, tmp, "spawn", "python -m tests.bots.misbehaving spawn",
+                            env={"GRANDCHILD_PID_FILE": str(pid_file)})
+        for _ in range(100):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            await asyncio.sleep(0.05)
+        await bot.stop()
+        return int(pid_file.read_text())
+
+    grandchild = on_server(tmp_path, scenario)
+    os.environ.pop("GRANDCHILD_PID_FILE", None)
+    for _ in range(50):
+        if not _running(grandchild):
+            break
+        time.sleep(0.05)
+    assert not _running(grandchild), "the bot's grandchild survived it"
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_missing_bot_command_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(BotCommandError, match="not found"):
+        BotProcess("x", "no-such-program --flag", "127.0.0.1:1", tmp_path)
+    with pytest.raises(BotCommandError, match="empty"):
+        BotProcess("x", "  ", "127.0.0.1:1", tmp_path)
+
