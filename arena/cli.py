@@ -20,9 +20,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from leaderboard.terminal import print_leaderboard, render_matches
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.progress import TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from arena.games import all_games, get_game, module_name
@@ -31,7 +38,6 @@ from arena.replay import describe, read_log, view
 from arena.runner import BotCommandError, parse_command
 from arena.store import Store, StoreError
 from arena.tournament import RunSettings, RunSummary, TournamentError, round_robin, run_until_done
-from leaderboard.terminal import print_leaderboard, render_matches
 
 DEFAULT_DB = "arena.db"
 console = Console()

@@ -29,7 +29,6 @@ from enum import IntEnum
 from functools import cache
 from typing import Any
 
-from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from arena.games import Game, module_name
@@ -41,17 +40,23 @@ class CodecError(ValueError):
     """A message does not hold a valid value of the expected game type."""
 
 
-@cache
+_HINTS: dict[type, dict[str, Any]] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
 
 
-@cache
 def _fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return _FIELDS[cls]
 
 
-def _is_repeated(fd: FieldDescriptor) -> bool:
+def _is_repeated(fd: Any) -> bool:
     return bool(fd.is_repeated)
 
 
@@ -89,7 +94,7 @@ def _oneof_member(descriptor: Any, class_name: str) -> str:
     return _ONEOF_MEMBERS[key]
 
 
-def _set(msg: Message, fd: FieldDescriptor, value: Any) -> None:
+def _set(msg: Message, fd: Any, value: Any) -> None:
     name = fd.name
     if value is None:
         return
@@ -148,7 +153,7 @@ def _decode_union(msg: Message, members: Sequence[type]) -> Any:
     raise CodecError(f"{sub.DESCRIPTOR.name} is not expected here")
 
 
-def _get(msg: Message, fd: FieldDescriptor, hint: Any) -> Any:
+def _get(msg: Message, fd: Any, hint: Any) -> Any:
     origin = typing.get_origin(hint)
     args = typing.get_args(hint)
     if origin in (typing.Union, types.UnionType) and type(None) in args:

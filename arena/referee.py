@@ -21,10 +21,10 @@ from typing import Any, Protocol
 
 from arena.codec import GameCodec, codec_for, encode_options
 from arena.games import get_game
-from arena.games.base import GameError, Outcome, OptionValue, competition_ranks
+from arena.games.base import GameError, OptionValue, Outcome, competition_ranks
 from arena.v1 import arena_pb2 as pb
 
-FAULT_NAMES = {
+FAULT_NAMES: dict[int, str] = {
     pb.FAULT_NONE: "",
     pb.FAULT_TIMEOUT: "timeout",
     pb.FAULT_DISCONNECTED: "disconnected",
@@ -77,7 +77,7 @@ class MatchReport:
 @dataclass
 class _Seat:
     link: Link | None
-    fault: int = pb.FAULT_NONE
+    fault: pb.Fault = pb.FAULT_NONE
     rejected: int = 0
     notes: list[str] = field(default_factory=list)
 

@@ -97,10 +97,8 @@ class BotProcess:
             return
         if process.returncode is None:
             _signal_group(process.pid, signal.SIGTERM)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(process.wait(), STOP_GRACE_S)
-            except TimeoutError:
-                pass
         _signal_group(process.pid, signal.SIGKILL)  # grandchildren too, even if the leader left
         if process.returncode is None:
             await process.wait()

@@ -41,7 +41,7 @@ class MatchSpec:
     options: dict[str, OptionValue]
     seat_tokens: tuple[str, ...]
     seat_names: tuple[str, ...]
-    settings: MatchSettings = MatchSettings()
+    settings: MatchSettings = field(default_factory=MatchSettings)
 
 
 @dataclass
@@ -157,11 +157,11 @@ class MatchHost:
                     pending.link.cancel()
 
 
-class BotServicer(pb_grpc.BotServiceServicer):
+class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
     def __init__(self, host: MatchHost) -> None:
         self.host = host
 
-    async def Attend(self, request: pb.AttendRequest,  # noqa: N802 (gRPC method name)
+    async def Attend(self, request: pb.AttendRequest,
                      context: grpc.aio.ServicerContext[pb.AttendRequest, pb.Assignment]
                      ) -> AsyncIterator[pb.Assignment]:
         attendee = self.host.attendee(request.token)
@@ -182,7 +182,7 @@ class BotServicer(pb_grpc.BotServiceServicer):
         finally:
             attendee.streams -= 1
 
-    async def Play(self, request_iterator: AsyncIterator[pb.BotMessage],  # noqa: N802
+    async def Play(self, request_iterator: AsyncIterator[pb.BotMessage],
                    context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage]) -> None:
         try:
             hello = await asyncio.wait_for(context.read(), HELLO_TIMEOUT_S)
@@ -212,7 +212,7 @@ async def _read_into(context: grpc.aio.ServicerContext[pb.BotMessage, pb.Referee
     try:
         while True:
             message = await context.read()
-            if message is grpc.aio.EOF or not isinstance(message, pb.BotMessage):
+            if not isinstance(message, pb.BotMessage):  # grpc.aio.EOF: the bot closed its side
                 break
             link.deliver(message)
     except (grpc.RpcError, RuntimeError, asyncio.InvalidStateError):

@@ -21,8 +21,8 @@ def play_local(game_name: str, bots: Sequence[Bot], seed: int,
     players = len(bots)
     opts = game.parse_options(players, options)
     state = game.new(players, seed, opts)
-    for seat, bot in enumerate(bots):
-        bot.on_start(MatchInfo(f"local-{seed}", game.name, game.version, seat, players, opts,
+    for number, bot in enumerate(bots):
+        bot.on_start(MatchInfo(f"local-{seed}", game.name, game.version, number, players, opts,
                                tuple(type(b).__name__ for b in bots), 0.0))
     _deliver(bots, game.opening_events(state))
     while (seat := game.to_act(state)) is not None:

@@ -56,7 +56,7 @@ def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> No
 def attend(bot_factory: Callable[[], Bot], server: str, token: str) -> None:
     with grpc.insecure_channel(server) as channel:
         stub = pb_grpc.BotServiceStub(channel)
-        threads = []
+        threads: list[threading.Thread] = []
         for assignment in stub.Attend(pb.AttendRequest(token=token, client=CLIENT)):
             thread = threading.Thread(target=play_seat, args=(stub, assignment, bot_factory()),
                                       name=f"seat-{assignment.match_id}-{assignment.seat}",
@@ -71,7 +71,7 @@ def play_seat(stub: pb_grpc.BotServiceStub, assignment: pb.Assignment, bot: Bot)
     """Play one seat of one match to its end."""
     outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
     outbox.put(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
-    requests: Iterator[pb.BotMessage] = iter(outbox.get, None)  # type: ignore[arg-type]
+    requests: Iterator[pb.BotMessage] = iter(outbox.get, None)
     codec = codec_for(assignment.game)
     try:
         for message in stub.Play(requests):

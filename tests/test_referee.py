@@ -24,8 +24,12 @@ GAME = "face-card-kill-card"
 OPTIONS = dict(get_game(GAME).parse_options(4))
 
 
+DEFAULT_SETTINGS = MatchSettings(move_timeout_s=5, start_timeout_s=10)
+RAW_SETTINGS = MatchSettings(move_timeout_s=2, start_timeout_s=10)
+
+
 def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,
-         settings: MatchSettings = MatchSettings(move_timeout_s=5, start_timeout_s=10)) -> MatchSpec:
+         settings: MatchSettings = DEFAULT_SETTINGS) -> MatchSpec:
     return MatchSpec(match_id, GAME, len(tokens), seed, OPTIONS, tokens,
                      tuple(f"bot{i}" for i in range(len(tokens))), settings)
 
@@ -130,8 +134,7 @@ def choice(decision_id: int, index: int) -> pb.BotMessage:
 
 def run_with_raw_seat(tmp_path: Path, answer: Callable[[pb.DecisionRequest, int],
                                                        list[pb.BotMessage]],
-                      settings: MatchSettings = MatchSettings(2, 10)) -> tuple[MatchReport,
-                                                                                list[str]]:
+                      settings: MatchSettings = RAW_SETTINGS) -> tuple[MatchReport, list[str]]:
     async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[MatchReport, list[str]]:
         rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
         host.admit("raw-token")
