@@ -12,6 +12,8 @@ Readings of the rules worth knowing:
   themselves; the dealer of such a game is the first tied seat clockwise from
   the original dealer, the original dealer included. The score for ratings stays
   the original game's total; the replay only orders the tied seats.
+* The original text's second scoring example (K in the hole, 6, 5, 3 face up)
+  says 13 points; its own rule gives 0 + 6 + 5 + 3 = 14, which is what counts here.
 """
 
 from __future__ import annotations
