@@ -18,8 +18,8 @@ from arena.games.face_card_kill_card import (
     GameEnded,
     GameStarted,
     HoleDealt,
-    HolesRevealed,
     HoleSeen,
+    HolesRevealed,
     State,
     Stop,
     Stopped,
@@ -125,7 +125,7 @@ def test_a_tie_for_first_is_shared_by_default() -> None:
 
 
 def test_replay_breaks_a_tie_among_the_tied_seats_only() -> None:
-    options = {"dealer": 2, "tiebreak": "replay"}
+    options: dict[str, int | bool | str] = {"dealer": 2, "tiebreak": "replay"}
     first = stacked("9S 5H 9C")            # seats 0 and 2 tie on 9
     second = stacked("3D 8D")              # replay: dealer = seat 2 (tied); holes to 0 then 2
     state = GAME.new_stacked(3, [first, second], options)
