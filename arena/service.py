@@ -1,0 +1,120 @@
+"""The operator-facing gRPC service, and ``arena serve`` (bot + operator services).
+
+Thin servicers: read from the store, encode, and map domain errors to gRPC
+status codes in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import grpc
+from rich.console import Console
+
+from arena.codec import codec_for
+from arena.replay import read_log, view
+from arena.server import MatchHost, create_server
+from arena.store import MatchInfo, Store, StoreError
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
+
+if TYPE_CHECKING:
+    Context = grpc.aio.ServicerContext[Any, Any]
+
+FAULTS = {name: value for value, name in
+          ((pb.FAULT_NONE, ""), (pb.FAULT_TIMEOUT, "timeout"),
+           (pb.FAULT_DISCONNECTED, "disconnected"), (pb.FAULT_CRASHED, "crashed"),
+           (pb.FAULT_ILLEGAL_ACTION, "illegal-action"), (pb.FAULT_MALFORMED, "malformed"),
+           (pb.FAULT_NO_SHOW, "no-show"))}
+
+
+T = TypeVar("T")
+
+
+async def _read(context: Context, read: Callable[[], T]) -> T:
+    """Run a store read; its errors become NOT_FOUND (unknown ids) or UNAVAILABLE (the database)."""
+    try:
+        return read()
+    except StoreError as err:
+        text = str(err)
+        code = grpc.StatusCode.NOT_FOUND if "no " in text or "unknown" in text \
+            else grpc.StatusCode.UNAVAILABLE
+        await context.abort(code, text)
+        raise  # abort raises; this line only reassures the type checker
+
+
+def _match_info(match: MatchInfo) -> pb.MatchInfo:
+    return pb.MatchInfo(
+        id=match.id, tournament_id=match.tournament_id or 0, game=match.game, status=match.status,
+        seats=[pb.SeatRecord(seat=s.seat, bot=s.bot, score=s.score or 0.0, rank=s.rank or 0,
+                             fault=FAULTS.get(s.fault, pb.FAULT_NONE))
+               for s in match.seats])
+
+
+class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
+    """Bots, tournaments, matches and leaderboards, read from the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:  # noqa: N802
+        bots = await _read(context, self.store.list_bots)
+        return pb.ListBotsResponse(bots=[
+            pb.BotInfo(id=b.id, name=b.name, version=b.version, command=b.command) for b in bots])
+
+    async def ListTournaments(self, request: pb.ListTournamentsRequest,  # noqa: N802
+                              context: Context) -> pb.ListTournamentsResponse:
+        tournaments = await _read(context, self.store.list_tournaments)
+        return pb.ListTournamentsResponse(tournaments=[
+            pb.TournamentInfo(id=t.id, game=t.game, status=t.status, players=t.players,
+                              matches=t.total, finished=t.finished, bots=list(t.bots))
+            for t in tournaments])
+
+    async def ListMatches(self, request: pb.ListMatchesRequest,  # noqa: N802
+                          context: Context) -> pb.ListMatchesResponse:
+        matches = await _read(context, lambda: self.store.list_matches(
+            request.tournament_id or None, request.limit or 100))
+        return pb.ListMatchesResponse(matches=[_match_info(m) for m in matches])
+
+    async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:  # noqa: N802
+        """A match and its events: one seat's view, or the public view (everything once over)."""
+        match = await _read(context, lambda: self.store.get_match(request.match_id))
+        seat = request.seat if request.HasField("seat") else None
+        if seat is not None and not 0 <= seat < len(match.seats):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"no seat {seat} in this match")
+        record = pb.MatchRecord(match=_match_info(match))
+        if match.log is not None:
+            lines = read_log(match.game, match.log)
+            if seat is None and match.status != "finished":
+                lines = [line for line in lines if line.audience is None]
+            codec = codec_for(match.game)
+            record.events.extend(codec.event(line.value) for line in view(lines, seat)
+                                 if line.kind == "event")
+        return record
+
+    async def Leaderboard(self, request: pb.LeaderboardRequest,  # noqa: N802
+                          context: Context) -> pb.LeaderboardResponse:
+        rows = await _read(context, lambda: self.store.leaderboard(request.game or None))
+        return pb.LeaderboardResponse(rows=[
+            pb.LeaderboardRow(game=r.game, bot=r.label, mu=r.mu, sigma=r.sigma,
+                              conservative=r.conservative, matches=r.matches, wins=r.wins,
+                              faults=r.faults) for r in rows])
+
+
+async def serve(store: Store, address: str, console: Console) -> None:
+    """Serve the bot and operator services on ``address`` until cancelled."""
+    host = MatchHost()
+    operator = OperatorServicer(store)
+
+    def add_operator(server: grpc.aio.Server) -> None:
+        pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
+
+    server, port = await create_server(host, address, [add_operator])
+    console.print(f"referee listening on {address.rsplit(':', 1)[0]}:{port} (Ctrl-C stops it)")
+    try:
+        await server.wait_for_termination()
+    finally:
+        await server.stop(grace=1.0)
+        await asyncio.sleep(0)

@@ -1,0 +1,192 @@
+"""The `arena` command as a user runs it: real processes, a real SQLite file, real gRPC."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.replay import read_log, replay
+from arena.store import Store
+
+GAME = "face-card-kill-card"
+
+
+def arena(*args: str, db: Path | None = None, check: bool = True,
+          env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "arena", *args]
+    if db is not None:
+        command += ["--db", str(db)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                            env={**os.environ, "COLUMNS": "200", **(env or {})})
+    if check:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def add_bots(db: Path) -> None:
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+
+
+def test_demo_plays_a_real_round_robin_and_prints_the_leaderboard(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    result = arena("demo", "--repetitions", "1", db=db, timeout=300)
+    assert "Leaderboard" in result.stdout and "random@1" in result.stdout
+    store = Store(str(db))
+    tournaments = store.list_tournaments()
+    assert tournaments and all(t.finished == t.total > 0 for t in tournaments)
+    assert all(row.matches > 0 for row in store.leaderboard())
+
+
+def test_tournament_run_list_leaderboard_and_match_views(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db)
+    marker = f"arena-test-{os.getpid()}-{time.monotonic_ns()}"
+    result = arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+                   "--seed", "7", "--parallel", "3", db=db, env={"ARENA_TEST_MARKER": marker})
+    assert "tournament 1: 12 matches" in result.stdout
+    assert not _processes_with(marker), "a bot process outlived the tournament"
+    store = Store(str(db))
+    tournament = store.get_tournament(1)
+    assert tournament.finished == tournament.total == 12 and tournament.status == "finished"
+    matches = store.list_matches(1, 100)
+    assert len(matches) == 12 and all(m.status == "finished" for m in matches)
+    for match in matches:
+        assert sorted(s.fault for s in match.seats) == [""] * 4
+    full = store.get_match(matches[0].id)
+    assert full.log is not None
+    assert replay(GAME, 4, full.seed, dict(full.options), read_log(GAME, full.log))
+
+    listing = arena("tournament", "list", db=db).stdout
+    assert "12/12" in listing
+    board = arena("leaderboard", "--game", GAME, db=db).stdout
+    assert board.index("heuristic@1") >= 0 and "random@1" in board
+
+    seat_view = arena("match", "show", str(full.id), "--seat", "0", db=db).stdout
+    everything = arena("match", "show", str(full.id), db=db).stdout
+    assert "HoleSeen(seat=0" in seat_view and "HoleSeen(seat=1" not in seat_view
+    assert "HoleSeen(seat=1" in everything
+
+    before = {(r.label, round(r.mu, 9), round(r.sigma, 9)) for r in store.leaderboard(GAME)}
+    arena("ratings", "rebuild", db=db)
+    after = {(r.label, round(r.mu, 9), round(r.sigma, 9)) for r in Store(str(db)).leaderboard(GAME)}
+    assert before == after
+
+
+def test_resume_after_kill_finishes_every_match_exactly_once(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db)
+    marker = f"arena-kill-{os.getpid()}-{time.monotonic_ns()}"
+    command = [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME,
+               "--bot", "random", "--bot", "heuristic", "--repetitions", "6", "--seed", "3",
+               "--parallel", "2", "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               env={**os.environ, "ARENA_TEST_MARKER": marker})
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and _finished(db) < 10:
+            time.sleep(0.05)
+        assert _finished(db) >= 10, "the tournament did not get going"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    total = Store(str(db)).get_tournament(1).total
+    assert _finished(db) < total, "the kill came too late to test anything"
+    _wait_until_gone(marker)  # bots notice the referee is gone and exit by themselves
+
+    arena("tournament", "resume", "1", db=db)
+    store = Store(str(db))
+    assert store.get_tournament(1).finished == total
+    with sqlite3.connect(db) as connection:
+        statuses = connection.execute("select status, count(*) from match group by status").fetchall()
+        seqs = connection.execute("select count(distinct finish_seq), count(*) from match").fetchone()
+        history = connection.execute("select count(*) from ratinghistory").fetchone()[0]
+    assert statuses == [("finished", total)]
+    assert seqs == (total, total)
+    assert history == 2 * total  # one rating update per bot per match, none twice
+    before = [(r.label, r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)]
+    store.rebuild_ratings()
+    assert [(r.label, r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)] == before
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["tournament", "run", "--game", "chess", "--bot", "random", "--bot", "heuristic"],
+     "unknown game 'chess'"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "nobody"], "nobody"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+      "--option", "ace_value=7"], "ace_value"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+      "--option", "colour=red"], "no option 'colour'"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+      "--players", "13"], "2 to 12 players"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "random"], "only once"),
+    (["bot", "add", "ghost", "--command", "no-such-program --play"], "not found"),
+    (["bot", "add", "random", "--command", "python -m bots.random_bot"], "random"),
+    (["match", "show", "999"], "999"),
+    (["tournament", "resume", "42"], "42"),
+    (["leaderboard", "--game", "poker"], "unknown game 'poker'"),
+])
+def test_user_mistakes_get_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db)
+    size_before = db.stat().st_size
+    result = arena(*args, db=db, check=False)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert message in result.stderr
+    assert result.stderr.strip().count("\n") == 0, result.stderr
+    assert Store(str(db)).list_tournaments() == []
+    assert db.stat().st_size >= size_before
+
+
+def test_a_bad_database_is_a_clear_error(tmp_path: Path) -> None:
+    result = arena("bot", "list", db=tmp_path, check=False)   # a folder, not a file
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    result = arena("bot", "list", "--db", "nosuchdriver://x/y", check=False)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+
+
+def test_typos_on_the_command_line_get_usage_not_tracebacks(tmp_path: Path) -> None:
+    result = arena("tournamnet", "list", db=tmp_path / "a.db", check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    result = arena("tournament", "run", "--game", GAME, "--parallel", "0",
+                   db=tmp_path / "a.db", check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def _finished(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            row = connection.execute("select count(*) from match where status = 'finished'").fetchone()
+            return int(row[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def _processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().split()[2]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in environ and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _wait_until_gone(marker: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while _processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _processes_with(marker), "bot processes outlived the killed arena"
