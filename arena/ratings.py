@@ -80,11 +80,15 @@ def rate(
         bot: env.create_rating(*ratings[bot]) if bot in ratings else env.create_rating()
         for bot in bots
     }
-    groups = [(priors[bot],) for bot, _ in seats]
+    # TrueSkill's update for more than two teams is iterative, so the order of
+    # the teams shows in the last digits: fix it (by rank, then bot) so a result
+    # depends on who placed where, never on seat numbers.
+    ordered = sorted(seats, key=lambda s: (s[1], s[0]))
+    groups = [(priors[bot],) for bot, _ in ordered]
     # TrueSkill wants ranks where lower is better; competition ranks already are.
-    rated = env.rate(groups, ranks=[rank for _, rank in seats])
+    rated = env.rate(groups, ranks=[rank for _, rank in ordered])
     per_bot: dict[int, list[trueskill.Rating]] = {bot: [] for bot in bots}
-    for (bot, _), (new,) in zip(seats, rated, strict=True):
+    for (bot, _), (new,) in zip(ordered, rated, strict=True):
         per_bot[bot].append(new)
     result: dict[int, RatingPair] = {}
     for bot in bots:

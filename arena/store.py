@@ -307,6 +307,17 @@ def _one_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
+def _safe_url(url: str) -> str:
+    """A URL fit for a message: the password hidden."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa_exc.ArgumentError:
+        return repr(url)
+    if parsed.password is None:
+        return url
+    return parsed.render_as_string(hide_password=True)
+
+
 def _resolve_url(url: str) -> tuple[str, Path | None]:
     """A SQLAlchemy URL, and the database file when it is a plain SQLite file."""
     if "://" not in url:
@@ -353,13 +364,15 @@ class Store:
         try:
             resolved, path = _resolve_url(url)
         except sa_exc.ArgumentError as error:
-            raise StoreError(f"bad database URL {url!r}: {_one_line(error)}") from None
+            raise StoreError(f"bad database URL {_safe_url(url)}: {_one_line(error)}") from None
         if path is not None:
             if path.is_dir():
                 raise StoreError(f"cannot open database {str(path)!r}: it is a directory")
             if not path.parent.is_dir():
-                raise StoreError(f"cannot open database {str(path)!r}: no directory {str(path.parent)!r}")
-        self.where = str(path) if path is not None else sa.engine.make_url(resolved).render_as_string()
+                raise StoreError(
+                    f"cannot open database {str(path)!r}: no directory {str(path.parent)!r}"
+                )
+        self.where = str(path) if path is not None else _safe_url(resolved)
         try:
             backend = sa.engine.make_url(resolved).get_backend_name()
             self._sqlite = backend == "sqlite"
@@ -380,7 +393,7 @@ class Store:
                 self._write = create_engine(resolved, pool_pre_ping=True)
                 self._read = self._write
         except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as error:
-            raise StoreError(f"bad database URL {url!r}: {_one_line(error)}") from None
+            raise StoreError(f"cannot use database URL {self.where}: {_one_line(error)}") from None
         self._create_tables()
 
     def close(self) -> None:
@@ -409,9 +422,9 @@ class Store:
         except sa_exc.IntegrityError as error:
             raise StoreError(f"cannot {doing}: conflicting data ({_one_line(error)})") from None
         except sa_exc.SQLAlchemyError as error:
-            raise StoreError(f"cannot {doing} in {self.where}: {_one_line(error)}") from None
+            raise StoreError(f"cannot {doing} ({self.where}): {_one_line(error)}") from None
         except OSError as error:
-            raise StoreError(f"cannot {doing} in {self.where}: {error.strerror or error}") from None
+            raise StoreError(f"cannot {doing} ({self.where}): {error.strerror or error}") from None
 
     @contextmanager
     def _reading(self, doing: str) -> Iterator[Session]:
@@ -421,11 +434,15 @@ class Store:
     @contextmanager
     def _writing(self, doing: str) -> Iterator[Session]:
         """One write transaction: committed on success, rolled back on any error."""
-        with self._errors(doing), Session(self._write, expire_on_commit=False) as session:
-            with session.begin():
-                if self._postgres:
-                    session.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_RATINGS_LOCK})
-                yield session
+        with (
+            self._errors(doing),
+            Session(self._write, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            if self._postgres:
+                lock = sa.text("SELECT pg_advisory_xact_lock(:k)")
+                session.execute(lock, {"k": _PG_RATINGS_LOCK})
+            yield session
 
     def _create_tables(self) -> None:
         tables = list(SQLModel.metadata.sorted_tables)
@@ -525,7 +542,8 @@ class Store:
         for m in schedule:
             if len(m.seat_bot_ids) != players:
                 raise StoreError(
-                    f"match {m.index} of the schedule has {len(m.seat_bot_ids)} seats, not {players}"
+                    f"match {m.index} of the schedule has {len(m.seat_bot_ids)} seats, "
+                    f"not {players}"
                 )
         options_text = _dumps(options)
         with self._writing("create a tournament") as s:
@@ -533,8 +551,8 @@ class Store:
             now = _now()
             tournament = Tournament(
                 game=game, players=players, options=options_text, seed=_seed_text(seed),
-                repetitions=repetitions, settings=_dumps(settings), bot_ids=json.dumps(list(bot_ids)),
-                status="running", created_at=now,
+                repetitions=repetitions, settings=_dumps(settings),
+                bot_ids=json.dumps(list(bot_ids)), status="running", created_at=now,
             )
             s.add(tournament)
             s.flush()
@@ -647,8 +665,10 @@ class Store:
                 .values(status="pending", started_at=None)
             )
             rows = s.execute(
-                select(Match.id, Match.tournament_id, Match.index, Match.game, Match.options,
-                       Match.seed)
+                sa.select(
+                    col(Match.id), col(Match.tournament_id), col(Match.index), col(Match.game),
+                    col(Match.options), col(Match.seed),
+                )
                 .where(col(Match.tournament_id) == tournament_id, col(Match.status) == "pending")
                 .order_by(col(Match.index))
             ).tuples().all()
@@ -745,7 +765,9 @@ class Store:
 
     # ---------------------------------------------------------------- ratings
 
-    def leaderboard(self, game: str | None = None, *, include_removed: bool = False) -> list[LeaderboardRow]:
+    def leaderboard(
+        self, game: str | None = None, *, include_removed: bool = False
+    ) -> list[LeaderboardRow]:
         """Rated bots, best conservative estimate (mu - 3 sigma) first."""
         with self._reading("read the leaderboard") as s:
             query = select(Rating, Bot).join(Bot, col(Bot.id) == col(Rating.bot_id))
