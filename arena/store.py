@@ -570,7 +570,7 @@ class Store:
                 ids = dict(
                     s.execute(
                         select(Match.index, Match.id).where(Match.tournament_id == tournament.id)
-                    ).tuples().all()
+                    ).all()
                 )
                 s.execute(
                     sa.insert(Seat),
@@ -632,7 +632,7 @@ class Store:
                 select(Match.status, func.count())
                 .where(Match.tournament_id == t.id)
                 .group_by(Match.status)
-            ).tuples().all()
+            ).all()
         )
         bot_ids = tuple(int(b) for b in json.loads(t.bot_ids))
         labels = {
@@ -671,7 +671,7 @@ class Store:
                 )
                 .where(col(Match.tournament_id) == tournament_id, col(Match.status) == "pending")
                 .order_by(col(Match.index))
-            ).tuples().all()
+            ).all()
             seats = _seat_bots(s, [r[0] for r in rows])
             return [
                 MatchToRun(
@@ -809,14 +809,14 @@ class Store:
                 select(Match.id, Match.game, Match.finish_seq)
                 .where(col(Match.status) == "finished")
                 .order_by(col(Match.finish_seq))
-            ).tuples().all()
+            ).all()
             placed: dict[int, list[_Placed]] = {}
             for match_id, bot_id, rank, fault in s.execute(
                 select(Seat.match_id, Seat.bot_id, Seat.rank, Seat.fault)
                 .join(Match, col(Match.id) == col(Seat.match_id))
                 .where(col(Match.status) == "finished")
                 .order_by(col(Seat.match_id), col(Seat.seat))
-            ).tuples():
+            ):
                 placed.setdefault(match_id, []).append(_Placed(bot_id, int(rank or 0), fault))
             book = _RatingBook({})
             for match_id, game, finish_seq in matches:
@@ -956,7 +956,7 @@ def _seat_bots(s: Session, match_ids: list[int]) -> dict[int, tuple[int, ...]]:
             select(Seat.match_id, Seat.bot_id)
             .where(col(Seat.match_id).in_(chunk))
             .order_by(col(Seat.match_id), col(Seat.seat))
-        ).tuples():
+        ):
             out.setdefault(match_id, []).append(bot_id)
     return {k: tuple(v) for k, v in out.items()}
 

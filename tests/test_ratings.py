@@ -50,7 +50,8 @@ def test_winner_gains_loser_loses_and_sigma_shrinks() -> None:
 
 
 def test_unknown_bots_start_from_the_defaults() -> None:
-    assert rt.rate({}, [(1, 1), (2, 2)]) == rt.rate({1: rt.DEFAULT, 2: rt.DEFAULT}, [(1, 1), (2, 2)])
+    seats = [(1, 1), (2, 2)]
+    assert rt.rate({}, seats) == rt.rate({1: rt.DEFAULT, 2: rt.DEFAULT}, seats)
 
 
 def test_fewer_than_two_distinct_bots_changes_nothing() -> None:
