@@ -1,0 +1,103 @@
+"""TrueSkill ratings for free-for-all matches with ranks and ties.
+
+One configured :class:`trueskill.TrueSkill` environment (:data:`ENV`) is passed
+around; the library's global ``setup()`` is never touched, so nothing else in
+the process can change the numbers.
+
+Every seat of a match is its own one-player team. A bot may fill several seats
+of one match (round-robins with fewer bots than seats): each of its seats is
+rated as a separate team starting from the bot's prior, and the bot then takes
+the mean of its seats' new mu and the mean of their new sigma. Seats of one bot
+never "play against themselves" in a way that moves that bot: when only one
+distinct bot took part, nothing changes.
+
+The functions here are pure and deterministic, so replaying the same matches in
+the same order (see ``Store.rebuild_ratings``) gives the very same floats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from statistics import fmean
+
+import trueskill
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = MU / 6
+TAU = MU / 300
+DRAW_PROBABILITY = 0.1
+
+RatingPair = tuple[float, float]
+"""(mu, sigma) of one bot in one game."""
+
+
+def make_env(
+    *,
+    mu: float = MU,
+    sigma: float = SIGMA,
+    beta: float = BETA,
+    tau: float = TAU,
+    draw_probability: float = DRAW_PROBABILITY,
+) -> trueskill.TrueSkill:
+    """A TrueSkill environment; ``backend=None`` keeps the pure-Python maths (no mpmath/scipy
+    differences between machines)."""
+    return trueskill.TrueSkill(
+        mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw_probability, backend=None
+    )
+
+
+ENV = make_env()
+"""The arena's environment: mu 25, sigma 25/3, beta 25/6, tau 25/300, draw probability 0.1."""
+
+DEFAULT: RatingPair = (MU, SIGMA)
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """The leaderboard's sort key: mu - 3 sigma."""
+    return mu - 3 * sigma
+
+
+def rate(
+    ratings: Mapping[int, RatingPair],
+    seats: Sequence[tuple[int, int]],
+    env: trueskill.TrueSkill = ENV,
+) -> dict[int, RatingPair]:
+    """New (mu, sigma) for every distinct bot of one finished match.
+
+    ``ratings`` holds the priors of bots already rated (others start at the
+    environment's defaults); ``seats`` is ``(bot_id, rank)`` per seat in seat
+    order, rank 1 best, equal ranks tie. Returns an empty dict when fewer than
+    two distinct bots took part.
+    """
+    bots = sorted({bot for bot, _ in seats})
+    if len(bots) < 2:
+        return {}
+    for bot, rank in seats:
+        if rank < 1:
+            raise ValueError(f"rank of bot {bot} must be 1 or more, not {rank}")
+    priors = {
+        bot: env.create_rating(*ratings[bot]) if bot in ratings else env.create_rating()
+        for bot in bots
+    }
+    # TrueSkill's update for more than two teams is iterative, so the order of
+    # the teams shows in the last digits: fix it (by rank, then bot) so a result
+    # depends on who placed where, never on seat numbers.
+    ordered = sorted(seats, key=lambda s: (s[1], s[0]))
+    groups = [(priors[bot],) for bot, _ in ordered]
+    # TrueSkill wants ranks where lower is better; competition ranks already are.
+    rated = env.rate(groups, ranks=[rank for _, rank in ordered])
+    per_bot: dict[int, list[trueskill.Rating]] = {bot: [] for bot in bots}
+    for (bot, _), (new,) in zip(ordered, rated, strict=True):
+        per_bot[bot].append(new)
+    result: dict[int, RatingPair] = {}
+    for bot in bots:
+        news = per_bot[bot]
+        if len(news) == 1:
+            result[bot] = (float(news[0].mu), float(news[0].sigma))
+        else:
+            result[bot] = (fmean(float(r.mu) for r in news), fmean(float(r.sigma) for r in news))
+    return result
+
+
+__all__ = ["DEFAULT", "ENV", "RatingPair", "conservative", "make_env", "rate"]

@@ -1,0 +1,1000 @@
+"""Storage: bots, tournaments, matches, seats, ratings — SQLModel on SQLite or PostgreSQL.
+
+The store knows nothing of any game's rules and never branches on a game's
+name; a match log is kept as opaque bytes (the serialized ``arena.v1.MatchLog``).
+
+Write discipline:
+
+* a tournament and every match of its schedule are written, ``pending``, in one
+  transaction; a match is finished in one transaction that also writes its
+  seats, its log, its ``finish_seq`` and the ratings it moves, so an
+  interruption at any moment leaves either all of it or none of it;
+* finishing an already finished match changes nothing (the second write of a
+  result is dropped), so a resumed tournament never counts a match twice;
+* on SQLite every write transaction starts with ``BEGIN IMMEDIATE`` and every
+  connection waits up to :data:`BUSY_TIMEOUT_S` for the lock, so several
+  processes writing one file queue up instead of failing with "database is
+  locked". Reads use a separate engine with plain (deferred) transactions: in
+  WAL mode they never wait for a writer. On PostgreSQL rating updates are
+  serialized by a transaction-scoped advisory lock.
+
+Removing a bot that has played keeps it (and its history) but hides it from
+:meth:`Store.list_bots` and the leaderboard; a bot that never played is deleted.
+
+Every failure of the database (bad URL, unreachable server, not a database
+file, read-only or full disk) surfaces as a :class:`StoreError` with a one-line
+message; table objects never leave this module — the API returns frozen
+dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Engine
+from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select
+
+from arena import ratings as rt
+
+BUSY_TIMEOUT_S = 30.0
+"""How long a SQLite connection waits for another process's write lock."""
+
+TournamentStatus = Literal["running", "finished", "interrupted"]
+MatchStatus = Literal["pending", "running", "finished", "void"]
+TOURNAMENT_STATUSES: tuple[str, ...] = ("running", "finished", "interrupted")
+MATCH_STATUSES: tuple[str, ...] = ("pending", "running", "finished", "void")
+
+_PG_RATINGS_LOCK = 0x6172656E61  # "arena": advisory lock id serializing rating updates
+
+
+class StoreError(Exception):
+    """A storage operation failed; the message is one line and says why."""
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    """SQLite gives naive datetimes back: they were written in UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def _when(**kwargs: Any) -> Any:
+    return Field(sa_column=sa.Column(sa.DateTime(timezone=True), **kwargs))
+
+
+class Bot(SQLModel, table=True):
+    __tablename__ = "bot"
+    __table_args__ = (sa.UniqueConstraint("name", "version", name="uq_bot_name_version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True)
+    version: str = "1"
+    command: str = ""
+    token_hash: str | None = None
+    removed: bool = False
+    created_at: datetime = _when(nullable=False)
+
+
+class Tournament(SQLModel, table=True):
+    __tablename__ = "tournament"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str
+    players: int
+    options: str = "{}"
+    seed: str  # text: seeds go up to 2**63, one past SQLite's largest integer
+    repetitions: int = 1
+    settings: str = "{}"
+    bot_ids: str = "[]"
+    status: str = "running"
+    created_at: datetime = _when(nullable=False)
+    finished_at: datetime | None = _when(nullable=True)
+
+
+class Match(SQLModel, table=True):
+    __tablename__ = "match"
+    __table_args__ = (
+        sa.UniqueConstraint("tournament_id", "index", name="uq_match_tournament_index"),
+        sa.Index("ix_match_tournament_status", "tournament_id", "status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
+    index: int = 0
+    game: str
+    options: str = "{}"
+    seed: str
+    status: str = "pending"
+    created_at: datetime = _when(nullable=False)
+    started_at: datetime | None = _when(nullable=True)
+    finished_at: datetime | None = _when(nullable=True)
+    duration_s: float | None = None
+    finish_seq: int | None = Field(default=None, unique=True)
+    log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seat"
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    score: float | None = None
+    rank: int | None = None
+    fault: str = ""
+
+
+class Rating(SQLModel, table=True):
+    __tablename__ = "rating"
+    __table_args__ = (sa.UniqueConstraint("bot_id", "game", name="uq_rating_bot_game"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id")
+    game: str = Field(index=True)
+    mu: float
+    sigma: float
+    matches: int = 0
+    wins: int = 0
+    faults: int = 0
+
+
+class RatingHistory(SQLModel, table=True):
+    __tablename__ = "rating_history"
+    __table_args__ = (sa.Index("ix_rating_history_bot_game", "bot_id", "game", "finish_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id")
+    game: str
+    match_id: int = Field(foreign_key="match.id")
+    mu: float
+    sigma: float
+    finish_seq: int
+
+
+# ---------------------------------------------------------------- API values
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    id: int
+    name: str
+    version: str
+    command: str
+    remote: bool
+    removed: bool
+    created_at: datetime
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+@dataclass(frozen=True)
+class ScheduledMatch:
+    """One match of a schedule: its position, its seed and the bot in each seat."""
+
+    index: int
+    seed: int
+    seat_bot_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    id: int
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    repetitions: int
+    settings: dict[str, Any]
+    bot_ids: tuple[int, ...]
+    bots: tuple[str, ...]  # name@version, in bot_ids order
+    status: str
+    created_at: datetime
+    finished_at: datetime | None
+    total: int
+    finished: int
+
+
+@dataclass(frozen=True)
+class MatchToRun:
+    """A match still to play: everything the runner needs to start it."""
+
+    id: int
+    tournament_id: int | None
+    index: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seat_bot_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """What a finished match reports, one entry per seat (fault "" for none)."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[str, ...]
+    log: bytes | None = None
+    started_at: datetime | None = None
+    duration_s: float | None = None
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    bot_id: int
+    bot: str  # name@version
+    score: float | None
+    rank: int | None
+    fault: str
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    id: int
+    tournament_id: int | None
+    index: int
+    game: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    duration_s: float | None
+    finish_seq: int | None
+    seats: tuple[SeatInfo, ...]
+    log: bytes | None = field(default=None, repr=False)  # only from get_match
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    game: str
+    bot_id: int
+    name: str
+    version: str
+    mu: float
+    sigma: float
+    conservative: float
+    matches: int
+    wins: int
+    faults: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    match_id: int
+    finish_seq: int
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        return rt.conservative(self.mu, self.sigma)
+
+
+# ---------------------------------------------------------------- engines
+
+
+def _one_line(error: BaseException) -> str:
+    orig = getattr(error, "orig", None)
+    text = str(orig if orig is not None else error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _safe_url(url: str) -> str:
+    """A URL fit for a message: the password hidden."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa_exc.ArgumentError:
+        return repr(url)
+    if parsed.password is None:
+        return url
+    return parsed.render_as_string(hide_password=True)
+
+
+def _resolve_url(url: str) -> tuple[str, Path | None]:
+    """A SQLAlchemy URL, and the database file when it is a plain SQLite file."""
+    if "://" not in url:
+        path = Path(url).expanduser()
+        return f"sqlite:///{path}", path
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
+        if parsed.query.get("uri") or parsed.database.startswith("file:"):
+            return url, None
+        return url, Path(parsed.database)
+    return url, None
+
+
+def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Take transaction control from the sqlite3 module: we issue BEGIN ourselves.
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        mode = cursor.execute("PRAGMA journal_mode").fetchone()[0]
+        if immediate and str(mode).lower() not in ("wal", "memory"):
+            cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+# ---------------------------------------------------------------- the store
+
+
+class Store:
+    """The arena's database. ``url`` is a SQLAlchemy URL or a plain path to a SQLite file."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            resolved, path = _resolve_url(url)
+        except sa_exc.ArgumentError as error:
+            raise StoreError(f"bad database URL {_safe_url(url)}: {_one_line(error)}") from None
+        if path is not None:
+            if path.is_dir():
+                raise StoreError(f"cannot open database {str(path)!r}: it is a directory")
+            if not path.parent.is_dir():
+                raise StoreError(
+                    f"cannot open database {str(path)!r}: no directory {str(path.parent)!r}"
+                )
+        self.where = str(path) if path is not None else _safe_url(resolved)
+        try:
+            backend = sa.engine.make_url(resolved).get_backend_name()
+            self._sqlite = backend == "sqlite"
+            self._postgres = backend == "postgresql"
+            if self._sqlite:
+                in_memory = (sa.engine.make_url(resolved).database or ":memory:") == ":memory:"
+                if in_memory:
+                    # One connection shared: two engines would see two different databases.
+                    self._write = create_engine(
+                        resolved, poolclass=sa.pool.StaticPool,
+                        connect_args={"check_same_thread": False},
+                    )
+                    self._read = self._write
+                else:
+                    self._write = _sqlite_engine(resolved, immediate=True)
+                    self._read = _sqlite_engine(resolved, immediate=False)
+            else:
+                self._write = create_engine(resolved, pool_pre_ping=True)
+                self._read = self._write
+        except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as error:
+            raise StoreError(f"cannot use database URL {self.where}: {_one_line(error)}") from None
+        self._create_tables()
+
+    def close(self) -> None:
+        """Release every pooled connection (the object must not be used afterwards)."""
+        self._write.dispose()
+        if self._read is not self._write:
+            self._read.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.where!r})"
+
+    # -- sessions and errors
+
+    @contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except StoreError:
+            raise
+        except sa_exc.IntegrityError as error:
+            raise StoreError(f"cannot {doing}: conflicting data ({_one_line(error)})") from None
+        except sa_exc.SQLAlchemyError as error:
+            raise StoreError(f"cannot {doing} ({self.where}): {_one_line(error)}") from None
+        except OSError as error:
+            raise StoreError(f"cannot {doing} ({self.where}): {error.strerror or error}") from None
+
+    @contextmanager
+    def _reading(self, doing: str) -> Iterator[Session]:
+        with self._errors(doing), Session(self._read, expire_on_commit=False) as session:
+            yield session
+
+    @contextmanager
+    def _writing(self, doing: str) -> Iterator[Session]:
+        """One write transaction: committed on success, rolled back on any error."""
+        with (
+            self._errors(doing),
+            Session(self._write, expire_on_commit=False) as session,
+            session.begin(),
+        ):
+            if self._postgres:
+                lock = sa.text("SELECT pg_advisory_xact_lock(:k)")
+                session.execute(lock, {"k": _PG_RATINGS_LOCK})
+            yield session
+
+    def _create_tables(self) -> None:
+        tables = list(SQLModel.metadata.sorted_tables)
+        ours = [t for t in tables if t.name in _TABLE_NAMES]
+        with self._errors("open the database"):
+            with self._read.connect() as conn:
+                present = set(sa.inspect(conn).get_table_names())
+            if all(t.name in present for t in ours):
+                return  # nothing to write: a read-only database still opens for reading
+            with self._write.begin() as conn:  # BEGIN IMMEDIATE: concurrent openers queue up
+                SQLModel.metadata.create_all(conn, tables=ours)
+
+    # ---------------------------------------------------------------- bots
+
+    def add_bot(
+        self, name: str, command: str = "", version: str = "1", *, token_hash: str | None = None
+    ) -> BotInfo:
+        """Register a bot: a managed one (``command``) or a remote one (``token_hash``)."""
+        name, version = name.strip(), version.strip()
+        if not name or "@" in name:
+            raise StoreError(f"bad bot name {name!r}: it must be non-empty and contain no '@'")
+        if not version:
+            raise StoreError("a bot version must not be empty")
+        with self._writing("add a bot") as s:
+            existing = s.exec(select(Bot).where(Bot.name == name, Bot.version == version)).first()
+            if existing is not None:
+                hint = " (it was removed; register a new version)" if existing.removed else ""
+                raise StoreError(f"bot {name}@{version} already exists{hint}")
+            bot = Bot(
+                name=name, version=version, command=command, token_hash=token_hash,
+                created_at=_now(),
+            )
+            s.add(bot)
+            s.flush()
+            return _bot_info(bot)
+
+    def list_bots(self, *, include_removed: bool = False) -> list[BotInfo]:
+        with self._reading("list bots") as s:
+            query = select(Bot).order_by(col(Bot.name), col(Bot.id))
+            if not include_removed:
+                query = query.where(col(Bot.removed).is_(False))
+            return [_bot_info(b) for b in s.exec(query)]
+
+    def get_bot(self, name: str, version: str | None = None) -> BotInfo:
+        """A bot by name, and version (``None``: the newest registered, not removed)."""
+        with self._reading("read a bot") as s:
+            return _bot_info(_find_bot(s, name, version))
+
+    def get_bot_by_id(self, bot_id: int) -> BotInfo:
+        with self._reading("read a bot") as s:
+            bot = s.get(Bot, bot_id)
+            if bot is None:
+                raise StoreError(f"no bot with id {bot_id}")
+            return _bot_info(bot)
+
+    def get_bot_by_token_hash(self, token_hash: str) -> BotInfo:
+        """The remote bot registered with this token hash (not removed)."""
+        with self._reading("read a bot") as s:
+            bot = s.exec(
+                select(Bot).where(Bot.token_hash == token_hash, col(Bot.removed).is_(False))
+            ).first()
+            if bot is None:
+                raise StoreError("no bot has this token")
+            return _bot_info(bot)
+
+    def remove_bot(self, name: str, version: str | None = None) -> bool:
+        """Remove a bot version. Returns True if it was deleted outright (it never played),
+        False if it was hidden but kept, with its matches and rating history."""
+        with self._writing("remove a bot") as s:
+            bot = _find_bot(s, name, version)
+            played = s.exec(select(Seat.match_id).where(Seat.bot_id == bot.id).limit(1)).first()
+            if played is None:
+                s.delete(bot)
+                return True
+            bot.removed = True
+            s.add(bot)
+            return False
+
+    # ---------------------------------------------------------------- tournaments
+
+    def create_tournament(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any],
+        seed: int,
+        repetitions: int,
+        settings: Mapping[str, Any],
+        bot_ids: Sequence[int],
+        schedule: Iterable[ScheduledMatch],
+    ) -> int:
+        """Write a tournament and every match of its schedule as ``pending``, all at once."""
+        schedule = list(schedule)
+        indices = [m.index for m in schedule]
+        if len(set(indices)) != len(indices):
+            raise StoreError("a schedule must not repeat a match index")
+        for m in schedule:
+            if len(m.seat_bot_ids) != players:
+                raise StoreError(
+                    f"match {m.index} of the schedule has {len(m.seat_bot_ids)} seats, "
+                    f"not {players}"
+                )
+        options_text = _dumps(options)
+        with self._writing("create a tournament") as s:
+            _check_bots(s, set(bot_ids) | {b for m in schedule for b in m.seat_bot_ids})
+            now = _now()
+            tournament = Tournament(
+                game=game, players=players, options=options_text, seed=_seed_text(seed),
+                repetitions=repetitions, settings=_dumps(settings),
+                bot_ids=json.dumps(list(bot_ids)), status="running", created_at=now,
+            )
+            s.add(tournament)
+            s.flush()
+            assert tournament.id is not None
+            match_rows = [
+                {
+                    "tournament_id": tournament.id, "index": m.index, "game": game,
+                    "options": options_text, "seed": _seed_text(m.seed), "status": "pending",
+                    "created_at": now,
+                }
+                for m in schedule
+            ]
+            if match_rows:
+                s.execute(sa.insert(Match), match_rows)
+                ids = dict(
+                    s.execute(
+                        select(Match.index, Match.id).where(Match.tournament_id == tournament.id)
+                    ).all()
+                )
+                s.execute(
+                    sa.insert(Seat),
+                    [
+                        {"match_id": ids[m.index], "seat": seat, "bot_id": bot, "fault": ""}
+                        for m in schedule
+                        for seat, bot in enumerate(m.seat_bot_ids)
+                    ],
+                )
+            return tournament.id
+
+    def create_match(
+        self, game: str, options: Mapping[str, Any], seed: int, seat_bot_ids: Sequence[int]
+    ) -> int:
+        """An ad-hoc match outside any tournament, written as ``pending``."""
+        with self._writing("create a match") as s:
+            _check_bots(s, set(seat_bot_ids))
+            match = Match(
+                tournament_id=None, index=0, game=game, options=_dumps(options),
+                seed=_seed_text(seed), status="pending", created_at=_now(),
+            )
+            s.add(match)
+            s.flush()
+            assert match.id is not None
+            for seat, bot in enumerate(seat_bot_ids):
+                s.add(Seat(match_id=match.id, seat=seat, bot_id=bot, fault=""))
+            return match.id
+
+    def list_tournaments(self) -> list[TournamentInfo]:
+        """Every tournament, newest first."""
+        with self._reading("list tournaments") as s:
+            rows = s.exec(select(Tournament).order_by(col(Tournament.id).desc())).all()
+            return [self._tournament_info(s, t) for t in rows]
+
+    def get_tournament(self, tournament_id: int) -> TournamentInfo:
+        with self._reading("read a tournament") as s:
+            t = s.get(Tournament, tournament_id)
+            if t is None:
+                raise StoreError(f"no tournament with id {tournament_id}")
+            return self._tournament_info(s, t)
+
+    def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        if status not in TOURNAMENT_STATUSES:
+            raise StoreError(
+                f"bad tournament status {status!r} (one of {', '.join(TOURNAMENT_STATUSES)})"
+            )
+        with self._writing("update a tournament") as s:
+            t = s.get(Tournament, tournament_id)
+            if t is None:
+                raise StoreError(f"no tournament with id {tournament_id}")
+            t.status = status
+            t.finished_at = _now() if status == "finished" else None
+            s.add(t)
+
+    def _tournament_info(self, s: Session, t: Tournament) -> TournamentInfo:
+        assert t.id is not None
+        counts = dict(
+            s.execute(
+                select(Match.status, func.count())
+                .where(Match.tournament_id == t.id)
+                .group_by(Match.status)
+            ).all()
+        )
+        bot_ids = tuple(int(b) for b in json.loads(t.bot_ids))
+        labels = {
+            b.id: f"{b.name}@{b.version}"
+            for b in s.exec(select(Bot).where(col(Bot.id).in_(bot_ids)))
+        }
+        return TournamentInfo(
+            id=t.id, game=t.game, players=t.players, options=json.loads(t.options),
+            seed=int(t.seed), repetitions=t.repetitions, settings=json.loads(t.settings),
+            bot_ids=bot_ids, bots=tuple(labels.get(b, f"#{b}") for b in bot_ids),
+            status=t.status, created_at=_utc(t.created_at) or t.created_at,
+            finished_at=_utc(t.finished_at), total=sum(counts.values()),
+            finished=counts.get("finished", 0),
+        )
+
+    # ---------------------------------------------------------------- matches
+
+    def claim_unfinished(self, tournament_id: int) -> list[MatchToRun]:
+        """Every match of the tournament still to play, in schedule order.
+
+        A ``running`` match (left by a crash) goes back to ``pending``: it will be
+        replayed from its seed. Void matches are not returned.
+        """
+        with self._writing("resume a tournament") as s:
+            if s.get(Tournament, tournament_id) is None:
+                raise StoreError(f"no tournament with id {tournament_id}")
+            s.execute(
+                sa.update(Match)
+                .where(col(Match.tournament_id) == tournament_id, col(Match.status) == "running")
+                .values(status="pending", started_at=None)
+            )
+            rows = s.execute(
+                sa.select(
+                    col(Match.id), col(Match.tournament_id), col(Match.index), col(Match.game),
+                    col(Match.options), col(Match.seed),
+                )
+                .where(col(Match.tournament_id) == tournament_id, col(Match.status) == "pending")
+                .order_by(col(Match.index))
+            ).all()
+            seats = _seat_bots(s, [r[0] for r in rows])
+            return [
+                MatchToRun(
+                    id=mid, tournament_id=tid, index=index, game=game,
+                    options=json.loads(options), seed=int(seed), seat_bot_ids=seats.get(mid, ()),
+                )
+                for mid, tid, index, game, options, seed in rows
+            ]
+
+    def mark_running(self, match_id: int) -> bool:
+        """Mark a pending match running (now). False if it is finished or void already."""
+        with self._writing("start a match") as s:
+            match = _get_match(s, match_id)
+            if match.status in ("finished", "void"):
+                return False
+            match.status = "running"
+            match.started_at = _now()
+            s.add(match)
+            return True
+
+    def void_match(self, match_id: int) -> bool:
+        """Give up on a match that cannot be played; False if it finished already."""
+        with self._writing("void a match") as s:
+            match = _get_match(s, match_id)
+            if match.status == "finished":
+                return False
+            match.status = "void"
+            s.add(match)
+            return True
+
+    def finish_match(self, match_id: int, result: MatchResult) -> bool:
+        """Store a match's result and move the ratings, in one transaction.
+
+        Returns False and changes nothing when the match is already finished (or
+        void): a result written twice is stored once.
+        """
+        with self._writing("finish a match") as s:
+            match = _get_match(s, match_id)
+            if match.status in ("finished", "void"):
+                return False
+            seats = s.exec(
+                select(Seat).where(Seat.match_id == match_id).order_by(col(Seat.seat))
+            ).all()
+            n = len(seats)
+            if not (len(result.scores) == len(result.ranks) == len(result.faults) == n):
+                raise StoreError(
+                    f"match {match_id} has {n} seats but the result has "
+                    f"{len(result.scores)} scores, {len(result.ranks)} ranks, "
+                    f"{len(result.faults)} faults"
+                )
+            now = _now()
+            finish_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
+            match.status = "finished"
+            match.started_at = result.started_at or match.started_at
+            match.finished_at = now
+            match.duration_s = result.duration_s
+            match.log = result.log
+            match.finish_seq = finish_seq
+            s.add(match)
+            for seat, score, rank, fault in zip(
+                seats, result.scores, result.ranks, result.faults, strict=True
+            ):
+                seat.score, seat.rank, seat.fault = float(score), int(rank), fault
+                s.add(seat)
+            placed = [_Placed(seat.bot_id, int(rank), fault) for seat, rank, fault in
+                      zip(seats, result.ranks, result.faults, strict=True)]
+            book = _RatingBook.load(s, match.game, {p.bot_id for p in placed})
+            book.apply(match.game, match_id, finish_seq, placed)
+            book.save(s)
+            return True
+
+    def get_match(self, match_id: int) -> MatchInfo:
+        """A match with its seats and its log bytes."""
+        with self._reading("read a match") as s:
+            match = _get_match(s, match_id)
+            return _match_info(match, _seat_infos(s, [match_id]).get(match_id, ()), with_log=True)
+
+    def list_matches(
+        self, tournament_id: int | None = None, limit: int = 100, *, status: str | None = None
+    ) -> list[MatchInfo]:
+        """Matches, newest first (logs not loaded)."""
+        with self._reading("list matches") as s:
+            query = select(Match).options(sa.orm.defer(Match.log))  # type: ignore[arg-type]
+            if tournament_id is not None:
+                query = query.where(col(Match.tournament_id) == tournament_id)
+            if status is not None:
+                query = query.where(col(Match.status) == status)
+            matches = s.exec(query.order_by(col(Match.id).desc()).limit(limit)).all()
+            seats = _seat_infos(s, [m.id for m in matches if m.id is not None])
+            return [_match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
+
+    # ---------------------------------------------------------------- ratings
+
+    def leaderboard(
+        self, game: str | None = None, *, include_removed: bool = False
+    ) -> list[LeaderboardRow]:
+        """Rated bots, best conservative estimate (mu - 3 sigma) first."""
+        with self._reading("read the leaderboard") as s:
+            query = select(Rating, Bot).join(Bot, col(Bot.id) == col(Rating.bot_id))
+            if game is not None:
+                query = query.where(col(Rating.game) == game)
+            if not include_removed:
+                query = query.where(col(Bot.removed).is_(False))
+            rows = [
+                LeaderboardRow(
+                    game=r.game, bot_id=r.bot_id, name=b.name, version=b.version, mu=r.mu,
+                    sigma=r.sigma, conservative=rt.conservative(r.mu, r.sigma),
+                    matches=r.matches, wins=r.wins, faults=r.faults,
+                )
+                for r, b in s.exec(query).all()
+            ]
+        rows.sort(key=lambda r: (-r.conservative, -r.mu, r.game, r.name, r.version))
+        return rows
+
+    def rating_history(self, bot_id: int, game: str) -> list[HistoryPoint]:
+        """A bot's rating after each of its rated matches in a game, oldest first."""
+        with self._reading("read rating history") as s:
+            rows = s.exec(
+                select(RatingHistory)
+                .where(RatingHistory.bot_id == bot_id, RatingHistory.game == game)
+                .order_by(col(RatingHistory.finish_seq))
+            ).all()
+            return [HistoryPoint(h.match_id, h.finish_seq, h.mu, h.sigma) for h in rows]
+
+    def rebuild_ratings(self) -> int:
+        """Recompute every rating and its history from the finished matches, in finish order.
+
+        Gives the very numbers the incremental updates gave. Returns the number
+        of matches replayed.
+        """
+        with self._writing("rebuild ratings") as s:
+            s.execute(delete(RatingHistory))
+            s.execute(delete(Rating))
+            matches = s.execute(
+                select(Match.id, Match.game, Match.finish_seq)
+                .where(col(Match.status) == "finished")
+                .order_by(col(Match.finish_seq))
+            ).all()
+            placed: dict[int, list[_Placed]] = {}
+            for match_id, bot_id, rank, fault in s.execute(
+                select(Seat.match_id, Seat.bot_id, Seat.rank, Seat.fault)
+                .join(Match, col(Match.id) == col(Seat.match_id))
+                .where(col(Match.status) == "finished")
+                .order_by(col(Seat.match_id), col(Seat.seat))
+            ):
+                placed.setdefault(match_id, []).append(_Placed(bot_id, int(rank or 0), fault))
+            book = _RatingBook({})
+            for match_id, game, finish_seq in matches:
+                book.apply(game, match_id, int(finish_seq or 0), placed.get(match_id, []))
+            book.save(s)
+            return len(matches)
+
+
+# ---------------------------------------------------------------- rating bookkeeping
+
+
+@dataclass(frozen=True)
+class _Placed:
+    bot_id: int
+    rank: int
+    fault: str
+
+
+@dataclass
+class _Line:
+    mu: float
+    sigma: float
+    matches: int = 0
+    wins: int = 0
+    faults: int = 0
+    row: Rating | None = None
+
+
+class _RatingBook:
+    """Ratings of some (bot, game) pairs in memory, moved match by match, then saved.
+
+    The incremental path (one match) and the rebuild (all matches) both go
+    through :meth:`apply`, which is why they agree to the last bit.
+
+    Per match and distinct bot: ``matches`` +1, ``wins`` +1 if any of its seats
+    ranked 1, ``faults`` +1 if any of its seats faulted. A match with fewer than
+    two distinct bots rates nothing and counts nothing.
+    """
+
+    def __init__(self, lines: dict[tuple[int, str], _Line]) -> None:
+        self.lines = lines
+        self.history: list[RatingHistory] = []
+
+    @classmethod
+    def load(cls, s: Session, game: str, bot_ids: set[int]) -> _RatingBook:
+        rows = s.exec(
+            select(Rating).where(Rating.game == game, col(Rating.bot_id).in_(bot_ids))
+        ).all()
+        return cls({
+            (r.bot_id, r.game): _Line(r.mu, r.sigma, r.matches, r.wins, r.faults, r) for r in rows
+        })
+
+    def apply(self, game: str, match_id: int, finish_seq: int, placed: Sequence[_Placed]) -> None:
+        priors = {
+            p.bot_id: (line.mu, line.sigma)
+            for p in placed
+            if (line := self.lines.get((p.bot_id, game))) is not None
+        }
+        new = rt.rate(priors, [(p.bot_id, p.rank) for p in placed])
+        for bot_id, (mu, sigma) in sorted(new.items()):
+            line = self.lines.setdefault((bot_id, game), _Line(*rt.DEFAULT))
+            mine = [p for p in placed if p.bot_id == bot_id]
+            line.mu, line.sigma = mu, sigma
+            line.matches += 1
+            line.wins += any(p.rank == 1 for p in mine)
+            line.faults += any(p.fault for p in mine)
+            self.history.append(RatingHistory(
+                bot_id=bot_id, game=game, match_id=match_id, mu=mu, sigma=sigma,
+                finish_seq=finish_seq,
+            ))
+
+    def save(self, s: Session) -> None:
+        for (bot_id, game), line in self.lines.items():
+            row = line.row or Rating(bot_id=bot_id, game=game, mu=line.mu, sigma=line.sigma)
+            row.mu, row.sigma = line.mu, line.sigma
+            row.matches, row.wins, row.faults = line.matches, line.wins, line.faults
+            s.add(row)
+        s.add_all(self.history)
+        self.history = []
+
+
+# ---------------------------------------------------------------- helpers
+
+_TABLE_NAMES = frozenset({"bot", "tournament", "match", "seat", "rating", "rating_history"})
+
+
+def _dumps(value: Mapping[str, Any]) -> str:
+    return json.dumps(dict(value), sort_keys=True)
+
+
+def _seed_text(seed: int) -> str:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**64 - 1:
+        raise StoreError(f"a seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+    return str(seed)
+
+
+def _bot_info(bot: Bot) -> BotInfo:
+    assert bot.id is not None
+    return BotInfo(
+        id=bot.id, name=bot.name, version=bot.version, command=bot.command,
+        remote=bot.token_hash is not None, removed=bot.removed,
+        created_at=_utc(bot.created_at) or bot.created_at,
+    )
+
+
+def _find_bot(s: Session, name: str, version: str | None) -> Bot:
+    query = select(Bot).where(Bot.name == name)
+    if version is None:
+        query = query.where(col(Bot.removed).is_(False)).order_by(col(Bot.id).desc())
+    else:
+        query = query.where(Bot.version == version)
+    bot = s.exec(query).first()
+    if bot is None:
+        label = name if version is None else f"{name}@{version}"
+        raise StoreError(f"no bot {label}")
+    return bot
+
+
+def _check_bots(s: Session, bot_ids: set[int]) -> None:
+    found = set(s.exec(select(Bot.id).where(col(Bot.id).in_(bot_ids))).all())
+    missing = sorted(bot_ids - {b for b in found if b is not None})
+    if missing:
+        raise StoreError(f"no bot with id {', '.join(map(str, missing))}")
+
+
+def _get_match(s: Session, match_id: int) -> Match:
+    match = s.get(Match, match_id)
+    if match is None:
+        raise StoreError(f"no match with id {match_id}")
+    return match
+
+
+def _seat_bots(s: Session, match_ids: list[int]) -> dict[int, tuple[int, ...]]:
+    out: dict[int, list[int]] = {}
+    for chunk in _chunks(match_ids):
+        for match_id, bot_id in s.execute(
+            select(Seat.match_id, Seat.bot_id)
+            .where(col(Seat.match_id).in_(chunk))
+            .order_by(col(Seat.match_id), col(Seat.seat))
+        ):
+            out.setdefault(match_id, []).append(bot_id)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _seat_infos(s: Session, match_ids: list[int]) -> dict[int, tuple[SeatInfo, ...]]:
+    out: dict[int, list[SeatInfo]] = {}
+    for chunk in _chunks(match_ids):
+        for seat, bot in s.exec(
+            select(Seat, Bot)
+            .join(Bot, col(Bot.id) == col(Seat.bot_id))
+            .where(col(Seat.match_id).in_(chunk))
+            .order_by(col(Seat.match_id), col(Seat.seat))
+        ).all():
+            out.setdefault(seat.match_id, []).append(SeatInfo(
+                seat=seat.seat, bot_id=seat.bot_id, bot=f"{bot.name}@{bot.version}",
+                score=seat.score, rank=seat.rank, fault=seat.fault,
+            ))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _chunks(ids: list[int], size: int = 500) -> Iterator[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start:start + size]
+
+
+def _match_info(m: Match, seats: tuple[SeatInfo, ...], *, with_log: bool) -> MatchInfo:
+    assert m.id is not None
+    return MatchInfo(
+        id=m.id, tournament_id=m.tournament_id, index=m.index, game=m.game,
+        options=json.loads(m.options), seed=int(m.seed), status=m.status,
+        created_at=_utc(m.created_at) or m.created_at, started_at=_utc(m.started_at),
+        finished_at=_utc(m.finished_at), duration_s=m.duration_s, finish_seq=m.finish_seq,
+        seats=seats, log=m.log if with_log else None,
+    )
+
+
+__all__ = [
+    "BUSY_TIMEOUT_S", "MATCH_STATUSES", "TOURNAMENT_STATUSES", "BotInfo", "HistoryPoint",
+    "LeaderboardRow", "MatchInfo", "MatchResult", "MatchStatus", "MatchToRun", "ScheduledMatch",
+    "SeatInfo", "Store", "StoreError", "TournamentInfo", "TournamentStatus",
+]

@@ -1,0 +1,103 @@
+"""TrueSkill ratings: published numbers, symmetry, ties, bots filling several seats."""
+
+from __future__ import annotations
+
+import pytest
+import trueskill
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena import ratings as rt
+
+
+def test_environment_is_the_documented_one() -> None:
+    env = rt.ENV
+    assert (env.mu, env.sigma, env.beta, env.tau) == pytest.approx(
+        (25.0, 25 / 3, 25 / 6, 25 / 300)
+    )
+    assert env.draw_probability == pytest.approx(0.1)
+
+
+def test_two_player_win_from_defaults_gives_published_numbers() -> None:
+    # The numbers in trueskill's documentation for a 1-vs-1 win (draw probability 0.1).
+    new = rt.rate({}, [(1, 1), (2, 2)])
+    assert new[1] == pytest.approx((29.396, 7.171), abs=1e-3)
+    assert new[2] == pytest.approx((20.604, 7.171), abs=1e-3)
+
+
+def test_draw_from_defaults_gives_published_numbers() -> None:
+    new = rt.rate({}, [(1, 1), (2, 1)])
+    assert new[1] == pytest.approx((25.0, 6.458), abs=1e-3)
+    assert new[2] == new[1]
+
+
+def test_agrees_with_trueskill_used_directly() -> None:
+    env = rt.make_env()
+    priors = {1: (30.0, 4.0), 2: (22.0, 6.0), 3: (25.0, 8.0), 4: (18.0, 2.5)}
+    seats = [(1, 1), (2, 2), (3, 2), (4, 4)]  # already in (rank, bot) order
+    expected = env.rate(
+        [(env.create_rating(*priors[b]),) for b, _ in seats], ranks=[r for _, r in seats]
+    )
+    got = rt.rate(priors, seats, env)
+    for (bot, _), (rating,) in zip(seats, expected, strict=True):
+        assert got[bot] == (rating.mu, rating.sigma)
+
+
+def test_winner_gains_loser_loses_and_sigma_shrinks() -> None:
+    new = rt.rate({}, [(1, 3), (2, 1), (3, 2)])
+    assert new[2][0] > new[3][0] > new[1][0]
+    assert all(sigma < rt.SIGMA for _, sigma in new.values())
+
+
+def test_unknown_bots_start_from_the_defaults() -> None:
+    seats = [(1, 1), (2, 2)]
+    assert rt.rate({}, seats) == rt.rate({1: rt.DEFAULT, 2: rt.DEFAULT}, seats)
+
+
+def test_fewer_than_two_distinct_bots_changes_nothing() -> None:
+    assert rt.rate({}, []) == {}
+    assert rt.rate({}, [(1, 1)]) == {}
+    assert rt.rate({1: (30.0, 3.0)}, [(1, 1), (1, 2), (1, 3)]) == {}
+
+
+def test_bot_in_several_seats_gets_the_mean_of_its_seats() -> None:
+    env = rt.ENV
+    seats = [(1, 1), (2, 2), (1, 3)]
+    (a,), (b,), (c,) = env.rate([(env.create_rating(),)] * 3, ranks=[1, 2, 3])
+    new = rt.rate({}, seats)
+    assert new[1] == pytest.approx(((a.mu + c.mu) / 2, (a.sigma + c.sigma) / 2))
+    assert new[2] == (b.mu, b.sigma)
+
+
+def test_bad_rank_is_refused() -> None:
+    with pytest.raises(ValueError, match="rank"):
+        rt.rate({}, [(1, 0), (2, 1)])
+
+
+def test_conservative_estimate() -> None:
+    assert rt.conservative(25.0, 25 / 3) == pytest.approx(0.0)
+
+
+def test_global_setup_is_not_used() -> None:
+    before = trueskill.global_env()
+    rt.rate({}, [(1, 1), (2, 2)])
+    assert trueskill.global_env() is before
+
+
+ratings_st = st.tuples(st.floats(0, 50), st.floats(0.5, 10))
+
+
+@given(
+    a=ratings_st,
+    b=ratings_st,
+    c=ratings_st,
+    ranks=st.lists(st.integers(1, 3), min_size=3, max_size=3),
+)
+def test_deterministic_and_symmetric_under_seat_order(
+    a: tuple[float, float], b: tuple[float, float], c: tuple[float, float], ranks: list[int]
+) -> None:
+    priors = {1: a, 2: b, 3: c}
+    seats = list(zip((1, 2, 3), ranks, strict=True))
+    first = rt.rate(priors, seats)
+    assert first == rt.rate(dict(priors), list(seats))
+    assert rt.rate(priors, seats[::-1]) == first

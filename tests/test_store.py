@@ -1,0 +1,401 @@
+"""Storage on real SQLite files: bots, tournaments, resuming, atomic finishes, ratings."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from arena import ratings as rt
+from arena.store import MatchResult, ScheduledMatch, Store, StoreError
+
+GAME = "some-game"  # the store never looks a game up: any name will do
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(str(tmp_path / "arena.db"))
+
+
+def round_robin(bot_ids: list[int], players: int, repeats: int = 1) -> list[ScheduledMatch]:
+    """A small deterministic schedule: every rotation of the bots, repeated."""
+    out: list[ScheduledMatch] = []
+    for r in range(repeats):
+        for shift in range(len(bot_ids)):
+            seats = tuple(bot_ids[(shift + s) % len(bot_ids)] for s in range(players))
+            out.append(ScheduledMatch(index=len(out), seed=1000 * r + shift, seat_bot_ids=seats))
+    return out
+
+
+def result_for(seats: tuple[int, ...], seed: int, fault_seat: int | None = None) -> MatchResult:
+    """A made-up but deterministic result: ranks from the seed."""
+    rng = random.Random(seed)
+    scores = tuple(float(rng.randrange(4)) for _ in seats)
+    ranks = tuple(1 + sum(o > s for o in scores) for s in scores)
+    faults = tuple("timeout" if i == fault_seat else "" for i in range(len(seats)))
+    return MatchResult(scores, ranks, faults, log=bytes([seed % 256]) * 10, duration_s=0.25)
+
+
+def three_bots(store: Store) -> list[int]:
+    return [store.add_bot(name, f"python -m bots.{name}").id for name in ("ann", "bob", "cat")]
+
+
+# ---------------------------------------------------------------- bots
+
+
+def test_add_list_get_bots(store: Store) -> None:
+    a1 = store.add_bot("ann", "run ann")
+    a2 = store.add_bot("ann", "run ann v2", version="2")
+    b = store.add_bot("bob", "")
+    assert [x.label for x in store.list_bots()] == ["ann@1", "ann@2", "bob@1"]
+    assert store.get_bot("ann") == a2  # newest registered
+    assert store.get_bot("ann", "1") == a1
+    assert store.get_bot_by_id(b.id) == b
+    assert not a1.remote
+
+
+def test_duplicate_bot_is_refused(store: Store) -> None:
+    store.add_bot("ann", "x")
+    with pytest.raises(StoreError, match=r"bot ann@1 already exists"):
+        store.add_bot("ann", "y")
+
+
+def test_bad_bot_names_are_refused(store: Store) -> None:
+    with pytest.raises(StoreError, match="bad bot name"):
+        store.add_bot("", "x")
+    with pytest.raises(StoreError, match="bad bot name"):
+        store.add_bot("a@b", "x")
+
+
+def test_unknown_ids_give_store_errors(store: Store) -> None:
+    with pytest.raises(StoreError, match="no bot zed"):
+        store.get_bot("zed")
+    with pytest.raises(StoreError, match="no bot with id 42"):
+        store.get_bot_by_id(42)
+    with pytest.raises(StoreError, match="no match with id 7"):
+        store.get_match(7)
+    with pytest.raises(StoreError, match="no tournament with id 3"):
+        store.get_tournament(3)
+    with pytest.raises(StoreError, match="no bot with id 98, 99"):
+        store.create_match(GAME, {}, 1, [99, 98])
+
+
+def test_remote_bot_found_by_token_hash(store: Store) -> None:
+    bot = store.add_bot("far", version="1", token_hash="abc123")
+    assert bot.remote
+    assert store.get_bot_by_token_hash("abc123") == bot
+    with pytest.raises(StoreError):
+        store.get_bot_by_token_hash("nope")
+
+
+def test_removing_a_bot_that_never_played_deletes_it(store: Store) -> None:
+    store.add_bot("ann", "x")
+    assert store.remove_bot("ann") is True
+    assert store.list_bots(include_removed=True) == []
+    store.add_bot("ann", "x")  # the name is free again
+
+
+def test_removing_a_bot_that_played_hides_it_but_keeps_history(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    match = store.create_match(GAME, {}, 5, [a, b])
+    store.finish_match(match, MatchResult((1.0, 0.0), (1, 2), ("", "")))
+    assert store.remove_bot("ann") is False
+    assert [x.name for x in store.list_bots()] == ["bob", "cat"]
+    assert [x.name for x in store.list_bots(include_removed=True)] == ["ann", "bob", "cat"]
+    assert [r.name for r in store.leaderboard()] == ["bob"]
+    assert len(store.leaderboard(include_removed=True)) == 2
+    assert store.get_match(match).seats[0].bot == "ann@1"
+    assert len(store.rating_history(a, GAME)) == 1
+    with pytest.raises(StoreError, match="removed"):
+        store.add_bot("ann", "x")
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+def test_create_tournament_writes_every_match_pending(store: Store) -> None:
+    ids = three_bots(store)
+    schedule = round_robin(ids, 3, repeats=2)
+    big_seed = 2**63
+    tid = store.create_tournament(
+        GAME, 3, {"target": 5}, big_seed, 2, {"move_timeout": 1.5}, ids, schedule
+    )
+    info = store.get_tournament(tid)
+    assert (info.total, info.finished, info.status) == (6, 0, "running")
+    assert info.seed == big_seed
+    assert info.options == {"target": 5}
+    assert info.settings == {"move_timeout": 1.5}
+    assert info.bots == ("ann@1", "bob@1", "cat@1")
+    matches = store.list_matches(tid)
+    assert {m.status for m in matches} == {"pending"}
+    by_index = {m.index: m for m in matches}
+    for planned in schedule:
+        stored = by_index[planned.index]
+        assert stored.seed == planned.seed
+        assert tuple(s.bot_id for s in stored.seats) == planned.seat_bot_ids
+    assert [t.id for t in store.list_tournaments()] == [tid]
+
+
+def test_create_tournament_is_all_or_nothing(store: Store) -> None:
+    ids = three_bots(store)
+    bad = [*round_robin(ids, 3), ScheduledMatch(99, 1, (ids[0], ids[1], 12345))]
+    with pytest.raises(StoreError, match="no bot with id 12345"):
+        store.create_tournament(GAME, 3, {}, 1, 1, {}, ids, bad)
+    assert store.list_tournaments() == []
+    assert store.list_matches() == []
+
+
+def test_schedule_with_wrong_seat_count_is_refused(store: Store) -> None:
+    ids = three_bots(store)
+    with pytest.raises(StoreError, match="seats"):
+        store.create_tournament(GAME, 2, {}, 1, 1, {}, ids, round_robin(ids, 3))
+
+
+def test_tournament_status(store: Store) -> None:
+    ids = three_bots(store)
+    tid = store.create_tournament(GAME, 3, {}, 1, 1, {}, ids, round_robin(ids, 3))
+    store.set_tournament_status(tid, "interrupted")
+    assert store.get_tournament(tid).status == "interrupted"
+    store.set_tournament_status(tid, "finished")
+    assert store.get_tournament(tid).finished_at is not None
+    with pytest.raises(StoreError, match="bad tournament status"):
+        store.set_tournament_status(tid, "done")
+
+
+def test_claim_unfinished_resets_running_and_skips_finished(store: Store) -> None:
+    ids = three_bots(store)
+    schedule = round_robin(ids, 3, repeats=2)
+    tid = store.create_tournament(GAME, 3, {}, 7, 2, {}, ids, schedule)
+    todo = store.claim_unfinished(tid)
+    assert [m.index for m in todo] == [0, 1, 2, 3, 4, 5]
+    assert todo[0].seat_bot_ids == schedule[0].seat_bot_ids
+    store.finish_match(todo[0].id, result_for(todo[0].seat_bot_ids, todo[0].seed))
+    assert store.mark_running(todo[1].id)
+    assert store.get_match(todo[1].id).status == "running"
+    store.void_match(todo[5].id)
+    # ... the runner crashes here; a new one resumes:
+    again = store.claim_unfinished(tid)
+    assert [m.index for m in again] == [1, 2, 3, 4]
+    assert store.get_match(todo[1].id).status == "pending"
+    assert store.get_match(todo[1].id).started_at is None
+
+
+def test_mark_running_refuses_finished_match(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    mid = store.create_match(GAME, {}, 1, [a, b])
+    store.finish_match(mid, MatchResult((1.0, 0.0), (1, 2), ("", "")))
+    assert store.mark_running(mid) is False
+    assert store.get_match(mid).status == "finished"
+
+
+# ---------------------------------------------------------------- finishing
+
+
+def test_finish_match_stores_everything(store: Store) -> None:
+    a, b, c = three_bots(store)
+    mid = store.create_match(GAME, {"x": True}, 2**63 - 1, [a, b, c])
+    store.mark_running(mid)
+    log = b"\x00\x01opaque protobuf bytes\xff"
+    assert store.finish_match(
+        mid, MatchResult((3.0, 1.0, 1.0), (1, 2, 2), ("", "crashed", ""), log, None, 1.25)
+    )
+    m = store.get_match(mid)
+    assert (m.status, m.duration_s, m.log, m.finish_seq) == ("finished", 1.25, log, 1)
+    assert m.started_at is not None and m.finished_at is not None
+    assert [(s.bot, s.score, s.rank, s.fault) for s in m.seats] == [
+        ("ann@1", 3.0, 1, ""), ("bob@1", 1.0, 2, "crashed"), ("cat@1", 1.0, 2, ""),
+    ]
+    assert store.list_matches()[0].log is None  # lists never carry logs
+    board = {r.name: r for r in store.leaderboard(GAME)}
+    assert (board["ann"].matches, board["ann"].wins, board["ann"].faults) == (1, 1, 0)
+    assert (board["bob"].matches, board["bob"].wins, board["bob"].faults) == (1, 0, 1)
+    expected = rt.rate({}, [(a, 1), (b, 2), (c, 2)])
+    assert (board["ann"].mu, board["ann"].sigma) == expected[a]
+
+
+def test_finish_match_twice_is_stored_once(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    mid = store.create_match(GAME, {}, 1, [a, b])
+    first = MatchResult((1.0, 0.0), (1, 2), ("", ""), b"first")
+    assert store.finish_match(mid, first) is True
+    board = store.leaderboard()
+    assert store.finish_match(mid, MatchResult((0.0, 1.0), (2, 1), ("", ""), b"second")) is False
+    assert store.leaderboard() == board
+    assert store.get_match(mid).log == b"first"
+    assert store.get_match(mid).finish_seq == 1
+    assert len(store.rating_history(a, GAME)) == 1
+
+
+def test_finish_match_is_atomic(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    mid = store.create_match(GAME, {}, 1, [a, b])
+    with pytest.raises(StoreError, match="2 seats"):
+        store.finish_match(mid, MatchResult((1.0,), (1,), ("",)))
+    # A failure inside the transaction, after the match row was changed:
+    with pytest.raises(ValueError, match="rank"):
+        store.finish_match(mid, MatchResult((1.0, 0.0), (0, 1), ("", "")))
+    m = store.get_match(mid)
+    assert (m.status, m.finish_seq, m.log) == ("pending", None, None)
+    assert all(s.rank is None for s in m.seats)
+    assert store.leaderboard() == []
+
+
+def test_self_play_is_stored_but_not_rated(store: Store) -> None:
+    (a, *_) = three_bots(store)
+    mid = store.create_match(GAME, {}, 1, [a, a, a])
+    assert store.finish_match(mid, MatchResult((1.0, 2.0, 3.0), (3, 2, 1), ("", "", "")))
+    assert store.get_match(mid).status == "finished"
+    assert store.leaderboard() == []
+
+
+def test_finish_seq_follows_finish_order(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    mids = [store.create_match(GAME, {}, i, [a, b]) for i in range(3)]
+    for mid in reversed(mids):
+        store.finish_match(mid, MatchResult((1.0, 0.0), (1, 2), ("", "")))
+    assert [store.get_match(m).finish_seq for m in mids] == [3, 2, 1]
+
+
+# ---------------------------------------------------------------- ratings and leaderboard
+
+
+def play_tournament(store: Store, ids: list[int], players: int, repeats: int) -> int:
+    tid = store.create_tournament(
+        GAME, players, {}, 1, repeats, {}, ids, round_robin(ids, players, repeats)
+    )
+    for m in store.claim_unfinished(tid):
+        store.mark_running(m.id)
+        fault = 0 if m.index % 5 == 0 else None
+        store.finish_match(m.id, result_for(m.seat_bot_ids, m.seed, fault))
+    return tid
+
+
+def test_rebuild_gives_the_same_numbers(store: Store) -> None:
+    ids = [*three_bots(store), store.add_bot("dan", "d").id]
+    play_tournament(store, ids, 3, repeats=4)
+    play_tournament(store, ids[:2], 3, repeats=2)  # bots in several seats
+    board = store.leaderboard()
+    histories = {b: store.rating_history(b, GAME) for b in ids}
+    assert store.rebuild_ratings() == 16 + 4
+    assert store.leaderboard() == board  # exact floats, not approx
+    assert {b: store.rating_history(b, GAME) for b in ids} == histories
+
+
+def test_leaderboard_orders_by_conservative_estimate(store: Store) -> None:
+    a, b, c = three_bots(store)
+    for i in range(6):  # ann always beats bob, bob always beats cat
+        mid = store.create_match(GAME, {}, i, [c, b, a])
+        store.finish_match(mid, MatchResult((0.0, 1.0, 2.0), (3, 2, 1), ("", "", "")))
+    other = store.create_match("other-game", {}, 1, [c, a])
+    store.finish_match(other, MatchResult((2.0, 0.0), (1, 2), ("", "")))
+    rows = store.leaderboard(GAME)
+    assert [r.name for r in rows] == ["ann", "bob", "cat"]
+    assert rows[0].conservative == pytest.approx(rows[0].mu - 3 * rows[0].sigma)
+    assert rows[0].win_share == 1.0 and rows[2].win_share == 0.0
+    everything = store.leaderboard()
+    assert len(everything) == 5
+    keys = [r.conservative for r in everything]
+    assert keys == sorted(keys, reverse=True)
+    assert [r.name for r in store.leaderboard("other-game")] == ["cat", "ann"]
+
+
+def test_rating_history_follows_the_matches(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    for i in range(3):
+        store.finish_match(
+            store.create_match(GAME, {}, i, [a, b]), MatchResult((1.0, 0.0), (1, 2), ("", ""))
+        )
+    history = store.rating_history(a, GAME)
+    assert [h.finish_seq for h in history] == [1, 2, 3]
+    assert history[0].mu < history[1].mu < history[2].mu
+    assert (history[-1].mu, history[-1].sigma) == (store.leaderboard()[0].mu,
+                                                   store.leaderboard()[0].sigma)
+
+
+# ---------------------------------------------------------------- concurrency
+
+
+def _finish_all(path: str, tid: int, worker: int) -> int:
+    """One worker process: try to finish every match, in its own order."""
+    store = Store(path)
+    todo = store.claim_unfinished(tid)
+    random.Random(worker).shuffle(todo)
+    wins = 0
+    for m in todo:
+        store.mark_running(m.id)
+        wins += store.finish_match(m.id, result_for(m.seat_bot_ids, m.seed))
+    store.close()
+    return wins
+
+
+def test_concurrent_writers_wait_and_finish_each_match_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "shared.db")
+    store = Store(path)
+    ids = [*three_bots(store), store.add_bot("dan", "d").id]
+    tid = store.create_tournament(GAME, 3, {}, 1, 6, {}, ids, round_robin(ids, 3, repeats=6))
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        stored = pool.starmap(_finish_all, [(path, tid, w) for w in range(4)])
+    assert sum(stored) == 24  # each match stored by exactly one worker
+    info = store.get_tournament(tid)
+    assert (info.finished, info.total) == (24, 24)
+    seqs = sorted(m.finish_seq or 0 for m in store.list_matches(tid))
+    assert seqs == list(range(1, 25))
+    assert sum(r.matches for r in store.leaderboard()) == 24 * 3
+    board = store.leaderboard()
+    store.rebuild_ratings()
+    assert store.leaderboard() == board
+
+
+def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "wal.db"
+    Store(str(path)).add_bot("ann", "x")
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+# ---------------------------------------------------------------- bad databases
+
+
+def test_bad_url_is_a_store_error() -> None:
+    with pytest.raises(StoreError, match="cannot use database URL nosuch://") as info:
+        Store("nosuch://somewhere/db")
+    assert "\n" not in str(info.value)
+
+
+def test_password_is_not_shown(tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as info:
+        Store("nosuch://user:secret@host/db")
+    assert "secret" not in str(info.value)
+
+
+def test_directory_as_path_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="is a directory"):
+        Store(str(tmp_path))
+
+
+def test_missing_directory_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no directory"):
+        Store(str(tmp_path / "nope" / "arena.db"))
+
+
+def test_not_a_database_file_is_a_store_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not the tables you are looking for\n" * 50)
+    with pytest.raises(StoreError, match="file is not a database"):
+        Store(str(path))
+
+
+def test_read_only_database_reads_but_refuses_writes(tmp_path: Path) -> None:
+    path = tmp_path / "ro.db"
+    with Store(str(path)) as writable:
+        writable.add_bot("ann", "x")
+    # Opened read-only by URL: chmod alone does not stop root, who runs CI in containers.
+    ro = Store(f"sqlite:///file:{path}?mode=ro&uri=true")
+    assert [b.name for b in ro.list_bots()] == ["ann"]
+    with pytest.raises(StoreError, match="readonly database") as info:
+        ro.add_bot("bob", "y")
+    assert "\n" not in str(info.value)
