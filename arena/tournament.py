@@ -16,6 +16,7 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from arena.games import get_game
@@ -160,7 +161,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
 
 def _result(report: MatchReport) -> MatchResult:
     return MatchResult(scores=report.scores, ranks=report.ranks, faults=report.faults,
-                       log=report.log, started_at=report.started_at,
+                       log=report.log, started_at=datetime.fromtimestamp(report.started_at, UTC),
                        duration_s=report.duration_s)
 
 
