@@ -18,8 +18,10 @@ Write discipline:
   WAL mode they never wait for a writer. On PostgreSQL rating updates are
   serialized by a transaction-scoped advisory lock.
 
-Removing a bot that has played keeps it (and its history) but hides it from
-:meth:`Store.list_bots` and the leaderboard; a bot that never played is deleted.
+Removing a bot that holds a seat in any match (played or scheduled) keeps it,
+with its matches and rating history, but hides it from :meth:`Store.list_bots`,
+:meth:`Store.get_bot` without a version, and the leaderboard; its name@version
+stays taken. A bot with no seat anywhere is deleted outright.
 
 Every failure of the database (bad URL, unreachable server, not a database
 file, read-only or full disk) surfaces as a :class:`StoreError` with a one-line
@@ -509,8 +511,8 @@ class Store:
             return _bot_info(bot)
 
     def remove_bot(self, name: str, version: str | None = None) -> bool:
-        """Remove a bot version. Returns True if it was deleted outright (it never played),
-        False if it was hidden but kept, with its matches and rating history."""
+        """Remove a bot version (``None``: the newest). True if it was deleted outright (no
+        seat in any match), False if it was hidden but kept with its matches and history."""
         with self._writing("remove a bot") as s:
             bot = _find_bot(s, name, version)
             played = s.exec(select(Seat.match_id).where(Seat.bot_id == bot.id).limit(1)).first()
@@ -706,7 +708,10 @@ class Store:
         """Store a match's result and move the ratings, in one transaction.
 
         Returns False and changes nothing when the match is already finished (or
-        void): a result written twice is stored once.
+        void): a result written twice is stored once. A result whose length does
+        not match the seats is a :class:`StoreError`; a rank below 1 is the
+        caller's bug (``ValueError`` from the ratings) — in both cases nothing is
+        written.
         """
         with self._writing("finish a match") as s:
             match = _get_match(s, match_id)

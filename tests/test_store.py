@@ -350,6 +350,20 @@ def test_concurrent_writers_wait_and_finish_each_match_once(tmp_path: Path) -> N
     assert store.leaderboard() == board
 
 
+def _open_and_add(path: str, worker: int) -> str:
+    with Store(path) as store:
+        return store.add_bot(f"bot{worker}", "x").label
+
+
+def test_concurrent_openers_of_a_fresh_file_all_succeed(tmp_path: Path) -> None:
+    path = str(tmp_path / "fresh.db")
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        labels = pool.starmap(_open_and_add, [(path, w) for w in range(4)])
+    assert sorted(labels) == [f"bot{w}@1" for w in range(4)]
+    assert len(Store(path).list_bots()) == 4
+
+
 def test_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "wal.db"
     Store(str(path)).add_bot("ann", "x")

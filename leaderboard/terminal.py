@@ -1,0 +1,102 @@
+"""The leaderboard and match lists as rich tables, for ``arena leaderboard`` and friends.
+
+The functions take the store's plain values (:class:`arena.store.LeaderboardRow`,
+:class:`arena.store.MatchInfo`) and never touch the database themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from arena.store import LeaderboardRow, MatchInfo, SeatInfo
+
+_STATUS_STYLE = {
+    "pending": "dim",
+    "running": "yellow",
+    "finished": "green",
+    "void": "red",
+    "interrupted": "red",
+}
+
+
+def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None) -> Table:
+    """Rows in the order given (the store sorts by mu - 3 sigma); ranks restart per game."""
+    title = f"Leaderboard — {game}" if game else "Leaderboard"
+    table = Table(title=title, title_justify="left", header_style="bold", expand=False)
+    table.add_column("#", justify="right", style="bold")
+    table.add_column("bot", no_wrap=True)
+    table.add_column("game", no_wrap=True)
+    table.add_column("mu - 3 sigma", justify="right", style="bold cyan")
+    table.add_column("mu", justify="right")
+    table.add_column("sigma", justify="right")
+    table.add_column("matches", justify="right")
+    table.add_column("win share", justify="right")
+    table.add_column("faults", justify="right")
+    places: dict[str, int] = {}
+    for row in rows:
+        places[row.game] = places.get(row.game, 0) + 1
+        faults = Text(str(row.faults), style="red" if row.faults else "dim")
+        table.add_row(
+            str(places[row.game]),
+            row.label,
+            row.game,
+            f"{row.conservative:.2f}",
+            f"{row.mu:.2f}",
+            f"{row.sigma:.2f}",
+            str(row.matches),
+            f"{row.win_share:.0%}",
+            faults,
+        )
+    if not rows:
+        table.caption = "no rated matches yet"
+    return table
+
+
+def print_leaderboard(
+    console: Console, rows: Sequence[LeaderboardRow], game: str | None = None
+) -> None:
+    console.print(render_leaderboard(rows, game))
+
+
+def _seat_text(seat: SeatInfo) -> Text:
+    text = Text(seat.bot)
+    if seat.rank is not None:
+        text.append(f" #{seat.rank}", style="bold green" if seat.rank == 1 else "bold")
+    if seat.score is not None:
+        text.append(f" ({seat.score:g})", style="dim")
+    if seat.fault:
+        text.append(f" {seat.fault}", style="bold red")
+    return text
+
+
+def render_matches(matches: Sequence[MatchInfo], title: str = "Matches") -> Table:
+    """One line per match: id, tournament, game, status, duration and every seat."""
+    table = Table(title=title, title_justify="left", header_style="bold")
+    table.add_column("id", justify="right", style="bold")
+    table.add_column("tour.", justify="right", style="dim")
+    table.add_column("game", no_wrap=True)
+    table.add_column("status")
+    table.add_column("time", justify="right")
+    table.add_column("seats (bot #rank (score) fault)")
+    for m in matches:
+        seats = Text("  ").join(
+            Text(f"{s.seat}:", style="dim") + _seat_text(s) for s in m.seats
+        )
+        table.add_row(
+            str(m.id),
+            "" if m.tournament_id is None else str(m.tournament_id),
+            m.game,
+            Text(m.status, style=_STATUS_STYLE.get(m.status, "")),
+            "" if m.duration_s is None else f"{m.duration_s:.1f}s",
+            seats,
+        )
+    if not matches:
+        table.caption = "no matches"
+    return table
+
+
+__all__ = ["print_leaderboard", "render_leaderboard", "render_matches"]
