@@ -59,12 +59,12 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:  # noqa: N802
+    async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:
         bots = await _read(context, self.store.list_bots)
         return pb.ListBotsResponse(bots=[
             pb.BotInfo(id=b.id, name=b.name, version=b.version, command=b.command) for b in bots])
 
-    async def ListTournaments(self, request: pb.ListTournamentsRequest,  # noqa: N802
+    async def ListTournaments(self, request: pb.ListTournamentsRequest,
                               context: Context) -> pb.ListTournamentsResponse:
         tournaments = await _read(context, self.store.list_tournaments)
         return pb.ListTournamentsResponse(tournaments=[
@@ -72,13 +72,13 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                               matches=t.total, finished=t.finished, bots=list(t.bots))
             for t in tournaments])
 
-    async def ListMatches(self, request: pb.ListMatchesRequest,  # noqa: N802
+    async def ListMatches(self, request: pb.ListMatchesRequest,
                           context: Context) -> pb.ListMatchesResponse:
         matches = await _read(context, lambda: self.store.list_matches(
             request.tournament_id or None, request.limit or 100))
         return pb.ListMatchesResponse(matches=[_match_info(m) for m in matches])
 
-    async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:  # noqa: N802
+    async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:
         """A match and its events: one seat's view, or the public view (everything once over)."""
         match = await _read(context, lambda: self.store.get_match(request.match_id))
         seat = request.seat if request.HasField("seat") else None
@@ -94,7 +94,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                  if line.kind == "event")
         return record
 
-    async def Leaderboard(self, request: pb.LeaderboardRequest,  # noqa: N802
+    async def Leaderboard(self, request: pb.LeaderboardRequest,
                           context: Context) -> pb.LeaderboardResponse:
         rows = await _read(context, lambda: self.store.leaderboard(request.game or None))
         return pb.LeaderboardResponse(rows=[

@@ -24,42 +24,40 @@ _STATUS_STYLE = {
 
 
 def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None) -> Table:
-    """Rows in the order given (the store sorts by mu - 3 sigma); ranks restart per game."""
+    """One game's rows in the order given (the store sorts by mu - 3 sigma)."""
     title = f"Leaderboard — {game}" if game else "Leaderboard"
     table = Table(title=title, title_justify="left", header_style="bold", expand=False)
     table.add_column("#", justify="right", style="bold")
     table.add_column("bot", no_wrap=True)
-    table.add_column("game", no_wrap=True)
-    table.add_column("mu - 3 sigma", justify="right", style="bold cyan")
-    table.add_column("mu", justify="right")
-    table.add_column("sigma", justify="right")
+    if game is None:
+        table.add_column("game", no_wrap=True)
+    table.add_column("μ−3σ", justify="right", style="bold cyan")
+    table.add_column("μ", justify="right")
+    table.add_column("σ", justify="right")
     table.add_column("matches", justify="right")
-    table.add_column("win share", justify="right")
+    table.add_column("wins", justify="right")
     table.add_column("faults", justify="right")
     places: dict[str, int] = {}
     for row in rows:
         places[row.game] = places.get(row.game, 0) + 1
         faults = Text(str(row.faults), style="red" if row.faults else "dim")
-        table.add_row(
-            str(places[row.game]),
-            row.label,
-            row.game,
-            f"{row.conservative:.2f}",
-            f"{row.mu:.2f}",
-            f"{row.sigma:.2f}",
-            str(row.matches),
-            f"{row.win_share:.0%}",
-            faults,
-        )
+        cells = [str(places[row.game]), row.label]
+        if game is None:
+            cells.append(row.game)
+        table.add_row(*cells, f"{row.conservative:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}",
+                      str(row.matches), f"{row.win_share:.0%}", faults)
     if not rows:
         table.caption = "no rated matches yet"
     return table
 
 
-def print_leaderboard(
-    console: Console, rows: Sequence[LeaderboardRow], game: str | None = None
-) -> None:
-    console.print(render_leaderboard(rows, game))
+def print_leaderboard(console: Console, rows: Sequence[LeaderboardRow]) -> None:
+    """A table per game, each ordered by the conservative estimate mu - 3 sigma."""
+    games = list(dict.fromkeys(row.game for row in rows))
+    if not games:
+        console.print(render_leaderboard(rows))
+    for game in games:
+        console.print(render_leaderboard([r for r in rows if r.game == game], game))
 
 
 def _seat_text(seat: SeatInfo) -> Text:

@@ -28,7 +28,8 @@ def generate(out: Path) -> list[Path]:
     if code != 0:
         raise SystemExit(f"protoc failed with exit code {code}")
     package = out / "arena" / "v1"
-    (package / "__init__.py").write_text('"""Generated from protos/arena/v1 by protos/generate.py: do not edit."""\n')
+    note = '"""Generated from protos/arena/v1 by protos/generate.py: do not edit."""\n'
+    (package / "__init__.py").write_text(note)
     (package / "py.typed").write_text("")
     return sorted(package.iterdir())
 

@@ -107,7 +107,7 @@ def test_resume_after_kill_finishes_every_match_exactly_once(tmp_path: Path) -> 
     with sqlite3.connect(db) as connection:
         statuses = connection.execute("select status, count(*) from match group by status").fetchall()
         seqs = connection.execute("select count(distinct finish_seq), count(*) from match").fetchone()
-        history = connection.execute("select count(*) from ratinghistory").fetchone()[0]
+        history = connection.execute("select count(*) from rating_history").fetchone()[0]
     assert statuses == [("finished", total)]
     assert seqs == (total, total)
     assert history == 2 * total  # one rating update per bot per match, none twice
