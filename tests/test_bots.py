@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 
 import pytest
 
@@ -21,9 +22,8 @@ def test_random_bot_plays_every_game_legally(name: str) -> None:
         assert min(result.ranks) == 1
 
 
-def mean_ranks(make: type[Bot] | None, players: int, matches: int, game: str) -> tuple[float, float]:
+def mean_ranks(make: Callable[[], Bot], players: int, matches: int, game: str) -> tuple[float, float]:
     """Mean rank of the heuristic's seats and of the random seats, over rotated seatings."""
-    assert make is not None
     mine: list[int] = []
     theirs: list[int] = []
     for seed in range(matches):
