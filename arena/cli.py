@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from leaderboard.terminal import print_leaderboard, render_matches
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -38,6 +37,7 @@ from arena.replay import describe, read_log, view
 from arena.runner import BotCommandError, parse_command
 from arena.store import Store, StoreError
 from arena.tournament import RunSettings, RunSummary, TournamentError, round_robin, run_until_done
+from leaderboard.terminal import print_leaderboard, render_matches
 
 DEFAULT_DB = "arena.db"
 console = Console()
