@@ -536,3 +536,23 @@ def test_a_hidden_card_swapped_away_and_a_joker_refill_do_not_reach_other_seats(
         s.do(Discard(0))
         views.append((s.seen_by(1), GAME.observe(s.state, 1), s.seen_by(0)))
     assert views[0] == views[1]
+
+
+# -- the heuristic bot --------------------------------------------------------------
+def test_heuristic_bot_beats_random_bots() -> None:
+    from bots.kill import KillBot
+    from bots.random_bot import RandomBot
+    from sdk.local import play_local
+
+    matches, players = 40, 4
+    ranks, random_ranks, wins = [], [], 0
+    for m in range(matches):
+        seat = m % players
+        bots = [KillBot() if s == seat else RandomBot(seed=1000 * m + s) for s in range(players)]
+        result = play_local("kill", bots, seed=m)
+        ranks.append(result.ranks[seat])
+        random_ranks += [r for s, r in enumerate(result.ranks) if s != seat]
+        wins += result.ranks[seat] == 1
+    assert sum(ranks) / matches <= 1.3
+    assert sum(random_ranks) / len(random_ranks) >= 2.5
+    assert wins >= 0.8 * matches
