@@ -1,0 +1,1041 @@
+"""Kill — 3 or 4 players — see rules/kill.md (original: seeds/000_7dc37ffcd5508f51.txt).
+
+Everyone holds four cards and tries to hold 10, J, Q, K of one colour (Jokers
+wild). A round ends with a true win (shown at the start of a turn, +10), a
+claimed win (after a draw, +5), a kill (accusing a seat of hiding a winning
+hand, +11; a failed kill costs 4 and the seat leaves), or a survivor's win (+6)
+when every other seat has folded (+1), shown a trio (+3), claimed a trio (+2)
+or failed a kill. Totals add up over rounds until one reaches the target.
+
+Readings of the rules worth knowing (beyond the resolutions R1-R19 of the spec):
+
+* **Deck order.** A round's shuffled 42/45 cards are read from the front: the
+  first card goes to the starter, the next to the seat after it, and so on; the
+  next card is the top of the deck. A used-pile reshuffle is read the same way.
+  Seat suits are fixed by seat (R3); only the hidden cards follow the starter, so
+  a duplicate deal with rotated bots gives each bot the same hidden card only
+  together with the seat's suit.
+* **Which Joker.** A seat asked for a Joker that holds both gives ``X1`` (the
+  spec says only "exactly one"). The Joker that changes hands is named in the
+  public :class:`JokerClaimed` event: the text has it "passed" in plain sight and
+  the two Jokers are interchangeable in play.
+* **Immunity** (R13) is cleared when the immune seat's next turn starts; a
+  failed Joker claim grants none.
+* **Turn accounting.** Every turn that ends (including a fold, a trio, a failed
+  kill, a failed Joker claim or a false true-win claim) counts towards
+  ``max_turns_per_round`` and marks the seat as having had a turn. A turn that
+  ends the round is not announced by :class:`TurnEnded`.
+* **Survivor** (R14) is checked whenever a seat leaves the round, before the turn
+  passes on; the survivor's +6 is its one scoring event of the round.
+* **Gift during the two-card method.** The received card is kept apart from the
+  recipient's four previous cards until it discards one of those (R8):
+  ``Discard(i)`` indexes the four previous cards, the observation shows the gift
+  in ``gift``.
+* **False true-win claims** (option ``allow_false_claims``, R11): the hand is
+  revealed (:class:`FalseWinShown`), the seat scores nothing and the turn ends.
+* **Knowledge.** The state keeps the current round's tagged events; the
+  re-deal used by the hidden-information test replays the events a seat saw
+  (:class:`Tracker`) to learn which hidden cards it knows the place of (a card
+  taken from the table, a revealed hand until that seat discards unseen, its own
+  discards in the used pile, ...) and moves only the others. Bots may use the
+  same :class:`Tracker`.
+* The first round's :class:`RoundStarted` and :class:`Dealt` events are produced
+  by ``start`` and kept in the state (``round_log``); the observation holds
+  everything they say to a seat (its hand, the seat suits).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from itertools import combinations
+from typing import Any
+
+from arena.games.base import (
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Option,
+    OptionError,
+    OptionValue,
+    Outcome,
+    Rng,
+    Tagged,
+    all_but,
+    competition_ranks,
+    private,
+    public,
+)
+from arena.games.cards import Card, Rank, Suit, standard_deck
+
+SEAT_SUITS = (Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS, Suit.SPADES)
+FIXED_RANKS = (Rank.ACE, Rank.TWO, Rank.THREE)
+HIGH_RANKS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
+TOTAL_CARDS = 54
+
+KILL_POINTS = 11
+TRUE_WIN_POINTS = 10
+SURVIVOR_POINTS = 6
+CLAIMED_WIN_POINTS = 5
+TRUE_TRIO_POINTS = 3
+CLAIMED_TRIO_POINTS = 2
+FAILED_KILL_POINTS = -4
+FOLD_POINTS = 1
+
+# Places of hidden cards in a :class:`Tracker` besides a seat's hand (the seat number).
+DECK = -1
+USED = -2
+GIFT = -3
+
+
+# -- enums ---------------------------------------------------------------------
+class Status(IntEnum):
+    ACTIVE = 1
+    FOLDED = 2
+    TRIO = 3
+    KILL_FAILED = 4
+
+
+class Phase(IntEnum):
+    TURN_START = 1
+    DRAWN = 2
+    GIFT_DISCARD = 3
+    POST_MOVE = 4
+    JOKER_DISCARD = 5
+    MATCH_OVER = 6
+
+
+class LeaveReason(IntEnum):
+    FOLD = 1
+    TRUE_TRIO = 2
+    CLAIMED_TRIO = 3
+    KILL_FAILED = 4
+
+
+class WinReason(IntEnum):
+    KILL = 1
+    TRUE_WIN = 2
+    SURVIVOR = 3
+    CLAIMED_WIN = 4
+
+
+class RoundEnd(IntEnum):
+    WON = 1
+    TURN_CAP = 2
+
+
+# -- actions -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Draw:
+    """Turn the top deck card face up on the table."""
+
+
+@dataclass(frozen=True)
+class ShowTrueWin:
+    """Show a winning hand at the start of a turn (+10, the round ends)."""
+
+
+@dataclass(frozen=True)
+class Kill:
+    """Accuse ``target`` of holding a winning hand: +11 if so, else -4 and leave."""
+
+    target: int
+
+
+@dataclass(frozen=True)
+class ClaimJoker:
+    """Reveal your hand and ask ``target`` for a Joker."""
+
+    target: int
+
+
+@dataclass(frozen=True)
+class ShowTrio:
+    """Show a trio at the start of a turn (+3) and leave the round."""
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Reveal your hand and leave the round (+1)."""
+
+
+@dataclass(frozen=True)
+class Reject:
+    """Put the drawn card on the used pile."""
+
+
+@dataclass(frozen=True)
+class Swap:
+    """Take the drawn card in place of ``hand[hand_index]``, which goes to the used pile unseen."""
+
+    hand_index: int
+
+
+@dataclass(frozen=True)
+class Two:
+    """Two-card method: show ``hand[give_index]`` and ``hand[keep_index]`` (their values
+    sum to the drawn card's), give the first to ``recipient``, take the drawn card."""
+
+    give_index: int
+    keep_index: int
+    recipient: int
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Discard ``hand[hand_index]`` unseen (after a gift: one of the four previous cards)."""
+
+    hand_index: int
+
+
+@dataclass(frozen=True)
+class ClaimWin:
+    """Claim a winning hand after a draw (+5, the round ends)."""
+
+
+@dataclass(frozen=True)
+class ClaimTrio:
+    """Claim a trio after a draw (+2) and leave the round."""
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """End the turn after a draw."""
+
+
+Action = (Draw | ShowTrueWin | Kill | ClaimJoker | ShowTrio | Fold | Reject | Swap | Two
+          | Discard | ClaimWin | ClaimTrio | EndTurn)
+ACTION_TYPES: tuple[type, ...] = (Draw, ShowTrueWin, Kill, ClaimJoker, ShowTrio, Fold, Reject,
+                                  Swap, Two, Discard, ClaimWin, ClaimTrio, EndTurn)
+
+
+# -- events --------------------------------------------------------------------
+@dataclass(frozen=True)
+class RoundStarted:
+    """A round starts; ``fixed`` are every seat's face-up A, 2, 3."""
+
+    round_index: int
+    starter: int
+    fixed: tuple[tuple[Card, ...], ...]
+    deck_size: int
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """``seat`` received its hidden card (``card`` only in the seat's own copy)."""
+
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True)
+class UsedPileShuffled:
+    """The deck ran out: the used pile (``cards`` of them) was shuffled into a new deck."""
+
+    cards: int
+
+
+@dataclass(frozen=True)
+class Drew:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class Rejected:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True)
+class Swapped:
+    """``seat`` took the drawn card; ``discarded`` only in the seat's own copy."""
+
+    seat: int
+    taken: Card
+    discarded: Card | None
+
+
+@dataclass(frozen=True)
+class TwoCardExchange:
+    """``seat`` showed ``shown`` (sorted), took ``taken`` and gave one shown card to
+    ``recipient``; ``given`` names it where the seat may know it."""
+
+    seat: int
+    recipient: int
+    taken: Card
+    shown: tuple[Card, ...]
+    given: Card | None
+
+
+@dataclass(frozen=True)
+class GiftDiscarded:
+    """The gift recipient discarded one of its previous cards (``card`` only in its own copy)."""
+
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True)
+class JokerClaimed:
+    """``seat`` revealed ``hand`` and asked ``target`` for a Joker; on success ``joker`` passed."""
+
+    seat: int
+    target: int
+    hand: tuple[Card, ...]
+    success: bool
+    joker: Card | None
+
+
+@dataclass(frozen=True)
+class JokerRefill:
+    """The Joker giver drew a card from the deck (``card`` only in its own copy)."""
+
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True)
+class JokerDiscarded:
+    """The Joker claimer discarded one of its five cards (``card`` only in its own copy)."""
+
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True)
+class KillAttempt:
+    seat: int
+    target: int
+    target_hand: tuple[Card, ...]
+    success: bool
+
+
+@dataclass(frozen=True)
+class FalseWinShown:
+    """``seat`` claimed a true win without one (option ``allow_false_claims``)."""
+
+    seat: int
+    hand: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class LeftRound:
+    """``seat`` left the round, its hand face up, scoring ``points``."""
+
+    seat: int
+    reason: LeaveReason
+    hand: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class RoundWon:
+    """``seat`` won the round; ``hand`` is shown for true and claimed wins only."""
+
+    seat: int
+    reason: WinReason
+    hand: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    seat: int
+    turns_completed: int
+
+
+@dataclass(frozen=True)
+class RoundEnded:
+    """``hands`` holds every seat's hand only with ``reveal_hands_at_round_end``."""
+
+    round_index: int
+    reason: RoundEnd
+    round_points: tuple[int, ...]
+    totals: tuple[int, ...]
+    hands: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True)
+class MatchEnded:
+    totals: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+
+Event = (RoundStarted | Dealt | UsedPileShuffled | Drew | Rejected | Swapped | TwoCardExchange
+         | GiftDiscarded | JokerClaimed | JokerRefill | JokerDiscarded | KillAttempt
+         | FalseWinShown | LeftRound | RoundWon | TurnEnded | RoundEnded | MatchEnded)
+EVENT_TYPES: tuple[type, ...] = (RoundStarted, Dealt, UsedPileShuffled, Drew, Rejected, Swapped,
+                                 TwoCardExchange, GiftDiscarded, JokerClaimed, JokerRefill,
+                                 JokerDiscarded, KillAttempt, FalseWinShown, LeftRound, RoundWon,
+                                 TurnEnded, RoundEnded, MatchEnded)
+
+
+# -- observation ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Observation:
+    """Everything one seat may know now (the events it saw add the history)."""
+
+    seat: int
+    players: int
+    round_index: int
+    starter: int
+    phase: Phase
+    to_act: int | None
+    hand: tuple[Card, ...]
+    gift: Card | None
+    drawn: Card | None
+    statuses: tuple[Status, ...]
+    hand_sizes: tuple[int, ...]
+    immune: tuple[bool, ...]
+    had_turn: tuple[bool, ...]
+    round_points: tuple[int, ...]
+    totals: tuple[int, ...]
+    seat_suits: tuple[Suit, ...]
+    face_up: tuple[tuple[Card, ...], ...]
+    deck_size: int
+    used_size: int
+    turns_completed: int
+    previous_rounds: tuple[tuple[int, ...], ...]
+
+
+# -- hand predicates -------------------------------------------------------------
+def is_high(card: Card) -> bool:
+    return card.rank is Rank.JOKER or card.rank >= Rank.TEN
+
+
+def is_consistent(cards: Iterable[Card]) -> bool:
+    """All high, distinct ranks among the non-Jokers, one colour among the non-Jokers."""
+    ranks: set[Rank] = set()
+    red: bool | None = None
+    for c in cards:
+        if c.rank is Rank.JOKER:
+            continue
+        if c.rank < Rank.TEN or c.rank in ranks:
+            return False
+        ranks.add(c.rank)
+        if red is None:
+            red = c.is_red
+        elif red != c.is_red:
+            return False
+    return True
+
+
+def is_winning(hand: Sequence[Card]) -> bool:
+    return len(hand) == 4 and is_consistent(hand)
+
+
+def is_trio(hand: Sequence[Card]) -> bool:
+    if len(hand) != 4 or is_consistent(hand):
+        return False
+    return any(is_consistent(three) for three in combinations(hand, 3))
+
+
+def can_swap(drawn: Card, card: Card) -> bool:
+    if drawn.rank is Rank.JOKER or card.rank is Rank.JOKER:
+        return True
+    return drawn.suit is card.suit or abs(int(drawn.rank) - int(card.rank)) <= 1
+
+
+def can_two(drawn: Card, x: Card, y: Card) -> bool:
+    """Some values 1..13 for the Jokers among the three make value(x) + value(y) = value(drawn)."""
+    fixed = 0
+    wild = 0
+    for c in (x, y):
+        if c.rank is Rank.JOKER:
+            wild += 1
+        else:
+            fixed += int(c.rank)
+    lo_sum, hi_sum = fixed + wild, fixed + 13 * wild
+    lo_d, hi_d = (1, 13) if drawn.rank is Rank.JOKER else (int(drawn.rank), int(drawn.rank))
+    return max(lo_sum, lo_d) <= min(hi_sum, hi_d)
+
+
+def fixed_cards(players: int) -> tuple[tuple[Card, ...], ...]:
+    """Every seat's face-up starting A, 2, 3."""
+    return tuple(tuple(Card(r, SEAT_SUITS[s]) for r in FIXED_RANKS) for s in range(players))
+
+
+# -- state ---------------------------------------------------------------------
+@dataclass
+class State:
+    players: int
+    options: dict[str, OptionValue]
+    rng: Rng
+    round_index: int = 0
+    starter: int = 0
+    totals: list[int] = field(default_factory=list)
+    deck: list[Card] = field(default_factory=list)  # the top card is the last
+    used: list[Card] = field(default_factory=list)
+    hands: list[list[Card]] = field(default_factory=list)  # sorted
+    status: list[Status] = field(default_factory=list)
+    had_turn: list[bool] = field(default_factory=list)
+    immune: list[bool] = field(default_factory=list)
+    round_points: list[int] = field(default_factory=list)
+    scored: list[bool] = field(default_factory=list)
+    to_act: int | None = None
+    turn_seat: int = 0  # the seat whose turn it is (the gift recipient acts inside it)
+    phase: Phase = Phase.TURN_START
+    drawn: Card | None = None
+    gift_recipient: int | None = None
+    gift_card: Card | None = None
+    turns_completed: int = 0
+    previous_rounds: list[tuple[int, ...]] = field(default_factory=list)
+    round_log: list[Tagged] = field(default_factory=list)
+    over: bool = False
+
+
+class KillGame(Game[State, Action, Observation]):
+    name = "kill"
+    title = "Kill"
+    version = 1
+    min_players = 3
+    max_players = 4
+    default_players = 4
+    options = (
+        Option("target_score", 31, "the match ends after the round in which a total reaches this",
+               minimum=1),
+        Option("rounds", "none", "play exactly this many rounds instead (target ignored)",
+               choices=("none",), minimum=1),
+        Option("two_card_gift_public", True,
+               "whether everyone learns which of the two shown cards was given"),
+        Option("allow_false_claims", False,
+               "offer show_true_win without a winning hand (reveals the hand, costs the turn)"),
+        Option("reveal_hands_at_round_end", False, "show all hands in the round-end event"),
+        Option("max_turns_per_round", 300, "safety cap: a round ends without winner after "
+               "this many turns", minimum=50),
+        Option("max_rounds", 200, "safety cap on the rounds of a target-score match", minimum=1),
+    )
+    action_types = ACTION_TYPES
+    observation_type = Observation
+    event_types = EVENT_TYPES
+
+    def check_options(self, players: int, options: Mapping[str, OptionValue]) -> None:
+        for name in ("target_score", "max_turns_per_round", "max_rounds"):
+            if isinstance(options[name], bool) or not isinstance(options[name], int):
+                raise OptionError(f"option {name!r} must be a whole number")
+
+    # -- setup ----------------------------------------------------------------
+    def start(self, players: int, rng: Rng, options: dict[str, OptionValue]) -> State:
+        state = State(players=players, options=options, rng=rng, totals=[0] * players)
+        events: list[Tagged] = []
+        self._start_round(state, events)
+        state.round_log = list(events)
+        return state
+
+    def _start_round(self, state: State, events: list[Tagged]) -> None:
+        n = state.players
+        if state.round_index > 0:
+            state.starter = (state.starter - 1) % n
+        fixed = fixed_cards(n)
+        fixed_set = {c for hand in fixed for c in hand}
+        pool = [c for c in standard_deck(1, jokers=2) if c not in fixed_set]
+        state.rng.shuffle(pool)
+        pool.reverse()  # the front of the shuffled order is the top (the end of the list)
+        state.deck = pool
+        state.used = []
+        state.hands = [list(h) for h in fixed]
+        state.status = [Status.ACTIVE] * n
+        state.had_turn = [False] * n
+        state.immune = [False] * n
+        state.round_points = [0] * n
+        state.scored = [False] * n
+        state.drawn = None
+        state.gift_recipient = None
+        state.gift_card = None
+        state.turns_completed = 0
+        events.append(public(RoundStarted(state.round_index, state.starter, fixed, len(pool) - n)))
+        for k in range(n):
+            seat = (state.starter + k) % n
+            card = state.deck.pop()
+            state.hands[seat].append(card)
+            state.hands[seat].sort()
+            events.append(all_but(Dealt(seat, None), n, seat))
+            events.append(private(Dealt(seat, card), seat))
+        self._begin_turn(state, state.starter)
+
+    def _begin_turn(self, state: State, seat: int) -> None:
+        state.turn_seat = seat
+        state.to_act = seat
+        state.phase = Phase.TURN_START
+        state.immune[seat] = False
+        state.drawn = None
+
+    # -- queries --------------------------------------------------------------
+    def to_act(self, state: State) -> int | None:
+        return state.to_act
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        p = state.to_act
+        if p is None:
+            return ()
+        phase = state.phase
+        hand = state.hands[p]
+        actions: list[Action] = []
+        if phase is Phase.TURN_START:
+            actions.append(Draw())
+            if not state.had_turn[p]:
+                return actions
+            if is_winning(hand) or state.options["allow_false_claims"]:
+                actions.append(ShowTrueWin())
+            others = [t for t in self._seats_after(state, p) if t != p]
+            actions.extend(Kill(t) for t in others if not state.immune[t])
+            actions.extend(ClaimJoker(t) for t in others)
+            if is_trio(hand):
+                actions.append(ShowTrio())
+            actions.append(Fold())
+        elif phase is Phase.DRAWN:
+            drawn = state.drawn
+            assert drawn is not None
+            actions.append(Reject())
+            actions.extend(Swap(i) for i, c in enumerate(hand) if can_swap(drawn, c))
+            recipients = [r for r in self._seats_after(state, p) if r != p]
+            for g, give in enumerate(hand):
+                for k, keep in enumerate(hand):
+                    if g != k and can_two(drawn, give, keep):
+                        actions.extend(Two(g, k, r) for r in recipients)
+        elif phase is Phase.GIFT_DISCARD or phase is Phase.JOKER_DISCARD:
+            actions.extend(Discard(i) for i in range(len(hand)))
+        elif phase is Phase.POST_MOVE:
+            if is_winning(hand):
+                actions.append(ClaimWin())
+            if is_trio(hand):
+                actions.append(ClaimTrio())
+            actions.append(EndTurn())
+        return actions
+
+    def _seats_after(self, state: State, seat: int) -> list[int]:
+        """Active seats clockwise after ``seat`` (``seat`` itself last, if active)."""
+        n = state.players
+        return [s for s in ((seat + i) % n for i in range(1, n + 1))
+                if state.status[s] is Status.ACTIVE]
+
+    # -- apply ----------------------------------------------------------------
+    def apply(self, state: State, action: Action) -> list[Tagged]:
+        if not isinstance(action, ACTION_TYPES):
+            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
+        if state.to_act is None:
+            raise IllegalActionError("the match is over")
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"{action!r} is not legal now ({state.phase.name})")
+        events: list[Tagged] = []
+        p = state.to_act
+        if isinstance(action, Draw):
+            self._draw(state, p, events)
+        elif isinstance(action, ShowTrueWin):
+            self._show_true_win(state, p, events)
+        elif isinstance(action, Kill):
+            self._kill(state, p, action.target, events)
+        elif isinstance(action, ClaimJoker):
+            self._claim_joker(state, p, action.target, events)
+        elif isinstance(action, ShowTrio):
+            self._leave(state, p, LeaveReason.TRUE_TRIO, TRUE_TRIO_POINTS, events)
+        elif isinstance(action, Fold):
+            self._leave(state, p, LeaveReason.FOLD, FOLD_POINTS, events)
+        elif isinstance(action, Reject):
+            self._reject(state, p, events)
+        elif isinstance(action, Swap):
+            self._swap(state, p, action.hand_index, events)
+        elif isinstance(action, Two):
+            self._two(state, p, action, events)
+        elif isinstance(action, Discard):
+            self._discard(state, p, action.hand_index, events)
+        elif isinstance(action, ClaimWin):
+            self._win(state, p, WinReason.CLAIMED_WIN, CLAIMED_WIN_POINTS, events)
+        elif isinstance(action, ClaimTrio):
+            self._leave(state, p, LeaveReason.CLAIMED_TRIO, CLAIMED_TRIO_POINTS, events)
+        else:
+            self._end_turn(state, p, events)
+        for tagged in events:
+            if isinstance(tagged.event, RoundStarted):
+                state.round_log = []
+            state.round_log.append(tagged)
+        return events
+
+    def _take_from_deck(self, state: State, events: list[Tagged]) -> Card:
+        if not state.deck:
+            state.deck = state.used
+            state.used = []
+            state.rng.shuffle(state.deck)
+            state.deck.reverse()
+            events.append(public(UsedPileShuffled(len(state.deck))))
+        return state.deck.pop()
+
+    def _draw(self, state: State, p: int, events: list[Tagged]) -> None:
+        card = self._take_from_deck(state, events)
+        state.drawn = card
+        state.phase = Phase.DRAWN
+        events.append(public(Drew(p, card)))
+
+    def _reject(self, state: State, p: int, events: list[Tagged]) -> None:
+        card = state.drawn
+        assert card is not None
+        state.used.append(card)
+        state.drawn = None
+        state.phase = Phase.POST_MOVE
+        events.append(public(Rejected(p, card)))
+
+    def _swap(self, state: State, p: int, index: int, events: list[Tagged]) -> None:
+        card = state.drawn
+        assert card is not None
+        hand = state.hands[p]
+        old = hand[index]
+        hand[index] = card
+        hand.sort()
+        state.used.append(old)
+        state.drawn = None
+        state.phase = Phase.POST_MOVE
+        events.append(all_but(Swapped(p, card, None), state.players, p))
+        events.append(private(Swapped(p, card, old), p))
+
+    def _two(self, state: State, p: int, action: Two, events: list[Tagged]) -> None:
+        card = state.drawn
+        assert card is not None
+        hand = state.hands[p]
+        give, keep = hand[action.give_index], hand[action.keep_index]
+        hand[action.give_index] = card
+        hand.sort()
+        r = action.recipient
+        state.drawn = None
+        state.gift_recipient = r
+        state.gift_card = give
+        state.phase = Phase.GIFT_DISCARD
+        state.to_act = r
+        shown = tuple(sorted((give, keep)))
+        if state.options["two_card_gift_public"]:
+            events.append(public(TwoCardExchange(p, r, card, shown, give)))
+        else:
+            events.append(all_but(TwoCardExchange(p, r, card, shown, None), state.players, p, r))
+            events.append(private(TwoCardExchange(p, r, card, shown, give), p, r))
+
+    def _discard(self, state: State, seat: int, index: int, events: list[Tagged]) -> None:
+        hand = state.hands[seat]
+        card = hand.pop(index)
+        state.used.append(card)
+        n = state.players
+        if state.phase is Phase.GIFT_DISCARD:
+            gift = state.gift_card
+            assert gift is not None
+            hand.append(gift)
+            hand.sort()
+            state.gift_card = None
+            state.gift_recipient = None
+            state.phase = Phase.POST_MOVE
+            state.to_act = state.turn_seat
+            events.append(all_but(GiftDiscarded(seat, None), n, seat))
+            events.append(private(GiftDiscarded(seat, card), seat))
+            return
+        state.immune[seat] = True
+        events.append(all_but(JokerDiscarded(seat, None), n, seat))
+        events.append(private(JokerDiscarded(seat, card), seat))
+        self._end_turn(state, seat, events)
+
+    def _claim_joker(self, state: State, p: int, t: int, events: list[Tagged]) -> None:
+        hand = tuple(state.hands[p])
+        target = state.hands[t]
+        joker = next((c for c in target if c.rank is Rank.JOKER), None)
+        events.append(public(JokerClaimed(p, t, hand, joker is not None, joker)))
+        if joker is None:
+            self._end_turn(state, p, events)
+            return
+        target.remove(joker)
+        state.hands[p].append(joker)
+        state.hands[p].sort()
+        refill = self._take_from_deck(state, events)
+        target.append(refill)
+        target.sort()
+        events.append(all_but(JokerRefill(t, None), state.players, t))
+        events.append(private(JokerRefill(t, refill), t))
+        state.phase = Phase.JOKER_DISCARD
+
+    def _show_true_win(self, state: State, p: int, events: list[Tagged]) -> None:
+        if is_winning(state.hands[p]):
+            self._win(state, p, WinReason.TRUE_WIN, TRUE_WIN_POINTS, events)
+            return
+        events.append(public(FalseWinShown(p, tuple(state.hands[p]))))
+        self._end_turn(state, p, events)
+
+    def _kill(self, state: State, p: int, t: int, events: list[Tagged]) -> None:
+        target_hand = tuple(state.hands[t])
+        success = is_winning(target_hand)
+        events.append(public(KillAttempt(p, t, target_hand, success)))
+        if success:
+            self._win(state, p, WinReason.KILL, KILL_POINTS, events)
+        else:
+            self._leave(state, p, LeaveReason.KILL_FAILED, FAILED_KILL_POINTS, events)
+
+    def _score(self, state: State, seat: int, points: int) -> None:
+        assert not state.scored[seat], "a seat scores at most one event per round"
+        state.scored[seat] = True
+        state.round_points[seat] = points
+        state.totals[seat] += points
+
+    def _leave(self, state: State, p: int, reason: LeaveReason, points: int,
+               events: list[Tagged]) -> None:
+        state.status[p] = {LeaveReason.FOLD: Status.FOLDED,
+                           LeaveReason.TRUE_TRIO: Status.TRIO,
+                           LeaveReason.CLAIMED_TRIO: Status.TRIO,
+                           LeaveReason.KILL_FAILED: Status.KILL_FAILED}[reason]
+        state.immune[p] = False
+        self._score(state, p, points)
+        events.append(public(LeftRound(p, reason, tuple(state.hands[p]), points)))
+        active = [s for s in range(state.players) if state.status[s] is Status.ACTIVE]
+        if len(active) == 1:
+            self._win(state, active[0], WinReason.SURVIVOR, SURVIVOR_POINTS, events)
+            return
+        self._end_turn(state, p, events)
+
+    def _win(self, state: State, seat: int, reason: WinReason, points: int,
+             events: list[Tagged]) -> None:
+        self._score(state, seat, points)
+        shown = reason in (WinReason.TRUE_WIN, WinReason.CLAIMED_WIN)
+        hand = tuple(state.hands[seat]) if shown else ()
+        events.append(public(RoundWon(seat, reason, hand, points)))
+        self._end_round(state, RoundEnd.WON, events)
+
+    def _end_turn(self, state: State, p: int, events: list[Tagged]) -> None:
+        state.had_turn[p] = True
+        state.turns_completed += 1
+        if state.turns_completed >= int(state.options["max_turns_per_round"]):
+            self._end_round(state, RoundEnd.TURN_CAP, events)
+            return
+        events.append(public(TurnEnded(p, state.turns_completed)))
+        self._begin_turn(state, self._seats_after(state, p)[0])
+
+    def _end_round(self, state: State, reason: RoundEnd, events: list[Tagged]) -> None:
+        hands: tuple[tuple[Card, ...], ...] = ()
+        if state.options["reveal_hands_at_round_end"]:
+            hands = tuple(tuple(h) for h in state.hands)
+        points = tuple(state.round_points)
+        events.append(public(RoundEnded(state.round_index, reason, points, tuple(state.totals),
+                                        hands)))
+        state.previous_rounds.append(points)
+        state.round_index += 1
+        state.drawn = None
+        rounds = state.options["rounds"]
+        if isinstance(rounds, int) and not isinstance(rounds, bool):
+            done = state.round_index >= rounds
+        else:
+            done = (max(state.totals) >= int(state.options["target_score"])
+                    or state.round_index >= int(state.options["max_rounds"]))
+        if not done:
+            self._start_round(state, events)
+            return
+        state.over = True
+        state.to_act = None
+        state.phase = Phase.MATCH_OVER
+        events.append(public(MatchEnded(tuple(state.totals), competition_ranks(state.totals))))
+
+    # -- observation ----------------------------------------------------------
+    def observe(self, state: State, seat: int) -> Observation:
+        n = state.players
+        gift = state.gift_card if state.gift_recipient == seat else None
+        sizes = tuple(len(h) + (1 if state.gift_recipient == s else 0)
+                      for s, h in enumerate(state.hands))
+        face_up = tuple(tuple(h) if state.status[s] is not Status.ACTIVE else ()
+                        for s, h in enumerate(state.hands))
+        return Observation(
+            seat=seat,
+            players=n,
+            round_index=state.round_index,
+            starter=state.starter,
+            phase=state.phase,
+            to_act=state.to_act,
+            hand=tuple(state.hands[seat]),
+            gift=gift,
+            drawn=state.drawn,
+            statuses=tuple(state.status),
+            hand_sizes=sizes,
+            immune=tuple(state.immune),
+            had_turn=tuple(state.had_turn),
+            round_points=tuple(state.round_points),
+            totals=tuple(state.totals),
+            seat_suits=SEAT_SUITS[:n],
+            face_up=face_up,
+            deck_size=len(state.deck),
+            used_size=len(state.used),
+            turns_completed=state.turns_completed,
+            previous_rounds=tuple(state.previous_rounds),
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        return Outcome(scores=tuple(float(t) for t in state.totals),
+                       ranks=competition_ranks(state.totals))
+
+    # -- conformance helpers --------------------------------------------------
+    def cards_in_play(self, state: State) -> list[Any]:
+        cards = list(state.deck) + list(state.used)
+        for hand in state.hands:
+            cards += hand
+        if state.drawn is not None:
+            cards.append(state.drawn)
+        if state.gift_card is not None:
+            cards.append(state.gift_card)
+        return cards
+
+    def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
+        other = copy.deepcopy(state)
+        if other.over:
+            return other
+        tracker = Tracker(seat, other.players)
+        for tagged in other.round_log:
+            if tagged.visible(seat):
+                tracker.update(tagged.event)
+        known = tracker.known
+        # Hidden places: deck, used pile, other active hands, a gift held by another seat.
+        places: dict[int, list[Card]] = {DECK: other.deck, USED: other.used}
+        for s in range(other.players):
+            if s != seat and other.status[s] is Status.ACTIVE:
+                places[s] = other.hands[s]
+        if other.gift_card is not None and other.gift_recipient != seat:
+            places[GIFT] = [other.gift_card]
+        where = {c: place for place, cards in places.items() for c in cards}
+        for card, place in known.items():
+            if where.get(card) != place:
+                raise AssertionError(f"seat {seat} believes {card} is at {place}, "
+                                     f"but it is at {where.get(card)}")
+        pool = [c for c in where if c not in known]
+        rng.shuffle(pool)
+        for place, cards in places.items():
+            free = sum(1 for c in cards if c not in known)
+            kept = [c for c in cards if c in known]
+            new = kept + pool[:free]
+            del pool[:free]
+            if place in (DECK, USED):
+                rng.shuffle(new)
+            else:
+                new.sort()
+            cards[:] = new
+        if GIFT in places:
+            other.gift_card = places[GIFT][0]
+        return other
+
+
+class Tracker:
+    """Where a seat knows hidden cards to be, from the events it saw this round.
+
+    ``known`` maps a card the seat does not hold, and that is not face up, to its
+    place as far as the seat can be sure: a seat number (in that seat's hand),
+    :data:`DECK`, :data:`USED`, or :data:`GIFT` (the gift being held during a
+    two-card exchange). Knowledge of a hand is dropped when that seat discards
+    unseen; cards whose place is only narrowed down (two-card method with a
+    hidden gift) are dropped as well.
+    """
+
+    def __init__(self, seat: int, players: int) -> None:
+        self.seat = seat
+        self.players = players
+        self.known: dict[Card, int] = {}
+        self.pending_gift: Card | None = None
+
+    def _forget_seat(self, seat: int) -> None:
+        for card in [c for c, p in self.known.items() if p == seat]:
+            del self.known[card]
+
+    def _put(self, card: Card, place: int) -> None:
+        self.known[card] = place
+
+    def _own(self, card: Card) -> None:
+        self.known.pop(card, None)
+
+    def update(self, event: Any) -> None:
+        me = self.seat
+        if isinstance(event, RoundStarted):
+            self.known = {}
+            self.pending_gift = None
+            for s, cards in enumerate(event.fixed):
+                if s != me:
+                    for c in cards:
+                        self._put(c, s)
+        elif isinstance(event, Dealt):
+            if event.card is not None:
+                self._own(event.card)
+        elif isinstance(event, UsedPileShuffled):
+            for c, p in self.known.items():
+                if p == USED:
+                    self.known[c] = DECK
+        elif isinstance(event, Drew):
+            self._own(event.card)  # face up on the table
+        elif isinstance(event, Rejected):
+            self._put(event.card, USED)
+        elif isinstance(event, Swapped):
+            if event.seat == me:
+                if event.discarded is not None:
+                    self._put(event.discarded, USED)
+            else:
+                self._forget_seat(event.seat)
+                self._put(event.taken, event.seat)
+        elif isinstance(event, TwoCardExchange):
+            p, r = event.seat, event.recipient
+            given = event.given
+            if me != p:
+                self._put(event.taken, p)
+            if given is None:
+                for c in event.shown:
+                    self.known.pop(c, None)
+            else:
+                kept = next(c for c in event.shown if c != given)
+                if me == p:
+                    self._put(given, GIFT)
+                elif me == r:
+                    self._put(kept, p)
+                    self._own(given)
+                else:
+                    self._put(kept, p)
+                    self._put(given, GIFT)
+                self.pending_gift = given
+        elif isinstance(event, GiftDiscarded):
+            gift = self.pending_gift
+            self.pending_gift = None
+            if event.seat == me:
+                if event.card is not None:
+                    self._put(event.card, USED)
+            else:
+                self._forget_seat(event.seat)
+            if gift is not None and self.known.get(gift) == GIFT:
+                self._put(gift, event.seat)
+        elif isinstance(event, JokerClaimed):
+            if event.seat != me:
+                for c in event.hand:
+                    self._put(c, event.seat)
+            if event.joker is not None:
+                if event.seat == me:
+                    self._own(event.joker)
+                else:
+                    self._put(event.joker, event.seat)
+        elif isinstance(event, JokerRefill):
+            if event.seat == me:
+                if event.card is not None:
+                    self._own(event.card)
+            else:
+                for card in [c for c, p in self.known.items() if p == DECK]:
+                    del self.known[card]
+        elif isinstance(event, JokerDiscarded):
+            if event.seat == me:
+                if event.card is not None:
+                    self._put(event.card, USED)
+            else:
+                self._forget_seat(event.seat)
+        elif isinstance(event, KillAttempt):
+            if event.target != me:
+                for c in event.target_hand:
+                    self._put(c, event.target)
+        elif isinstance(event, FalseWinShown):
+            if event.seat != me:
+                for c in event.hand:
+                    self._put(c, event.seat)
+        elif isinstance(event, LeftRound):
+            for c in event.hand:
+                self.known.pop(c, None)
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """The cards this seat knows ``seat`` holds."""
+        return sorted(c for c, p in self.known.items() if p == seat)
+
+
+GAME = KillGame()
