@@ -24,9 +24,10 @@ def python_blocks(path: Path) -> list[str]:
 
 def load_bot(source: str) -> type[Bot]:
     module = ModuleType("example_bot")
+    module.__dict__["__name__"] = "example_bot"
     exec(compile(source, "example_bot", "exec"), module.__dict__)
     bots = [v for v in vars(module).values()
-            if isinstance(v, type) and issubclass(v, Bot) and v is not Bot]
+            if isinstance(v, type) and issubclass(v, Bot) and v.__module__ == "example_bot"]
     assert len(bots) == 1
     bot: type[Bot] = bots[0]
     return bot
@@ -48,10 +49,9 @@ def test_each_game_page_example_plays(page: Path) -> None:
     from arena.games import get_game
 
     players = get_game(game).default_players
-    for source in python_blocks(page):
-        bot = load_bot(source)
-        seats: list[Any] = [bot()] + [RandomBot(s) for s in range(1, players)]
-        assert min(play_local(game, seats, seed=11).ranks) == 1
+    bot = load_bot("\n".join(python_blocks(page)))  # later blocks may use earlier ones
+    seats: list[Any] = [bot()] + [RandomBot(s) for s in range(1, players)]
+    assert min(play_local(game, seats, seed=11).ranks) == 1
 
 
 def test_the_sdk_does_not_load_server_code() -> None:

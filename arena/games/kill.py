@@ -40,7 +40,7 @@ Readings of the rules worth knowing (beyond the resolutions R1-R19 of the spec):
   discards in the used pile, ...) and moves only the others. Bots may use the
   same :class:`Tracker`.
 * The first round's :class:`RoundStarted` and :class:`Dealt` events are produced
-  by ``start`` and kept in the state (``round_log``); the observation holds
+  by ``start`` and returned by ``opening_events``; the observation also holds
   everything they say to a seat (its hand, the seat suits).
 """
 
@@ -485,6 +485,7 @@ class State:
     turns_completed: int = 0
     previous_rounds: list[tuple[int, ...]] = field(default_factory=list)
     round_log: list[Tagged] = field(default_factory=list)
+    opening: list[Tagged] = field(default_factory=list)
     over: bool = False
 
 
@@ -524,7 +525,11 @@ class KillGame(Game[State, Action, Observation]):
         events: list[Tagged] = []
         self._start_round(state, events)
         state.round_log = list(events)
+        state.opening = list(events)
         return state
+
+    def opening_events(self, state: State) -> list[Tagged]:
+        return list(state.opening)
 
     def _start_round(self, state: State, events: list[Tagged]) -> None:
         n = state.players
