@@ -1,5 +1,6 @@
 from arena.v1 import face_card_kill_card_pb2 as _face_card_kill_card_pb2
 from arena.v1 import king_pb2 as _king_pb2
+from arena.v1 import knives_pb2 as _knives_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -27,28 +28,34 @@ FAULT_MALFORMED: Fault
 FAULT_NO_SHOW: Fault
 
 class GameObservation(_message.Message):
-    __slots__ = ("face_card_kill_card", "king")
+    __slots__ = ("face_card_kill_card", "king", "knives")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     KING_FIELD_NUMBER: _ClassVar[int]
+    KNIVES_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Observation
     king: _king_pb2.Observation
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Observation, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Observation, _Mapping]] = ...) -> None: ...
+    knives: _knives_pb2.Observation
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Observation, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Observation, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class GameAction(_message.Message):
-    __slots__ = ("face_card_kill_card", "king")
+    __slots__ = ("face_card_kill_card", "king", "knives")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     KING_FIELD_NUMBER: _ClassVar[int]
+    KNIVES_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Action
     king: _king_pb2.Action
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Action, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Action, _Mapping]] = ...) -> None: ...
+    knives: _knives_pb2.Action
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Action, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Action, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("face_card_kill_card", "king")
+    __slots__ = ("face_card_kill_card", "king", "knives")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     KING_FIELD_NUMBER: _ClassVar[int]
+    KNIVES_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Event
     king: _king_pb2.Event
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Event, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Event, _Mapping]] = ...) -> None: ...
+    knives: _knives_pb2.Event
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Event, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Event, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class OptionValue(_message.Message):
     __slots__ = ("int_value", "bool_value", "text_value")
