@@ -27,6 +27,13 @@ Readings of the rules worth knowing (beyond rules/king.md §14):
   tricks); the unplayed cards are never shown.
 * Positive-hand scores are kept as a running per-hand score: down starts every
   seat at 325 and takes 75 per trick; the sold price moves at the end.
+* ``Observation.passed`` marks the seats that passed; with ``pass_is_final =
+  false`` it is cleared by every bid (a seat then speaks again until all the
+  others have passed in a row). After an ultimatum it marks the ultimatum passes.
+* Auction events carry only the call (seat, tricks, direction, value, whether
+  it was a match): a bid reveals nothing about the bidder's cards.
+* The first hand's ``HandStarted``/``CardsDealt`` are not emitted (``start``
+  returns no events); every later hand's are. The observation holds the same.
 """
 
 from __future__ import annotations

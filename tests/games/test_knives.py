@@ -325,3 +325,26 @@ def test_invariants_on_random_matches(options: dict[str, Any]) -> None:
         hands += _check_match(trace)
         _joker_wins(trace)
     assert hands >= 1000
+
+
+def test_shadow_stays_hidden_until_the_ghost_is_played() -> None:
+    import random
+
+    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0})
+    act(state, Declare(KSuit.SPADES))
+    act(state, Pass(KSuit.HEARTS))
+    act(state, Pick())
+    act(state, Bank(*kcards("GS JS")))
+    act(state, NoAnnouncement())
+    rng = random.Random(1)
+    for viewer in (0, 1, 2, 3):  # everyone but the shadow, the banker included
+        shadows = set()
+        for _ in range(30):
+            other = GAME.redeal_hidden(state, viewer, rng)
+            shadows.add(other.shadow)
+            assert GAME.observe(other, viewer) == GAME.observe(state, viewer)
+        assert len(shadows) > 1, "re-deals must move the Ghost for this check to mean anything"
+    play(state, "KH GH")
+    assert all(GAME.observe(state, s).ghost_played_by == 4 for s in range(5))
+    # The banked cards stay hidden from the others until the scoring event.
+    assert GAME.observe(state, 3).banked == () and GAME.observe(state, 2).banked != ()
