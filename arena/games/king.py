@@ -262,6 +262,9 @@ class ChooseTrump:
 
 Action = (Play | DeclareUp | DeclareDown | OpenAuction | Ultimatum | Forfeit | Bid | Pass
           | Accept | Decline | ChooseTrump)
+# One Play per card of DECK, by identity (DECK lives as long as the module): the
+# legal actions of a play phase are built without creating new objects.
+_PLAYS = {id(c): Play(c) for c in DECK}
 _CHOICES: dict[type, Choice] = {OpenAuction: Choice.OPEN_AUCTION, Ultimatum: Choice.ULTIMATUM,
                                 Forfeit: Choice.FORFEIT, Accept: Choice.ACCEPT,
                                 Decline: Choice.DECLINE}
@@ -580,7 +583,8 @@ class King(Game[State, Action, Observation]):
             return ()
         phase = state.phase
         if phase is Phase.PLAY:
-            return [Play(c) for c in self.playable(state, seat)]
+            plays = _PLAYS
+            return [plays.get(id(c)) or Play(c) for c in self.playable(state, seat)]
         if phase is Phase.BEN_CHOICE:
             acts: list[Action] = [DeclareUp(t) for t in TRUMP_CHOICES]
             acts += [DeclareDown(), OpenAuction(), Ultimatum()]
