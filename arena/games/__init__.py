@@ -16,6 +16,8 @@ from arena.games.base import Game, GameError, OptionError
 GAME_MODULES = (
     "face_card_kill_card",
     "kill",
+    "king",
+    "knives",
 )
 
 

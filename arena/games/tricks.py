@@ -1,0 +1,82 @@
+"""Trick-taking machinery shared by the trick games (King, Knives).
+
+Generic over the card type: a game passes how to read a card's suit and its
+power inside a suit, and keeps its own twists (forced cards, a Joker, Ghost
+rule, Thief lead) on top of these pieces:
+
+* :func:`follow_cards` — the plain follow-suit rule;
+* :func:`winner_index` — the winning card of a trick, trumps in priority order;
+* :class:`TrickInProgress` — the trick on the table and who plays next;
+* :func:`seats_from` — the lead order around the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+C = TypeVar("C")
+S = TypeVar("S", bound=Hashable)
+
+
+def follow_cards(hand: Sequence[C], led: S | None, suit_of: Callable[[C], S]) -> list[C]:
+    """The cards of ``hand`` a seat may play: the led suit if it holds any, else all.
+
+    ``led`` is ``None`` when the seat leads (or nothing constrains the suit).
+    """
+    if led is None:
+        return list(hand)
+    same = [c for c in hand if suit_of(c) == led]
+    return same if same else list(hand)
+
+
+def winner_index(cards: Sequence[C], led: S | None, suit_of: Callable[[C], S],
+                 power: Callable[[C], int], trumps: Sequence[S] = ()) -> int:
+    """Index in ``cards`` (play order) of the card that wins the trick.
+
+    The highest card of the first suit of ``trumps`` (in priority order) that
+    was played wins; if none was, the highest card of the ``led`` suit. Ties in
+    power cannot happen between distinct cards of one suit.
+    """
+    for suit in (*trumps, led):
+        if suit is None:
+            continue
+        best = -1
+        best_power = 0
+        for i, card in enumerate(cards):
+            if suit_of(card) == suit:
+                p = power(card)
+                if best < 0 or p > best_power:
+                    best, best_power = i, p
+        if best >= 0:
+            return best
+    raise ValueError("no card of the led suit or a trump in the trick")
+
+
+def seats_from(first: int, players: int) -> list[int]:
+    """Every seat once, clockwise from ``first`` (inclusive)."""
+    return [(first + i) % players for i in range(players)]
+
+
+@dataclass
+class TrickInProgress(Generic[C]):
+    """The trick on the table: who led, and the cards played so far in order."""
+
+    leader: int
+    players: int
+    seats: list[int] = field(default_factory=list)
+    cards: list[C] = field(default_factory=list)
+
+    @property
+    def next_seat(self) -> int:
+        """The seat to play next (clockwise from the leader)."""
+        return (self.leader + len(self.cards)) % self.players
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == self.players
+
+    def add(self, seat: int, card: C) -> None:
+        self.seats.append(seat)
+        self.cards.append(card)
