@@ -136,7 +136,8 @@ def test_jack_held_then_closing_a_grave_and_an_ace_used_both_ways() -> None:
     events = ev(GAME.apply(state, EndTurn()))
     assert events == [TurnEnded(1, False), CluesChanged(1, -1, 5, PEN),
                       TurnStarted(0, 3, (2, 3, 4, 5)), Drew(0, c("AH"), 2)]
-    assert GAME.observe(state, 0).phase is Phase.ACE_DRAWN and GAME.legal_actions(state) == (Hold(),)
+    assert GAME.observe(state, 0).phase is Phase.ACE_DRAWN
+    assert GAME.legal_actions(state) == (Hold(),)
     assert ev(GAME.apply(state, Hold()))[:3] == [
         Held(0, c("AH")), Drew(0, c("KH"), 3), Placed(0, c("KH"), 3, True)]
     # End of turn: the held Ace on the new victim, either way; seat 0 discredits a clue.
