@@ -16,6 +16,7 @@ from arena.games.base import Game, GameError, OptionError
 GAME_MODULES = (
     "face_card_kill_card",
     "serial_killer",
+    "kings_corner",
 )
 
 

@@ -1,4 +1,5 @@
 from arena.v1 import face_card_kill_card_pb2 as _face_card_kill_card_pb2
+from arena.v1 import kings_corner_pb2 as _kings_corner_pb2
 from arena.v1 import serial_killer_pb2 as _serial_killer_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -27,28 +28,34 @@ FAULT_MALFORMED: Fault
 FAULT_NO_SHOW: Fault
 
 class GameObservation(_message.Message):
-    __slots__ = ("face_card_kill_card", "serial_killer")
+    __slots__ = ("face_card_kill_card", "serial_killer", "kings_corner")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     SERIAL_KILLER_FIELD_NUMBER: _ClassVar[int]
+    KINGS_CORNER_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Observation
     serial_killer: _serial_killer_pb2.Observation
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Observation, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Observation, _Mapping]] = ...) -> None: ...
+    kings_corner: _kings_corner_pb2.Observation
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Observation, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Observation, _Mapping]] = ..., kings_corner: _Optional[_Union[_kings_corner_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class GameAction(_message.Message):
-    __slots__ = ("face_card_kill_card", "serial_killer")
+    __slots__ = ("face_card_kill_card", "serial_killer", "kings_corner")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     SERIAL_KILLER_FIELD_NUMBER: _ClassVar[int]
+    KINGS_CORNER_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Action
     serial_killer: _serial_killer_pb2.Action
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Action, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Action, _Mapping]] = ...) -> None: ...
+    kings_corner: _kings_corner_pb2.Action
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Action, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Action, _Mapping]] = ..., kings_corner: _Optional[_Union[_kings_corner_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("face_card_kill_card", "serial_killer")
+    __slots__ = ("face_card_kill_card", "serial_killer", "kings_corner")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     SERIAL_KILLER_FIELD_NUMBER: _ClassVar[int]
+    KINGS_CORNER_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Event
     serial_killer: _serial_killer_pb2.Event
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Event, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Event, _Mapping]] = ...) -> None: ...
+    kings_corner: _kings_corner_pb2.Event
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Event, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Event, _Mapping]] = ..., kings_corner: _Optional[_Union[_kings_corner_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class OptionValue(_message.Message):
     __slots__ = ("int_value", "bool_value", "text_value")
