@@ -16,7 +16,9 @@ from arena.games.base import Game, GameError, OptionError
 GAME_MODULES = (
     "face_card_kill_card",
     "kill",
+    "serial_killer",
     "king",
+    "kings_corner",
     "knives",
 )
 

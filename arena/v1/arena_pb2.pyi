@@ -1,6 +1,8 @@
 from arena.v1 import face_card_kill_card_pb2 as _face_card_kill_card_pb2
 from arena.v1 import kill_pb2 as _kill_pb2
+from arena.v1 import serial_killer_pb2 as _serial_killer_pb2
 from arena.v1 import king_pb2 as _king_pb2
+from arena.v1 import kings_corner_pb2 as _kings_corner_pb2
 from arena.v1 import knives_pb2 as _knives_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
@@ -29,40 +31,52 @@ FAULT_MALFORMED: Fault
 FAULT_NO_SHOW: Fault
 
 class GameObservation(_message.Message):
-    __slots__ = ("face_card_kill_card", "kill", "king", "knives")
+    __slots__ = ("face_card_kill_card", "kill", "serial_killer", "king", "kings_corner", "knives")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     KILL_FIELD_NUMBER: _ClassVar[int]
+    SERIAL_KILLER_FIELD_NUMBER: _ClassVar[int]
     KING_FIELD_NUMBER: _ClassVar[int]
+    KINGS_CORNER_FIELD_NUMBER: _ClassVar[int]
     KNIVES_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Observation
     kill: _kill_pb2.Observation
+    serial_killer: _serial_killer_pb2.Observation
     king: _king_pb2.Observation
+    kings_corner: _kings_corner_pb2.Observation
     knives: _knives_pb2.Observation
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Observation, _Mapping]] = ..., kill: _Optional[_Union[_kill_pb2.Observation, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Observation, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Observation, _Mapping]] = ...) -> None: ...
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Observation, _Mapping]] = ..., kill: _Optional[_Union[_kill_pb2.Observation, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Observation, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Observation, _Mapping]] = ..., kings_corner: _Optional[_Union[_kings_corner_pb2.Observation, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Observation, _Mapping]] = ...) -> None: ...
 
 class GameAction(_message.Message):
-    __slots__ = ("face_card_kill_card", "kill", "king", "knives")
+    __slots__ = ("face_card_kill_card", "kill", "serial_killer", "king", "kings_corner", "knives")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     KILL_FIELD_NUMBER: _ClassVar[int]
+    SERIAL_KILLER_FIELD_NUMBER: _ClassVar[int]
     KING_FIELD_NUMBER: _ClassVar[int]
+    KINGS_CORNER_FIELD_NUMBER: _ClassVar[int]
     KNIVES_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Action
     kill: _kill_pb2.Action
+    serial_killer: _serial_killer_pb2.Action
     king: _king_pb2.Action
+    kings_corner: _kings_corner_pb2.Action
     knives: _knives_pb2.Action
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Action, _Mapping]] = ..., kill: _Optional[_Union[_kill_pb2.Action, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Action, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Action, _Mapping]] = ...) -> None: ...
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Action, _Mapping]] = ..., kill: _Optional[_Union[_kill_pb2.Action, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Action, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Action, _Mapping]] = ..., kings_corner: _Optional[_Union[_kings_corner_pb2.Action, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class GameEvent(_message.Message):
-    __slots__ = ("face_card_kill_card", "kill", "king", "knives")
+    __slots__ = ("face_card_kill_card", "kill", "serial_killer", "king", "kings_corner", "knives")
     FACE_CARD_KILL_CARD_FIELD_NUMBER: _ClassVar[int]
     KILL_FIELD_NUMBER: _ClassVar[int]
+    SERIAL_KILLER_FIELD_NUMBER: _ClassVar[int]
     KING_FIELD_NUMBER: _ClassVar[int]
+    KINGS_CORNER_FIELD_NUMBER: _ClassVar[int]
     KNIVES_FIELD_NUMBER: _ClassVar[int]
     face_card_kill_card: _face_card_kill_card_pb2.Event
     kill: _kill_pb2.Event
+    serial_killer: _serial_killer_pb2.Event
     king: _king_pb2.Event
+    kings_corner: _kings_corner_pb2.Event
     knives: _knives_pb2.Event
-    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Event, _Mapping]] = ..., kill: _Optional[_Union[_kill_pb2.Event, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Event, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Event, _Mapping]] = ...) -> None: ...
+    def __init__(self, face_card_kill_card: _Optional[_Union[_face_card_kill_card_pb2.Event, _Mapping]] = ..., kill: _Optional[_Union[_kill_pb2.Event, _Mapping]] = ..., serial_killer: _Optional[_Union[_serial_killer_pb2.Event, _Mapping]] = ..., king: _Optional[_Union[_king_pb2.Event, _Mapping]] = ..., kings_corner: _Optional[_Union[_kings_corner_pb2.Event, _Mapping]] = ..., knives: _Optional[_Union[_knives_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class OptionValue(_message.Message):
     __slots__ = ("int_value", "bool_value", "text_value")
