@@ -14,8 +14,7 @@ Readings of the rules worth knowing (beyond rules/king.md §14):
   Hands are kept sorted by suit (S H D C) and rank (2 … A).
 * First dealer (``kh_deal``): the shuffled pack is dealt face up from its first
   card to seats 0, 1, 2, 3, 0, … until K♥ appears; its receiver is the first
-  dealer. Since the engine's ``start`` returns no events, the cards turned are
-  public through ``Observation.first_dealer_draw``.
+  dealer. The cards turned are public through ``Observation.first_dealer_draw``.
 * The spec's ``bid(n, dir)`` has its field named ``direction`` (``dir`` is a
   Python builtin); ``declare_up(None)`` / ``choose_trump(None)`` is no trump.
 * A *match* in the auction is the action ``Bid`` with the current high bid's
@@ -32,8 +31,8 @@ Readings of the rules worth knowing (beyond rules/king.md §14):
   others have passed in a row). After an ultimatum it marks the ultimatum passes.
 * Auction events carry only the call (seat, tricks, direction, value, whether
   it was a match): a bid reveals nothing about the bidder's cards.
-* The first hand's ``HandStarted``/``CardsDealt`` are not emitted (``start``
-  returns no events); every later hand's are. The observation holds the same.
+* The first hand's ``HandStarted``/``CardsDealt`` come from ``opening_events``
+  (``start`` cannot return them); every later hand's from ``apply``.
 """
 
 from __future__ import annotations
@@ -465,6 +464,7 @@ class State:
         """L1, L2, L3: the seats clockwise from the Beneficiary (preference order)."""
         b = self.dealer
         return ((b + 1) % PLAYERS, (b + 2) % PLAYERS, (b + 3) % PLAYERS)
+    opening: list[Tagged] = field(default_factory=list)  # events of ``start``
 
 
 class King(Game[State, Action, Observation]):
@@ -509,8 +509,11 @@ class King(Game[State, Action, Observation]):
             state.first_dealer_draw = tuple(deck[:at + 1])
         else:
             state.first_dealer = int(first)
-        self._start_hand(state)
+        state.opening = self._start_hand(state)
         return state
+
+    def opening_events(self, state: State) -> list[Tagged]:
+        return list(state.opening)
 
     def _start_hand(self, state: State) -> list[Tagged]:
         h = state.hand_no

@@ -457,6 +457,7 @@ class State:
     stars_taken: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     totals: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     over: bool = False
+    opening: list[Tagged] = field(default_factory=list)  # events of ``start``
 
 
 def _suit(card: KnivesCard) -> KSuit:
@@ -511,8 +512,11 @@ class Knives(Game[State, Action, Observation]):
         state = State(options=options, rng=rng)
         first = options["first_dealer"]
         state.dealer = rng.below(PLAYERS) if first == "random" else int(first)
-        self._start_hand(state)
+        state.opening = self._start_hand(state)
         return state
+
+    def opening_events(self, state: State) -> list[Tagged]:
+        return list(state.opening)
 
     def _start_hand(self, state: State) -> list[Tagged]:
         dealer = state.dealer
