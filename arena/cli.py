@@ -331,11 +331,14 @@ def bundled_bots() -> Iterator[tuple[str, str, list[str]]]:
 def demo_command(
     db: Annotated[str | None, typer.Option("--db", help="Keep the results in this SQLite file "
                                            "(default: a fresh temporary one).")] = None,
-    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1)] = 2,
+    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1)] = 1,
     parallel: Annotated[int, typer.Option(min=1)] = 2,
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 2026,
 ) -> None:
-    """A real round-robin per game between the bundled bots, over gRPC; then the leaderboard."""
+    """A real round-robin per game between the bundled bots, over gRPC; then the leaderboard.
+
+    Matches use each game's short-match options (e.g. a lower target score).
+    """
     began = time.perf_counter()
     with contextlib.ExitStack() as stack:
         if db is None:
@@ -352,8 +355,9 @@ def demo_command(
             entrants = [name for name, _, games in catalogue if game.name in games]
             if len(entrants) < 2:
                 continue
-            tid = create_round_robin(store, game.name, entrants, None, repetitions, seed, {},
-                                     settings)
+            demo_options = {k: str(v) for k, v in game.demo_options.items()}
+            tid = create_round_robin(store, game.name, entrants, None, repetitions, seed,
+                                     demo_options, settings)
             summary = play(store, tid, settings, db)
             played += summary.played
         console.print()

@@ -24,7 +24,7 @@ import dataclasses
 import importlib
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from functools import cache
 from typing import Any
@@ -35,47 +35,106 @@ from arena.games import Game, module_name
 from arena.games.base import InvalidActionError, OptionValue
 from arena.v1 import arena_pb2
 
+CARD_MESSAGE = "arena.v1.Card"
+
 
 class CodecError(ValueError):
     """A message does not hold a valid value of the expected game type."""
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
-    return _HINTS[cls]
-
-
-def _fields(cls: type) -> tuple[str, ...]:
-    if cls not in _FIELDS:
-        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return _FIELDS[cls]
-
-
-def _is_repeated(fd: Any) -> bool:
-    return bool(fd.is_repeated)
+# Encoders and decoders are compiled once per (type, message) pair into small
+# closures, so the hot path does no reflection: one getattr/setattr per field.
+Encoder = Callable[[Message, Any], None]
+Decoder = Callable[[Message], Any]
+_ENCODERS: dict[tuple[type, str], Encoder] = {}
+_DECODERS: dict[tuple[Any, str], Decoder] = {}
+_FIELD_ENCODERS: dict[str, Encoder] = {}
 
 
 def encode_into(msg: Message, value: Any) -> None:
     """Fill ``msg`` from the dataclass ``value`` (the message's own type or a oneof member)."""
-    cls = type(value)
-    descriptor = msg.DESCRIPTOR
+    key = (type(value), msg.DESCRIPTOR.full_name)
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        encoder = _ENCODERS[key] = _compile_encoder(type(value), msg.DESCRIPTOR)
+    encoder(msg, value)
+
+
+def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
+    if not dataclasses.is_dataclass(cls):
+        raise CodecError(f"cannot encode {cls.__name__} into {descriptor.full_name}")
     if descriptor.name != cls.__name__:
         member = _oneof_member(descriptor, cls.__name__)
-        sub = getattr(msg, member)
-        sub.SetInParent()
-        encode_into(sub, value)
-        return
-    by_name = descriptor.fields_by_name
-    for name in _fields(cls):
-        fd = by_name.get(name)
+
+        def encode_member(msg: Message, value: Any) -> None:
+            sub = getattr(msg, member)
+            sub.SetInParent()
+            encode_into(sub, value)
+
+        return encode_member
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    steps = []
+    for name in names:
+        fd = descriptor.fields_by_name.get(name)
         if fd is None:
             raise CodecError(f"message {descriptor.full_name} has no field {name!r}")
-        _set(msg, fd, getattr(value, name))
+        steps.append((name, _field_encoder(fd)))
+
+    def encode(msg: Message, value: Any) -> None:
+        for name, step in steps:
+            item = getattr(value, name)
+            if item is not None:
+                step(msg, item)
+
+    return encode
+
+
+def _field_encoder(fd: Any) -> Encoder:
+    """How to put a Python value into field ``fd`` of a message."""
+    name = fd.name
+    if fd.is_repeated and fd.message_type is None:
+        def repeated_scalars(msg: Message, value: Any) -> None:
+            getattr(msg, name).extend(sorted(value) if isinstance(value, frozenset) else value)
+
+        return repeated_scalars
+    if fd.is_repeated:
+        card = fd.message_type.full_name == CARD_MESSAGE
+
+        def repeated_messages(msg: Message, value: Any) -> None:
+            container = getattr(msg, name)
+            if card:
+                add = container.add
+                for c in value:
+                    add(rank=c.rank, suit=c.suit, copy=c.copy)
+                return
+            for item in sorted(value) if isinstance(value, frozenset) else value:
+                sub = container.add()
+                if isinstance(item, (tuple, list, frozenset)):
+                    _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
+                else:
+                    encode_into(sub, item)
+
+        return repeated_messages
+    if fd.message_type is not None:
+        def message(msg: Message, value: Any) -> None:
+            sub = getattr(msg, name)
+            sub.SetInParent()
+            encode_into(sub, value)
+
+        return message
+
+    def scalar(msg: Message, value: Any) -> None:
+        setattr(msg, name, value)
+
+    return scalar
+
+
+def _wrapper_encoder(descriptor: Any) -> Encoder:
+    """A list inside a list travels as a message whose one field is repeated (``Cards``)."""
+    encoder = _FIELD_ENCODERS.get(descriptor.full_name)
+    if encoder is None:
+        encoder = _FIELD_ENCODERS[descriptor.full_name] = _field_encoder(descriptor.fields[0])
+    return encoder
 
 
 _ONEOF_MEMBERS: dict[tuple[str, str], str] = {}
@@ -94,49 +153,84 @@ def _oneof_member(descriptor: Any, class_name: str) -> str:
     return _ONEOF_MEMBERS[key]
 
 
-def _set(msg: Message, fd: Any, value: Any) -> None:
-    name = fd.name
-    if value is None:
-        return
-    if _is_repeated(fd):
-        container = getattr(msg, name)
-        items = sorted(value) if isinstance(value, frozenset) else value
-        if fd.message_type is None:
-            container.extend(int(v) if isinstance(v, IntEnum) else v for v in items)
-            return
-        for item in items:
-            sub = container.add()
-            if isinstance(item, (tuple, list, frozenset)):
-                inner = sub.DESCRIPTOR.fields[0]
-                _set(sub, inner, item)
-            else:
-                encode_into(sub, item)
-        return
-    if fd.message_type is not None:
-        sub = getattr(msg, name)
-        sub.SetInParent()
-        encode_into(sub, value)
-        return
-    setattr(msg, name, int(value) if isinstance(value, IntEnum) else value)
-
-
 def decode(msg: Message, hint: Any) -> Any:
     """The value of type ``hint`` (a dataclass or a union of dataclasses) held by ``msg``."""
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
+    key = (hint, msg.DESCRIPTOR.full_name)
+    decoder = _DECODERS.get(key)
+    if decoder is None:
+        decoder = _DECODERS[key] = _compile_decoder(hint, msg.DESCRIPTOR)
+    return decoder(msg)
+
+
+def _compile_decoder(hint: Any, descriptor: Any) -> Decoder:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
         members = [a for a in typing.get_args(hint) if a is not type(None)]
-        return _decode_union(msg, members)
+        return lambda msg: _decode_union(msg, members)
     if not (isinstance(hint, type) and dataclasses.is_dataclass(hint)):
         raise CodecError(f"cannot decode a message into {hint!r}")
-    if msg.DESCRIPTOR.name != hint.__name__:
-        return _decode_union(msg, [hint])
-    hints = _hints(hint)
-    by_name = msg.DESCRIPTOR.fields_by_name
-    kwargs = {name: _get(msg, by_name[name], hints[name]) for name in _fields(hint)}
-    try:
-        return hint(**kwargs)
-    except (ValueError, TypeError) as err:
-        raise CodecError(f"invalid {hint.__name__}: {err}") from None
+    if descriptor.name != hint.__name__:
+        return lambda msg: _decode_union(msg, [hint])
+    cls = hint
+    hints = typing.get_type_hints(cls)
+    getters = []
+    for f in dataclasses.fields(cls):
+        fd = descriptor.fields_by_name.get(f.name)
+        if fd is None:
+            raise CodecError(f"message {descriptor.full_name} has no field {f.name!r}")
+        getters.append(_field_decoder(fd, hints[f.name]))
+
+    def build(msg: Message) -> Any:
+        try:
+            return cls(*[get(msg) for get in getters])
+        except (ValueError, TypeError) as err:
+            raise CodecError(f"invalid {cls.__name__}: {err}") from None
+
+    return build
+
+
+def _field_decoder(fd: Any, hint: Any) -> Decoder:
+    """How to read field ``fd`` of a message as a value of type ``hint``."""
+    name = fd.name
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        inner_hint = next(a for a in args if a is not type(None))
+        inner = _field_decoder(fd, inner_hint)
+        if fd.is_repeated:
+            return lambda msg: None
+        return lambda msg: inner(msg) if msg.HasField(name) else None
+    if origin in (tuple, frozenset):
+        collect: Callable[[Any], Any] = frozenset if origin is frozenset else tuple
+        item_hint = args[0]
+        if fd.message_type is None:
+            item_convert = _scalar_converter(item_hint)
+            if item_convert is None:
+                return lambda msg: collect(getattr(msg, name))
+            return lambda msg: collect(map(item_convert, getattr(msg, name)))
+        if typing.get_origin(item_hint) in (tuple, frozenset):
+            wrapped = _field_decoder(fd.message_type.fields[0], item_hint)
+            return lambda msg: collect(wrapped(sub) for sub in getattr(msg, name))
+        return lambda msg: collect(decode(sub, item_hint) for sub in getattr(msg, name))
+    if fd.message_type is not None:
+        return lambda msg: decode(getattr(msg, name), hint)
+    convert = _scalar_converter(hint)
+    if convert is None:
+        return lambda msg: getattr(msg, name)
+    return lambda msg: convert(getattr(msg, name))
+
+
+def _scalar_converter(hint: Any) -> Callable[[Any], Any] | None:
+    if isinstance(hint, type) and issubclass(hint, IntEnum):
+        enum = hint
+
+        def to_enum(value: Any) -> Any:
+            try:
+                return enum(value)
+            except ValueError:
+                raise CodecError(f"{value} is not a {enum.__name__}") from None
+
+        return to_enum
+    return None
 
 
 def _decode_union(msg: Message, members: Sequence[type]) -> Any:
@@ -151,39 +245,6 @@ def _decode_union(msg: Message, members: Sequence[type]) -> Any:
         if cls.__name__ == sub.DESCRIPTOR.name:
             return decode(sub, cls)
     raise CodecError(f"{sub.DESCRIPTOR.name} is not expected here")
-
-
-def _get(msg: Message, fd: Any, hint: Any) -> Any:
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType) and type(None) in args:
-        inner = next(a for a in args if a is not type(None))
-        if _is_repeated(fd) or not msg.HasField(fd.name):
-            return None
-        return _get(msg, fd, inner)
-    value = getattr(msg, fd.name)
-    if origin in (tuple, frozenset):
-        item_hint = args[0]
-        if fd.message_type is None:
-            items = [_scalar(v, item_hint) for v in value]
-        elif typing.get_origin(item_hint) in (tuple, frozenset):
-            inner = item_hint
-            items = [_get(sub, sub.DESCRIPTOR.fields[0], inner) for sub in value]
-        else:
-            items = [decode(sub, item_hint) for sub in value]
-        return frozenset(items) if origin is frozenset else tuple(items)
-    if fd.message_type is not None:
-        return decode(value, hint)
-    return _scalar(value, hint)
-
-
-def _scalar(value: Any, hint: Any) -> Any:
-    if isinstance(hint, type) and issubclass(hint, IntEnum):
-        try:
-            return hint(value)
-        except ValueError:
-            raise CodecError(f"{value} is not a {hint.__name__}") from None
-    return value
 
 
 # -- the per-game view used by the referee, the server and the SDK -------------

@@ -263,10 +263,11 @@ async def _broadcast(codec: GameCodec, seats: Sequence[_Seat], events: Sequence[
         if tagged.visible_to is not None:
             entry.visible_to.extend(sorted(tagged.visible_to))
         encoded.append((tagged, wire))
+    sends = []
     for number, seat in enumerate(seats):
-        if not seat.playing:
+        if not seat.playing or seat.link is None:
             continue
         mine = [wire for tagged, wire in encoded if tagged.visible(number)]
         if mine:
-            assert seat.link is not None
-            await seat.link.send(pb.RefereeMessage(events=pb.Events(events=mine)))
+            sends.append(seat.link.send(pb.RefereeMessage(events=pb.Events(events=mine))))
+    await asyncio.gather(*sends)  # to every seat at once

@@ -3,19 +3,19 @@
 ``run(MyBot)`` reads the server address and the bot's token from the command
 line (``--server HOST:PORT --token T``) or from the environment
 (``ARENA_SERVER``, ``ARENA_TOKEN``, which is how the arena starts managed bots),
-attends, and plays each offered seat on its own stream and thread with a fresh
-``MyBot()``. It returns when the arena ends the bot's attendance.
+attends, and plays each offered seat on its own stream with a fresh ``MyBot()``.
+It returns when the arena ends the bot's attendance.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import logging
 import os
-import queue
 import sys
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
@@ -54,30 +54,36 @@ def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> No
 
 
 def attend(bot_factory: Callable[[], Bot], server: str, token: str) -> None:
-    with grpc.insecure_channel(server) as channel:
+    asyncio.run(attend_async(bot_factory, server, token))
+
+
+async def attend_async(bot_factory: Callable[[], Bot], server: str, token: str) -> None:
+    """Attend until dismissed, playing each offered seat on its own stream."""
+    async with grpc.aio.insecure_channel(server) as channel:
         stub = pb_grpc.BotServiceStub(channel)
-        threads: list[threading.Thread] = []
-        for assignment in stub.Attend(pb.AttendRequest(token=token, client=CLIENT)):
-            thread = threading.Thread(target=play_seat, args=(stub, assignment, bot_factory()),
-                                      name=f"seat-{assignment.match_id}-{assignment.seat}",
-                                      daemon=True)
-            thread.start()
-            threads = [t for t in threads if t.is_alive()] + [thread]
-        for thread in threads:
-            thread.join(timeout=5)
+        seats: set[asyncio.Task[None]] = set()
+        async for assignment in stub.Attend(pb.AttendRequest(token=token, client=CLIENT)):
+            task = asyncio.create_task(play_seat(stub, assignment, bot_factory()))
+            seats.add(task)
+            task.add_done_callback(seats.discard)
+        if seats:
+            await asyncio.wait(seats, timeout=5)
 
 
-def play_seat(stub: pb_grpc.BotServiceStub, assignment: pb.Assignment, bot: Bot) -> None:
-    """Play one seat of one match to its end."""
-    outbox: queue.Queue[pb.BotMessage | None] = queue.Queue()
-    outbox.put(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
-    requests: Iterator[pb.BotMessage] = iter(outbox.get, None)
+async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
+    """Play one seat of one match to its end.
+
+    The bot's methods run on the event loop: a slow ``act`` holds up this
+    process's other seats, never the referee (each seat has its own clock).
+    """
     codec = codec_for(assignment.game)
+    call = stub.Play()
     try:
-        for message in stub.Play(requests):
+        await call.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        async for message in call:
             kind = message.WhichOneof("kind")
             if kind == "decision":
-                outbox.put(pb.BotMessage(choice=_decide(bot, codec, message.decision)))
+                await call.write(pb.BotMessage(choice=_decide(bot, codec, message.decision)))
             elif kind == "events":
                 bot.on_events([codec.decode_event(e) for e in message.events.events])
             elif kind == "start":
@@ -89,16 +95,18 @@ def play_seat(stub: pb_grpc.BotServiceStub, assignment: pb.Assignment, bot: Bot)
                 end = message.end
                 bot.on_end(Result(tuple(end.scores), tuple(end.ranks),
                                   tuple(FAULTS.get(f, str(f)) for f in end.faults)))
+                break
             elif kind == "notice":
                 log.warning("referee: %s", message.notice.text)
+        with contextlib.suppress(grpc.RpcError, RuntimeError):
+            await call.done_writing()
     except grpc.RpcError as err:
         if isinstance(err, grpc.Call) and err.code() != grpc.StatusCode.CANCELLED:
             log.warning("match %s seat %s: %s", assignment.match_id, assignment.seat, err.details())
     except Exception:
         log.exception("match %s seat %s: the bot failed; leaving the match",
                       assignment.match_id, assignment.seat)
-    finally:
-        outbox.put(None)
+        call.cancel()
 
 
 def _decide(bot: Bot, codec: Any, request: pb.DecisionRequest) -> pb.Choice:

@@ -229,6 +229,8 @@ class Game(ABC, Generic[State, Action, Observation]):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
+    # Options for a short match (``arena demo``); the rules' defaults otherwise.
+    demo_options: ClassVar[Mapping[str, OptionValue]] = {}
     action_types: ClassVar[tuple[type, ...]]
     observation_type: ClassVar[type]
     event_types: ClassVar[tuple[type, ...]]

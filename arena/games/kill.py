@@ -496,6 +496,7 @@ class KillGame(Game[State, Action, Observation]):
     min_players = 3
     max_players = 4
     default_players = 4
+    demo_options = {"target_score": 11}
     options = (
         Option("target_score", 31, "the match ends after the round in which a total reaches this",
                minimum=1),

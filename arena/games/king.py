@@ -474,6 +474,7 @@ class King(Game[State, Action, Observation]):
     min_players = 4
     max_players = 4
     default_players = 4
+    demo_options = {"quick": True}
     options = (
         Option("quick", False, "3 combined negative hands instead of 6"),
         Option("first_dealer", "kh_deal",

@@ -257,6 +257,7 @@ class KingsCorner(Game[State, Action, Observation]):
     min_players = 2
     max_players = 6
     default_players = 4
+    demo_options = {"target_score": 25}
     options = (
         Option("target_score", 50, "the match ends after the deal in which a total reaches this",
                minimum=1),

@@ -485,6 +485,7 @@ class Knives(Game[State, Action, Observation]):
     min_players = 5
     max_players = 5
     default_players = 5
+    demo_options = {"target_score": 6}
     options = (
         Option("target_score", 15, "the match ends after a hand in which a total reaches this",
                minimum=1),
