@@ -81,10 +81,15 @@ def games_command() -> None:
     for column in ("game", "players", "options (default: allowed)"):
         table.add_column(column)
     for game in all_games().values():
-        opts = "\n".join(f"{o.name} = {o.default}  ({o.describe()}): {o.doc}" for o in game.options)
+        opts = "\n".join(f"{o.name} = {_shown(o.default)}  ({o.describe()}): {o.doc}"
+                         for o in game.options)
         table.add_row(f"{game.name}\n[dim]{game.title}[/dim]",
                       f"{game.min_players}-{game.max_players} ({game.default_players})", opts)
     console.print(table)
+
+
+def _shown(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 # -- bots --------------------------------------------------------------------------

@@ -146,6 +146,26 @@ def test_user_mistakes_get_one_clear_line(tmp_path: Path, args: list[str], messa
     assert db.stat().st_size >= size_before
 
 
+def test_bots_are_added_listed_and_removed(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db)
+    assert "heuristic@1" in arena("bot", "list", db=db).stdout
+    arena("bot", "add", "heuristic", "--version", "2", "--command",
+          "python -m bots.face_card_kill_card --target 12", db=db)
+    arena("bot", "remove", "heuristic", "--version", "1", db=db)
+    listing = arena("bot", "list", db=db).stdout
+    assert "heuristic@2" in listing and "heuristic@1" not in listing
+    again = arena("bot", "remove", "heuristic", "--version", "1", db=db, check=False)
+    assert again.returncode == 1 and "Traceback" not in again.stderr
+
+
+def test_games_lists_every_game_with_its_options() -> None:
+    out = arena("games").stdout
+    for name in ("kill", "face-card-kill-card", "serial-killer", "king", "kings-corner", "knives"):
+        assert name in out
+    assert "target_score = 31" in out and "= true" in out
+
+
 def test_a_bad_database_is_a_clear_error(tmp_path: Path) -> None:
     result = arena("bot", "list", db=tmp_path, check=False)   # a folder, not a file
     assert result.returncode == 1 and "Traceback" not in result.stderr
