@@ -15,10 +15,15 @@ Readings of the rules worth knowing (beyond the resolutions R1-R19 of the spec):
   Seat suits are fixed by seat (R3); only the hidden cards follow the starter, so
   a duplicate deal with rotated bots gives each bot the same hidden card only
   together with the seat's suit.
-* **Which Joker.** A seat asked for a Joker that holds both gives ``X1`` (the
-  spec says only "exactly one"). The Joker that changes hands is named in the
-  public :class:`JokerClaimed` event: the text has it "passed" in plain sight and
-  the two Jokers are interchangeable in play.
+* **Which Joker.** The Joker that changes hands is named in the public
+  :class:`JokerClaimed` event: the text has it "passed" in plain sight and the
+  two Jokers are interchangeable in play. A seat asked for a Joker that holds
+  both gives one picked by the seeded generator (``below(2)``: 0 gives ``X1``, 1
+  gives ``X2``). The number is drawn on *every* successful claim, whether or not
+  the seat holds two, so the generator's use depends only on public facts. Any
+  fixed choice (say, always ``X1``) would break rules section 7: seeing ``X2``
+  passed would prove that the seat held one Joker only. This is the one draw
+  besides the shuffles that section 12 lists.
 * **Immunity** (R13) is cleared when the immune seat's next turn starts; a
   failed Joker claim grants none.
 * **Turn accounting.** Every turn that ends (including a fold, a trio, a failed
@@ -742,11 +747,15 @@ class KillGame(Game[State, Action, Observation]):
     def _claim_joker(self, state: State, p: int, t: int, events: list[Tagged]) -> None:
         hand = tuple(state.hands[p])
         target = state.hands[t]
-        joker = next((c for c in target if c.rank is Rank.JOKER), None)
-        events.append(public(JokerClaimed(p, t, hand, joker is not None, joker)))
-        if joker is None:
+        jokers = [c for c in target if c.rank is Rank.JOKER]
+        if not jokers:
+            events.append(public(JokerClaimed(p, t, hand, False, None)))
             self._end_turn(state, p, events)
             return
+        # A coin on every successful claim (a public fact), used only when t holds both:
+        # the Joker passed must not tell whether t had two (rules section 7).
+        joker = jokers[state.rng.below(2) % len(jokers)]
+        events.append(public(JokerClaimed(p, t, hand, True, joker)))
         target.remove(joker)
         state.hands[p].append(joker)
         state.hands[p].sort()

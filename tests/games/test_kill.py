@@ -71,8 +71,9 @@ def deal_order(players: int, front: str) -> list[Card]:
 class Script:
     """A stacked match driven action by action, keeping every seat's view of the events."""
 
-    def __init__(self, players: int, orders: list[list[Card]], **options: Any) -> None:
-        self.state: State = GAME.new_stacked(players, orders, options)
+    def __init__(self, players: int, orders: list[list[Card]], numbers: list[int] | None = None,
+                 **options: Any) -> None:
+        self.state: State = GAME.new_stacked(players, orders, options, numbers or ())
         self.events: list[Tagged] = list(self.state.round_log)
 
     def do(self, *actions: Any) -> list[Any]:
@@ -243,6 +244,26 @@ def test_joker_claim_failure_reveals_the_hand_and_ends_the_turn() -> None:
     assert events[0] == JokerClaimed(0, 1, tuple(cards("AH 2H 3H TH")), False, None)
     assert s.to_act == 1 and s.state.immune == [False] * 4
     assert s.state.hands[0] == cards("AH 2H 3H TH") and Kill(0) in s.legal()
+
+
+def test_which_joker_passes_does_not_tell_whether_the_giver_had_two() -> None:
+    """Rules 7: a successful claim shows everyone that t had a Joker, not whether it had
+    two. Seat 3 holds X1 and X2 in one deal and only X2 in the other (X1 deep in the
+    deck); seat 3 takes X2 from the table in both. The generator's coin (1) picks X2 from
+    the two; a seat that holds one Joker gives that one. A bystander's view is the same
+    in both deals, so seeing X2 passed does not prove the giver had only one Joker."""
+    views = []
+    for hidden, drop in (("X1", 1), ("9S", 0)):  # seat 3's hand sorted: X1 first
+        s = Script(4, [deal_order(4, f"TH 9D 9C {hidden} 4S 5S 6S X2 7S")], [1], rounds=1)
+        s.pass_turns(3)
+        s.do(Draw(), Swap(drop), EndTurn())  # seat 3 swaps AS for X2, seen by all
+        assert s.state.hands[3].count(C("X2")) == 1
+        events = s.do(ClaimJoker(3))
+        assert events[0] == JokerClaimed(0, 3, tuple(cards("AH 2H 3H TH")), True, C("X2"))
+        assert (C("X1") in s.state.hands[3]) is (hidden == "X1")
+        s.do(Discard(0))
+        views.append((s.seen_by(1), GAME.observe(s.state, 1)))
+    assert views[0] == views[1]
 
 
 # -- the two-card method -----------------------------------------------------------
@@ -556,3 +577,68 @@ def test_heuristic_bot_beats_random_bots() -> None:
     assert sum(ranks) / matches <= 1.3
     assert sum(random_ranks) / len(random_ranks) >= 2.5
     assert wins >= 0.8 * matches
+
+
+# -- rules without a scripted test before the review -------------------------------------
+def three_folds(s: Script) -> None:
+    """Everyone draws once, then the starter and the next two fold: the last seat survives."""
+    s.pass_turns(s.state.players)
+    for _ in range(s.state.players - 1):
+        s.do(Fold())
+
+
+def test_second_round_deals_from_the_new_starter_and_rounds_ignore_the_target() -> None:
+    """Rules 4.2/4.4: round 2 starts with seat 3 (starter - 1), which gets the first hidden
+    card; 6 (rounds option): with rounds=2 the match goes on although a total reached 1."""
+    s = Script(4, [deal_order(4, ""), deal_order(4, "9S TH 9D 9C")], rounds=2, target_score=1)
+    three_folds(s)
+    assert s.state.totals == [1, 1, 1, 6] and s.to_act == 3
+    assert s.state.round_index == 1 and s.state.starter == 3
+    assert [s.state.hands[k][-1] for k in (3, 0, 1, 2)] == cards("9S TH 9D 9C")
+    assert s.state.status == [Status.ACTIVE] * 4 and s.state.had_turn == [False] * 4
+    assert s.state.round_points == [0] * 4 and s.state.used == [] and len(s.state.deck) == 38
+    assert s.legal() == [Draw()]
+    assert RoundStarted(1, 3, fixed_cards(4), 38) in s.seen_by(0)
+    three_folds(s)  # seats 3, 0, 1 fold; seat 2 survives
+    assert GAME.outcome(s.state).scores == (2, 2, 7, 7)  # type: ignore[union-attr]
+    assert GAME.outcome(s.state).ranks == (3, 3, 1, 1)  # type: ignore[union-attr]
+
+
+def test_max_rounds_ends_a_target_match() -> None:
+    s = Script(4, [deal_order(4, "")], max_rounds=1)
+    three_folds(s)
+    assert s.to_act is None and s.seen_by(0)[-1] == MatchEnded((1, 1, 1, 6), (2, 2, 2, 1))
+
+
+def test_joker_refill_from_an_empty_deck_reshuffles_the_used_pile_first() -> None:
+    """Rules 5.6: the giver's refill is a draw; with the deck empty the used pile is
+    shuffled into a new deck first, and the refill stays the giver's secret."""
+    first = deal_order(4, "TH 9D 9C X1")
+    reshuffled = list(reversed(first[4:]))
+    s = Script(4, [first, reshuffled], rounds=1)
+    s.pass_turns(38)
+    assert s.to_act == 2 and s.state.deck == [] and len(s.state.used) == 38
+    s.do(ClaimJoker(3))
+    assert s.seen_by(0)[-3:] == [JokerClaimed(2, 3, tuple(cards("AC 2C 3C 9C")), True, C("X1")),
+                                 UsedPileShuffled(38), JokerRefill(3, None)]
+    assert JokerRefill(3, reshuffled[0]) in s.seen_by(3)
+    assert JokerRefill(3, reshuffled[0]) not in s.seen_by(0) + s.seen_by(1) + s.seen_by(2)
+    assert reshuffled[0] in s.state.hands[3] and len(s.state.deck) == 37 and s.state.used == []
+    s.do(Discard(0))
+    assert s.to_act == 3 and len(s.state.deck) + len(s.state.used) == 38
+
+
+def test_an_immune_seat_cannot_be_killed_but_can_receive_a_two_card_gift() -> None:
+    """Rules 5.2: the recipient r may be immune; 5.1: kill(t) needs t not immune."""
+    s = Script(4, [deal_order(4, JOKER_DECK + " 5C")], rounds=1)
+    s.pass_turns(4)
+    s.do(ClaimJoker(2), Discard(1))  # seat 0 takes X1, discards AH, is immune
+    assert s.to_act == 1 and Kill(0) not in s.legal()
+    s.do(Draw())
+    assert s.state.drawn == C("5C") and Two(1, 2, 0) in s.legal()  # 2D + 3D = 5
+    s.do(Two(1, 2, 0))
+    assert s.to_act == 0 and s.state.phase is Phase.GIFT_DISCARD and s.state.gift_card == C("2D")
+    assert s.legal() == [Discard(i) for i in range(4)]
+    s.do(Discard(0))  # seat 0 discards X1 from its four previous cards
+    assert s.state.hands[0] == cards("2H 2D 3H TH") and s.state.immune[0]
+    assert s.to_act == 1 and GAME.observe(s.state, 1).phase is Phase.POST_MOVE
