@@ -376,7 +376,9 @@ class KingsCorner(Game[State, Action, Observation]):
             raise IllegalActionError(f"{action!r} is not legal now")
 
     def apply(self, state: State, action: Action) -> list[Tagged]:
-        if not isinstance(action, ACTION_TYPES):
+        if not isinstance(action, ACTION_TYPES) or not all(
+                isinstance(v, Card) if k == "card" else type(v) is int
+                for k, v in vars(action).items()):
             raise InvalidActionError(f"{action!r} is not an action of {self.name}")
         seat = state.to_act
         if seat is None:

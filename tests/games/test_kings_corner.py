@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from arena.games.base import IllegalActionError, Tagged
+from arena.games.base import IllegalActionError, InvalidActionError, Tagged
 from arena.games.cards import Card, Rank, cards, standard_deck
 from arena.games.kings_corner import (
     CORNERS,
@@ -270,3 +270,81 @@ def test_invariants_over_random_games(block: int) -> None:
         target = 50 if seed % 10 == 0 else 10
         deals += check_invariants(2 + seed % 5, seed, {"target_score": target})
     assert deals > 1000
+
+
+# -- further scripted rules (review) -----------------------------------------------
+def test_fits_is_one_rank_lower_in_the_other_colour_with_aces_low() -> None:
+    assert fits(c("QH"), c("KS")) and fits(c("AH"), c("2S")) and fits(c("2C"), c("3D"))
+    assert not fits(c("AH"), c("2D"))  # same colour
+    assert not fits(c("2S"), c("AH"))  # nothing fits on an Ace
+    assert not fits(c("KS"), c("AH"))  # no wrap-around from Ace to King
+    assert not fits(c("JH"), c("KS"))  # exactly one rank lower
+
+
+def test_going_out_with_any_move_and_tied_totals_share_a_rank() -> None:
+    # Four seats, dealer 3: seat 0 plays first. It goes out by starting a corner with a King.
+    hands = ["QH JS TH 9S 8H 7S KD", "2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D",
+             "KH 2H 3H 4H 5H 6H 7H"]
+    order = deal(hands, "KC AS AH AD")
+    state = GAME.new_stacked(4, [order], {"first_dealer": 3, "target_score": 7})
+    for code in ["QH", "JS", "TH", "9S", "8H", "7S"]:
+        GAME.apply(state, Play(c(code), N))
+    events = [t.event for t in GAME.apply(state, KingToCorner(c("KD"), SE))]
+    assert events[0] == Played(0, c("KD"), SE)
+    ended = events[1]
+    assert isinstance(ended, DealEnded) and ended.reason is DealEndReason.OUT and ended.out == 0
+    # Penalties: 7 plain cards = 7; King (10) + 6 plain cards = 16. A total equal to the
+    # target (7) ends the match.
+    assert ended.penalties == (0, 7, 7, 16) and events[2:] == [MatchEnded(1, (0, 7, 7, 16))]
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (0.0, 7.0, 7.0, 16.0)
+    assert outcome.ranks == (1, 2, 2, 4)
+
+
+def test_filling_an_emptied_side_pile_can_go_out() -> None:
+    order = deal(["QH JS TH 9S 8H 7S 2C", "KD 3C 4C 5C 6C 2D 3D"], "KC 6D AH AD")
+    state = GAME.new_stacked(2, [order, standard_deck()], {"first_dealer": 1})
+    for code in ["QH", "JS", "TH", "9S", "8H", "7S"]:
+        GAME.apply(state, Play(c(code), N))
+    GAME.apply(state, MovePile(E, N))  # red 6 on black 7: E is empty
+    assert [FillSide(c("2C"), E)] == [a for a in GAME.legal_actions(state)
+                                      if isinstance(a, FillSide)]
+    events = [t.event for t in GAME.apply(state, FillSide(c("2C"), E))]
+    assert events[0] == Played(0, c("2C"), E)
+    assert isinstance(events[1], DealEnded) and events[1].out == 0
+    assert events[1].penalties == (0, 16) and state.totals == [0, 16] and state.deal == 2
+
+
+def test_the_per_deal_turn_cap_ends_the_deal_as_an_impasse() -> None:
+    """Seats making one move a turn while they can outlast 50 turns (seed found by search)."""
+    state = GAME.new(2, 0, {"max_turns_per_deal": 50})
+    dealer = state.dealer
+    log: list[Any] = []
+    while state.deal == 1:
+        legal = GAME.legal_actions(state)
+        action = legal[0] if state.moves_this_turn == 0 and len(legal) > 1 else EndTurn()
+        before = [list(h) for h in state.hands]
+        log += [t.event for t in GAME.apply(state, action)]
+    turns = [e for e in log if isinstance(e, TurnEnded)]
+    ended = next(e for e in log if isinstance(e, DealEnded))
+    assert len(turns) == 50 and log[log.index(ended) - 1] is turns[-1]
+    assert turns[-1].consecutive_idle_turns < 2  # not an impasse: the cap ended it
+    assert ended.reason is DealEndReason.TURN_CAP and ended.out is None
+    # Scored as an impasse: every seat pays for the cards it holds (King 10, other 1).
+    assert ended.hands == tuple(tuple(sorted(h)) for h in before) and all(ended.hands)
+    assert ended.penalties == tuple(sum(10 if card.rank is Rank.KING else 1 for card in h)
+                                    for h in before)
+    assert state.totals == list(ended.penalties) and max(state.totals) < 50
+    assert state.deal == 2 and state.dealer == (dealer + 1) % 2
+    assert GAME.observe(state, 0).turns_this_deal == 0
+
+
+def test_malformed_actions_are_refused_as_invalid() -> None:
+    state = GAME.new(2, 0)
+    card = state.hands[state.to_act or 0][0]
+    before = GAME.observe(state, 0)
+    for bad in (Play(card, "N"), Play(card, 1.5), MovePile(0, "x"),  # type: ignore[arg-type]
+                FillSide("QD", 0), PileToCorner(None, 4)):  # type: ignore[arg-type]
+        with pytest.raises(InvalidActionError):
+            GAME.apply(state, bad)
+    assert GAME.observe(state, 0) == before

@@ -5,6 +5,7 @@ Stacked decks: the first card of a stacked order is the first card drawn.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -305,3 +306,93 @@ def check_invariants(players: int, seed: int) -> None:
 def test_invariants_over_random_games(block: int) -> None:
     for seed in range(block * 500, (block + 1) * 500):
         check_invariants(2 + seed % 7, seed)
+
+
+# -- further scripted rules (review) -----------------------------------------------
+def numbers(count: int, skip: str = "") -> str:
+    """``count`` number cards (2-10) in deck order, leaving out the codes in ``skip``."""
+    taken = [card.code for card in standard_deck()
+             if 2 <= card.rank <= 10 and card.code not in skip.split()]
+    assert len(taken) >= count
+    return " ".join(taken[:count])
+
+
+def test_an_informant_arresting_the_last_rival_ends_the_game_mid_draw() -> None:
+    # Turn 1: three victims close graves 0-2; graves 3-5 stay open for the rest of the game.
+    # Then nine turns of three number cards each: every turn misses, both seats lose clues.
+    head = "KS KH KD 2S 3S 4S"
+    order = deck(f"{head} {numbers(27, head)} AS")
+    state = GAME.new_stacked(2, [order], numbers=[0])
+    for _ in range(10):
+        GAME.apply(state, EndTurn())
+    assert state.clues == [2, 1] and state.to_act == 0 and state.turn_count == 11
+    # Turn 11, seat 0: the Ace drawn for grave 3 may inform on seat 1 or discredit (2 < 6).
+    assert state.phase is Phase.ACE_DRAWN and GAME.observe(state, 1).current_grave == 3
+    assert GAME.legal_actions(state) == (
+        InformNow(0, 0), InformNow(0, 1), InformNow(1, 0), InformNow(1, 1),
+        InformNow(2, 0), InformNow(2, 1), Hold())
+    stack = len(state.stack)
+    # S9: seat 1 loses its last clue; the game ends at once: no draws for graves 4 and 5,
+    # no end-of-turn phase, no penalty for seat 0's kill-less turn.
+    assert ev(GAME.apply(state, InformNow(1, 1))) == [
+        InformantPlayed(0, c("AS"), 1, 1), CluesChanged(1, -1, 0, INF), Arrested(1, ()),
+        GameEnded(EndReason.LAST_KILLER, (2, 0), 0)]
+    assert len(state.stack) == stack and GAME.to_act(state) is None
+    assert graves(state)[1] == "KH AS"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (2.0, 0.0) and outcome.ranks == (1, 2)
+
+
+def test_a_corpse_closing_the_last_grave_reshuffles_the_set_aside_cards_too() -> None:
+    first = deck("KS QS KH QH KD 2S  JS  JH  3S  4S")
+    second = deck("2C 3C 4C 5C 6C 7C")  # all 52 cards: nothing is held when it reshuffles
+    state = GAME.new_stacked(3, [first, second], numbers=[0])
+    state.clues[2] = 1  # set-up shortcut: seat 2 is one missed turn from arrest
+    GAME.apply(state, EndTurn())            # t1 seat 0: five kills, grave 5 open (2S)
+    GAME.apply(state, Hold())               # t2 seat 1 holds JS (grave 5 gets nothing)
+    GAME.apply(state, EndTurn())            # seat 1 missed: 5 clues
+    GAME.apply(state, Hold())               # t3 seat 2 holds JH
+    assert ev(GAME.apply(state, EndTurn()))[:4] == [
+        TurnEnded(2, False), CluesChanged(2, -1, 0, PEN), Arrested(2, (c("JH"),)),
+        TurnStarted(0, 4, (5,))]
+    assert state.set_aside == [c("JH")] and state.held == [[], [c("JS")], []]
+    GAME.apply(state, EndTurn())            # t4 seat 0 drew 3S: 5 clues
+    assert state.to_act == 1 and graves(state)[5] == "2S 3S 4S"
+    # t5 seat 1 drew 4S; at the end of its turn its held Jack closes the last open grave.
+    assert GAME.legal_actions(state) == (PlayCorpse(c("JS"), 5), EndTurn())
+    GAME.apply(state, PlayCorpse(c("JS"), 5))
+    # Penalty first, then the reshuffle of graves + stack + set-aside (the stacked order
+    # must hold exactly those cards: the whole deck, JH included); seat 2 is skipped.
+    events = ev(GAME.apply(state, EndTurn()))
+    assert events[:4] == [TurnEnded(1, False), CluesChanged(1, -1, 4, PEN), Reshuffled(52),
+                          TurnStarted(0, 6, (0, 1, 2, 3, 4, 5))]
+    assert state.set_aside == [] and graves(state) == ["2C", "3C", "4C", "5C", "6C", "7C"]
+    assert len(state.stack) == 46 and c("JH") in state.stack
+
+
+def test_the_turn_cap_stops_the_game_after_its_last_turn() -> None:
+    """Seats that discredit whenever they can outlast 100 turns (seed found by search)."""
+    rng = random.Random(3)
+    state = GAME.new(8, 3, {"max_turns": 100})
+    log: list[Any] = []
+    while (seat := GAME.to_act(state)) is not None:
+        legal = GAME.legal_actions(state)
+        own = [a for a in legal if isinstance(a, (InformNow, PlayInformant)) and a.target == seat]
+        corpses = [a for a in legal if isinstance(a, PlayCorpse)]
+        if own:
+            action: Any = own[0]
+        elif Hold() in legal:
+            action = Hold()
+        elif state.phase is Phase.END_OF_TURN and not corpses:
+            action = EndTurn()
+        else:
+            action = rng.choice(legal)
+        log += ev(GAME.apply(state, action))
+    started = sum(isinstance(e, TurnStarted) for e in log) + 1  # the opening turn
+    assert started == 100 == state.turn_count
+    assert log[-1] == GameEnded(EndReason.TURN_CAP, (0, 0, 5, 1, 0, 5, 0, 1), None)
+    assert state.arrest_order == [4, 0, 6, 1]
+    # Free seats by clues (5, 5 share 1st; 1, 1 share 3rd), then the arrested, latest first.
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.ranks == (7, 5, 1, 3, 8, 1, 6, 3)
+    assert outcome.scores == (0.0, 0.0, 5.0, 1.0, 0.0, 5.0, 0.0, 1.0)
