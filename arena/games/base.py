@@ -234,6 +234,10 @@ class Game(ABC, Generic[State, Action, Observation]):
     action_types: ClassVar[tuple[type, ...]]
     observation_type: ClassVar[type]
     event_types: ClassVar[tuple[type, ...]]
+    # Events whose values the rules compute from cards hidden until then (say, the
+    # penalties of the hands left at a deal's end): they reveal something by design,
+    # so the hidden-information check does not compare the steps that emit them.
+    revealing_events: ClassVar[tuple[type, ...]] = ()
 
     # -- options -------------------------------------------------------------
     def parse_options(self, players: int, raw: Mapping[str, object] | None = None) -> dict[str, OptionValue]:

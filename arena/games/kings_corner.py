@@ -16,9 +16,9 @@ Readings of the rules worth knowing (beyond the file's C1-C9):
   ..., then 4 cards to N, E, S, W; the rest is the stock, drawn in shuffled
   order. Randomness: the first dealer (``rng.below``, when ``first_dealer`` is
   ``random``), then one shuffle at the start of each deal.
-* At the end of a deal every hand is shown (``DealEnded.hands``): the penalties
-  (10 per King) would reveal the Kings anyway, and players count their cards
-  openly.
+* At the end of a deal only the penalties are announced (``DealEnded``); the
+  hands stay hidden, as the rules' information table says (no seat sees another's
+  hand), though a penalty of course tells how many Kings and cards it counts.
 * A turn is a series of moves, each a separate decision, closed by ``EndTurn``
   (asked even when it is the only legal action). The draw at the end of a turn
   is automatic; its card is shown only to the drawer.
@@ -191,12 +191,11 @@ class TurnEnded:
 
 @dataclass(frozen=True)
 class DealEnded:
-    """``out``: the seat that emptied its hand, if any; every hand is shown, sorted."""
+    """``out``: the seat that emptied its hand, if any; the hands stay hidden."""
 
     deal: int
     reason: DealEndReason
     out: int | None
-    hands: tuple[tuple[Card, ...], ...]
     penalties: tuple[int, ...]
     totals: tuple[int, ...]
 
@@ -271,6 +270,7 @@ class KingsCorner(Game[State, Action, Observation]):
     observation_type = Observation
     event_types = (DealStarted, HandDealt, Played, PileMoved, Drew, DrewCard, TurnEnded,
                    DealEnded, MatchEnded)
+    revealing_events = (DealEnded,)  # penalties count the Kings and cards left in hand
 
     def check_options(self, players: int, options: Mapping[str, OptionValue]) -> None:
         dealer = options["first_dealer"]
@@ -433,9 +433,7 @@ class KingsCorner(Game[State, Action, Observation]):
         penalties = tuple(penalty(h) for h in state.hands)
         for s in range(n):
             state.totals[s] += penalties[s]
-        hands = tuple(tuple(sorted(h)) for h in state.hands)
-        events = [public(DealEnded(state.deal, reason, out, hands,
-                                   penalties, tuple(state.totals)))]
+        events = [public(DealEnded(state.deal, reason, out, penalties, tuple(state.totals)))]
         state.moves_this_turn = 0
         if (max(state.totals) >= int(state.options["target_score"])
                 or state.deal >= int(state.options["max_deals"])):

@@ -184,20 +184,18 @@ class TurnEnded(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., moves: _Optional[int] = ..., consecutive_idle_turns: _Optional[int] = ...) -> None: ...
 
 class DealEnded(_message.Message):
-    __slots__ = ("deal", "reason", "out", "hands", "penalties", "totals")
+    __slots__ = ("deal", "reason", "out", "penalties", "totals")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     OUT_FIELD_NUMBER: _ClassVar[int]
-    HANDS_FIELD_NUMBER: _ClassVar[int]
     PENALTIES_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
     deal: int
     reason: DealEndReason
     out: int
-    hands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Cards]
     penalties: _containers.RepeatedScalarFieldContainer[int]
     totals: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, deal: _Optional[int] = ..., reason: _Optional[_Union[DealEndReason, str]] = ..., out: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[_cards_pb2.Cards, _Mapping]]] = ..., penalties: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, deal: _Optional[int] = ..., reason: _Optional[_Union[DealEndReason, str]] = ..., out: _Optional[int] = ..., penalties: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class MatchEnded(_message.Message):
     __slots__ = ("deals", "totals")
