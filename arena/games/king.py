@@ -14,7 +14,8 @@ Readings of the rules worth knowing (beyond rules/king.md §14):
   Hands are kept sorted by suit (S H D C) and rank (2 … A).
 * First dealer (``kh_deal``): the shuffled pack is dealt face up from its first
   card to seats 0, 1, 2, 3, 0, … until K♥ appears; its receiver is the first
-  dealer. The cards turned are public through ``Observation.first_dealer_draw``.
+  dealer. The cards turned are public: the opening event ``FirstDealerDrawn``
+  (before the first ``HandStarted``) and ``Observation.first_dealer_draw``.
 * The spec's ``bid(n, dir)`` has its field named ``direction`` (``dir`` is a
   Python builtin); ``declare_up(None)`` / ``choose_trump(None)`` is no trump.
 * A *match* in the auction is the action ``Bid`` with the current high bid's
@@ -31,8 +32,9 @@ Readings of the rules worth knowing (beyond rules/king.md §14):
   others have passed in a row). After an ultimatum it marks the ultimatum passes.
 * Auction events carry only the call (seat, tricks, direction, value, whether
   it was a match): a bid reveals nothing about the bidder's cards.
-* The first hand's ``HandStarted``/``CardsDealt`` come from ``opening_events``
-  (``start`` cannot return them); every later hand's from ``apply``.
+* The first hand's ``HandStarted``/``CardsDealt`` (after ``FirstDealerDrawn``
+  with ``kh_deal``) come from ``opening_events`` (``start`` cannot return them);
+  every later hand's from ``apply``.
 """
 
 from __future__ import annotations
@@ -300,6 +302,14 @@ class HandResult:
 
 # -- events --------------------------------------------------------------------
 @dataclass(frozen=True)
+class FirstDealerDrawn:
+    """``kh_deal``: the cards turned face up from seat 0 on, the last one K♥ (K3)."""
+
+    cards: tuple[Card, ...]
+    dealer: int
+
+
+@dataclass(frozen=True)
 class HandStarted:
     hand: int
     kind: HandKind
@@ -382,8 +392,8 @@ class MatchEnded:
     ranks: tuple[int, ...]
 
 
-Event = (HandStarted | CardsDealt | BeneficiaryChose | BidMade | Passed | AuctionClosed
-         | ContractSet | CardPlayed | TrickTaken | HandScored | MatchEnded)
+Event = (FirstDealerDrawn | HandStarted | CardsDealt | BeneficiaryChose | BidMade | Passed
+         | AuctionClosed | ContractSet | CardPlayed | TrickTaken | HandScored | MatchEnded)
 
 
 # -- observation ---------------------------------------------------------------
@@ -489,7 +499,7 @@ class King(Game[State, Action, Observation]):
     action_types = ACTION_TYPES
     observation_type = Observation
     event_types = (HandStarted, CardsDealt, BeneficiaryChose, BidMade, Passed, AuctionClosed,
-                   ContractSet, CardPlayed, TrickTaken, HandScored, MatchEnded)
+                   ContractSet, CardPlayed, TrickTaken, HandScored, MatchEnded, FirstDealerDrawn)
 
     def check_options(self, players: int, options: Mapping[str, OptionValue]) -> None:
         first = options["first_dealer"]
@@ -510,7 +520,11 @@ class King(Game[State, Action, Observation]):
             state.first_dealer_draw = tuple(deck[:at + 1])
         else:
             state.first_dealer = int(first)
-        state.opening = self._start_hand(state)
+        state.opening = []
+        if state.first_dealer_draw:
+            state.opening.append(public(FirstDealerDrawn(state.first_dealer_draw,
+                                                         state.first_dealer)))
+        state.opening += self._start_hand(state)
         return state
 
     def opening_events(self, state: State) -> list[Tagged]:

@@ -262,6 +262,14 @@ class Action(_message.Message):
     choose_trump: ChooseTrump
     def __init__(self, play: _Optional[_Union[Play, _Mapping]] = ..., declare_up: _Optional[_Union[DeclareUp, _Mapping]] = ..., declare_down: _Optional[_Union[DeclareDown, _Mapping]] = ..., open_auction: _Optional[_Union[OpenAuction, _Mapping]] = ..., ultimatum: _Optional[_Union[Ultimatum, _Mapping]] = ..., forfeit: _Optional[_Union[Forfeit, _Mapping]] = ..., bid: _Optional[_Union[Bid, _Mapping]] = ..., accept: _Optional[_Union[Accept, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ..., choose_trump: _Optional[_Union[ChooseTrump, _Mapping]] = ..., **kwargs) -> None: ...
 
+class FirstDealerDrawn(_message.Message):
+    __slots__ = ("cards", "dealer")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    dealer: int
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., dealer: _Optional[int] = ...) -> None: ...
+
 class HandStarted(_message.Message):
     __slots__ = ("hand", "kind", "dealer")
     HAND_FIELD_NUMBER: _ClassVar[int]
@@ -373,7 +381,7 @@ class MatchEnded(_message.Message):
     def __init__(self, totals: _Optional[_Iterable[int]] = ..., ranks: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("hand_started", "cards_dealt", "beneficiary_chose", "bid_made", "passed", "auction_closed", "contract_set", "card_played", "trick_taken", "hand_scored", "match_ended")
+    __slots__ = ("hand_started", "cards_dealt", "beneficiary_chose", "bid_made", "passed", "auction_closed", "contract_set", "card_played", "trick_taken", "hand_scored", "match_ended", "first_dealer_drawn")
     HAND_STARTED_FIELD_NUMBER: _ClassVar[int]
     CARDS_DEALT_FIELD_NUMBER: _ClassVar[int]
     BENEFICIARY_CHOSE_FIELD_NUMBER: _ClassVar[int]
@@ -385,6 +393,7 @@ class Event(_message.Message):
     TRICK_TAKEN_FIELD_NUMBER: _ClassVar[int]
     HAND_SCORED_FIELD_NUMBER: _ClassVar[int]
     MATCH_ENDED_FIELD_NUMBER: _ClassVar[int]
+    FIRST_DEALER_DRAWN_FIELD_NUMBER: _ClassVar[int]
     hand_started: HandStarted
     cards_dealt: CardsDealt
     beneficiary_chose: BeneficiaryChose
@@ -396,4 +405,5 @@ class Event(_message.Message):
     trick_taken: TrickTaken
     hand_scored: HandScored
     match_ended: MatchEnded
-    def __init__(self, hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., cards_dealt: _Optional[_Union[CardsDealt, _Mapping]] = ..., beneficiary_chose: _Optional[_Union[BeneficiaryChose, _Mapping]] = ..., bid_made: _Optional[_Union[BidMade, _Mapping]] = ..., passed: _Optional[_Union[Passed, _Mapping]] = ..., auction_closed: _Optional[_Union[AuctionClosed, _Mapping]] = ..., contract_set: _Optional[_Union[ContractSet, _Mapping]] = ..., card_played: _Optional[_Union[CardPlayed, _Mapping]] = ..., trick_taken: _Optional[_Union[TrickTaken, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., match_ended: _Optional[_Union[MatchEnded, _Mapping]] = ...) -> None: ...
+    first_dealer_drawn: FirstDealerDrawn
+    def __init__(self, hand_started: _Optional[_Union[HandStarted, _Mapping]] = ..., cards_dealt: _Optional[_Union[CardsDealt, _Mapping]] = ..., beneficiary_chose: _Optional[_Union[BeneficiaryChose, _Mapping]] = ..., bid_made: _Optional[_Union[BidMade, _Mapping]] = ..., passed: _Optional[_Union[Passed, _Mapping]] = ..., auction_closed: _Optional[_Union[AuctionClosed, _Mapping]] = ..., contract_set: _Optional[_Union[ContractSet, _Mapping]] = ..., card_played: _Optional[_Union[CardPlayed, _Mapping]] = ..., trick_taken: _Optional[_Union[TrickTaken, _Mapping]] = ..., hand_scored: _Optional[_Union[HandScored, _Mapping]] = ..., match_ended: _Optional[_Union[MatchEnded, _Mapping]] = ..., first_dealer_drawn: _Optional[_Union[FirstDealerDrawn, _Mapping]] = ...) -> None: ...

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from arena.games import conformance as suite
-from arena.games.base import IllegalActionError, OptionError
+from arena.games.base import IllegalActionError, OptionError, public
 from arena.games.cards import Card, Suit, cards
 from arena.games.king import (
     GAME,
@@ -28,6 +28,7 @@ from arena.games.king import (
     DeclareUp,
     Decline,
     Direction,
+    FirstDealerDrawn,
     Forfeit,
     HandKind,
     HandScored,
@@ -263,6 +264,12 @@ def test_first_dealer_by_king_of_hearts_deal() -> None:
     assert state.first_dealer == 2 and state.dealer == 2 and GAME.to_act(state) == 2
     obs = GAME.observe(state, 0)
     assert obs.first_dealer_draw == tuple(cards("2S 3S KH"))
+    # The face-up cards are announced to everyone before the first hand starts.
+    opening = GAME.opening_events(state)
+    assert opening[0] == public(FirstDealerDrawn(tuple(cards("2S 3S KH")), 2))
+    assert opening[1].event == HandStarted(0, HandKind.NO_TRICKS, 2)
+    fixed = GAME.new_stacked(4, [suited(1)], {"first_dealer": 1})
+    assert not any(isinstance(t.event, FirstDealerDrawn) for t in GAME.opening_events(fixed))
     assert obs.hand == tuple(cards(" ".join(r + "S" for r in RANKS)))
     assert obs.hand_sizes == (13, 13, 13, 13)
 
@@ -388,3 +395,123 @@ def test_invariants_on_random_matches(options: dict[str, Any]) -> None:
         hands += _check_match(trace)
         _check_auction(trace)
     assert hands >= 1000
+
+
+# -- rules checked one by one (review) ----------------------------------------------
+def test_negative_penalties_per_trick_and_card() -> None:
+    """rules/king.md §5: each hand's penalties, and the merged quick hands (K14)."""
+    from arena.games.king import penalty
+
+    trick = cards("QH KH JS 2C")  # a heart queen, the heart king, a jack, a low club
+    expected = {
+        HandKind.NO_TRICKS: (-20, -20),            # -20 a trick, whichever
+        HandKind.NO_HEARTS: (-40, -40),            # two hearts
+        HandKind.NO_QUEENS: (-50, -50),            # one queen
+        HandKind.NO_MEN: (-60, -60),               # K and J
+        HandKind.NO_KING_OF_HEARTS: (-160, -160),  # K♥
+        HandKind.NO_LAST: (0, -90),                # only tricks 12 and 13
+        HandKind.QUICK_TRICKS_AND_LAST: (-20, -110),
+        HandKind.QUICK_HEARTS: (-200, -200),       # two hearts -40, K♥ -160 (K♥ costs -180)
+        HandKind.QUICK_QUEENS_AND_MEN: (-110, -110),
+    }
+    for kind, (early, last) in expected.items():
+        assert penalty(kind, 0, trick) == early, kind
+        assert penalty(kind, 12, trick) == last, kind
+    assert penalty(HandKind.NO_LAST, 10, trick) == 0
+    assert penalty(HandKind.NO_LAST, 11, trick) == -90   # trick 12
+    assert penalty(HandKind.NO_HEARTS, 0, cards("2S 3S 4S 5S")) == 0
+
+
+def test_king_of_hearts_forced_on_a_heart_lead_and_heart_leads() -> None:
+    """§5: ♥ may be led only by a seat holding only ♥; K♥ is forced when ♥ is led (K5)."""
+    n5 = deck_for(0, {0: "AS AD 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH",
+                      1: "KH AH 3S 4S 5S 6S 7S 2D 3D 4D 5D 6D 7D",
+                      2: "2S 8S 9S TS JS QS KS 8D 9D TD JD QD KD",
+                      3: " ".join(r + "C" for r in RANKS)})
+    orders = [suited(h % 4) for h in range(4)] + [n5, suited(1)]
+    state = GAME.new_stacked(4, orders, {"first_dealer": 0})
+    for _ in range(4):
+        play_out(state)
+    assert state.kind is HandKind.NO_KING_OF_HEARTS and GAME.to_act(state) == 0
+    assert GAME.legal_actions(state) == [Play(Card.parse("AS")), Play(Card.parse("AD"))]
+    act(state, Play(Card.parse("AS")))
+    # Seat 1 can follow spades: K♥ is not forced.
+    assert Play(Card.parse("3S")) in GAME.legal_actions(state)
+    play(state, "3S 2S 2C")
+    play(state, "AD 2D 8D 3C")
+    # Seat 0 now holds only hearts and may lead any of them.
+    assert GAME.legal_actions(state) == [Play(c) for c in cards("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH")]
+    act(state, Play(Card.parse("2H")))
+    # ♥ led: seat 1 must play K♥ although it also holds A♥.
+    assert GAME.legal_actions(state) == [Play(KING_OF_HEARTS)]
+    events = play(state, "KH 9D 4C")
+    assert events[-1] == TrickTaken(2, 1, tuple(cards("2H KH 9D 4C")), -160)
+    # Seat 1 leads next and may not lead its A♥ (it still holds other suits).
+    assert GAME.to_act(state) == 1
+    assert Play(Card.parse("AH")) not in GAME.legal_actions(state)
+    assert scored(play_out(state)).scores == (0, -160, 0, 0)
+
+
+def test_a_heart_only_leader_must_lead_the_king_of_hearts_in_q2_but_not_in_n2() -> None:
+    # Quick match, dealer 1 of Q2 holds all 13 hearts: K♥ is its only lead (K5).
+    state = GAME.new_stacked(4, [suited(h % 4) for h in range(2)], {"first_dealer": 0,
+                                                                     "quick": True})
+    play_out(state)
+    assert state.kind is HandKind.QUICK_HEARTS and GAME.to_act(state) == 1
+    assert GAME.legal_actions(state) == [Play(KING_OF_HEARTS)]
+    # Normal match, N2 (no K♥ rule): the same holder may lead any heart.
+    state = GAME.new_stacked(4, [suited(h % 4) for h in range(2)], {"first_dealer": 0})
+    play_out(state)
+    assert state.kind is HandKind.NO_HEARTS and GAME.to_act(state) == 1
+    assert len(GAME.legal_actions(state)) == 13
+
+
+def test_up_with_trump_no_obligation_to_trump_and_trumps_may_be_led() -> None:
+    """§3 and K13: a void seat may discard; trumps may be led; the highest trump wins."""
+    up = deck_for(3, {0: "2S 3S 4S 5S 6S 7S 8S 2C 4C 6C 8C TC QC",
+                      1: "9S TS JS QS KS AS 3C 5C 7C 9C JC KC AC",
+                      2: " ".join(r + "H" for r in RANKS),
+                      3: " ".join(r + "D" for r in RANKS)})
+    state = GAME.new_stacked(4, [suited(h % 4) for h in range(3)] + [up],
+                             {"first_dealer": 0, "quick": True})
+    for _ in range(3):
+        play_out(state)
+    assert (state.phase, GAME.to_act(state)) == (Phase.BEN_CHOICE, 3)
+    act(state, DeclareUp(Suit.SPADES))
+    act(state, Play(Card.parse("2D")))
+    legal = GAME.legal_actions(state)
+    assert Play(Card.parse("2C")) in legal and Play(Card.parse("2S")) in legal  # may discard
+    act(state, Play(Card.parse("2S")))
+    assert Play(Card.parse("3C")) in GAME.legal_actions(state)  # need not over-trump
+    events = play(state, "3C 2H")
+    assert events[-1] == TrickTaken(0, 0, tuple(cards("2D 2S 3C 2H")), 25)
+    assert Play(Card.parse("8S")) in GAME.legal_actions(state)  # a trump lead
+    events = play(state, "8S AS 3H 3D")
+    assert events[-1].winner == 1
+
+
+def test_ultimatum_instead_of_answering_an_auction_and_forfeit_without_auction() -> None:
+    orders = [suited(h % 4) for h in range(6)]
+    state = GAME.new_stacked(4, orders, {"first_dealer": 0, "quick": True,
+                                         "forfeit_without_auction": True})
+    for _ in range(3):
+        play_out(state)
+    # Hand 3, Beneficiary 3: a 5-up bid stands; B may not forfeit (125 > 75).
+    assert Forfeit() in GAME.legal_actions(state)  # the option allows it up front
+    act(state, OpenAuction())
+    act(state, Bid(5, Direction.UP))   # seat 0
+    act(state, Pass())                 # seat 1
+    act(state, Pass())                 # seat 2
+    assert GAME.legal_actions(state) == [Accept(), Decline(), Ultimatum()]
+    # The ultimatum makes the 5-up bid lapse (K11): L1 = 0 speaks first again.
+    assert act(state, Ultimatum()) == [BeneficiaryChose(3, Choice.ULTIMATUM)]
+    assert (state.phase, GAME.to_act(state), state.high) == (Phase.ULTIMATUM, 0, None)
+    act(state, Pass())
+    act(state, Pass())
+    assert act(state, Pass())[-1] == ContractSet(3, Mode.DOWN, None, None, 0)
+    assert scored(play_out(state)).scores == (325, 325, 325, -650)  # no payment
+    # Hand 4, Beneficiary 0 forfeits at once: 4-3-3-3, nothing is played.
+    events = act(state, Forfeit())
+    assert events[0] == BeneficiaryChose(0, Choice.FORFEIT)
+    assert scored(events).scores == (100, 75, 75, 75)
+    assert not any(isinstance(e, CardPlayed) for e in events)

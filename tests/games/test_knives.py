@@ -348,3 +348,83 @@ def test_shadow_stays_hidden_until_the_ghost_is_played() -> None:
     assert all(GAME.observe(state, s).ghost_played_by == 4 for s in range(5))
     # The banked cards stay hidden from the others until the scoring event.
     assert GAME.observe(state, 3).banked == () and GAME.observe(state, 2).banked != ()
+
+
+# -- rules checked one by one (review) ----------------------------------------------
+def test_deal_one_card_at_a_time_from_the_dealers_left_and_the_last_two_form_the_bank() -> None:
+    from arena.games.knives import DECK
+    deck = list(DECK)
+    state = GAME.new_stacked(5, [deck], {"first_dealer": 2})
+    for k in range(5):
+        seat = (2 + 1 + k) % 5
+        assert GAME.observe(state, seat).hand == tuple(sorted(deck[k:30:5]))
+    assert sorted(state.bank) == sorted(deck[30:]) == sorted(kcards("KH X"))
+    assert GAME.observe(state, 0).bank_size == 2 and GAME.observe(state, 0).bank_seen == ()
+    assert (state.phase, GAME.to_act(state)) == (Phase.DECLARE, 2)
+
+
+def test_solo_without_announcement_still_scores_double() -> None:
+    """V8/V9: the banker holding the strong Ghost is solo, announced or not."""
+    state = GAME.new_stacked(5, [SUITS_DEAL, SUITS_DEAL], {"first_dealer": 0})
+    act(state, Declare(KSuit.SPADES))
+    act(state, Pick())  # seat 1 holds GS: solo
+    act(state, Bank(*kcards("QS KS")))
+    assert GAME.legal_actions(state) == [AnnounceSolo(), NoAnnouncement()]
+    assert act(state, NoAnnouncement()) == [Announced(1, False)]
+    assert [GAME.observe(state, s).is_shadow for s in range(5)] == [False] * 5
+    assert GAME.observe(state, 3).announcement is False
+    assert GAME.to_act(state) == 2
+    play(state, "KC KD KH 2N X")   # the Joker beats the Knife: 9 stars to seat 1
+    play(state, "AN QC QD QH 3N")  # A high among Knives: 7 stars
+    play(state, "JS JC JD JH 4N")  # a Knife beats the strong suit: 4 stars to seat 0
+    assert GAME.observe(state, 2).ghost_played_by is None
+    play(state, "5N GS GC GD GH")
+    assert all(GAME.observe(state, s).ghost_played_by == 1 for s in range(5))
+    play(state, "6N TS TC TD TH")  # four Thieves cancel
+    events = play(state, "7N MS MC MD MH")
+    scored = next(e for e in events if isinstance(e, HandScored))
+    # 9 + 7 in tricks + QS KS banked (5) = 21: solo +6 (twice the 21+ row).
+    assert (scored.banker, scored.shadow, scored.solo, scored.team_stars) == (1, None, True, 21)
+    assert scored.stars == (4, 16, 0, 0, 0) and scored.points == (0, 6, 0, 0, 0)
+
+
+def test_must_follow_suit_but_the_joker_is_always_playable() -> None:
+    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0})
+    act(state, Declare(KSuit.SPADES))
+    act(state, Pass(KSuit.HEARTS))
+    act(state, Pick())
+    act(state, Bank(*kcards("GS JS")))
+    act(state, NoAnnouncement())
+    act(state, Play(kcards("MC")[0]))                     # seat 3 leads clubs
+    assert GAME.legal_actions(state) == [Play(c) for c in kcards("QC")]  # seat 4
+    act(state, Play(kcards("QC")[0]))
+    assert GAME.legal_actions(state) == [Play(c) for c in kcards("JC")]  # seat 0
+    act(state, Play(kcards("JC")[0]))
+    # Seat 1 holds GC, TC and the Joker: clubs or the Joker, nothing else.
+    assert set(GAME.legal_actions(state)) == {Play(c) for c in kcards("X GC TC")}
+
+
+def test_trick_winners_in_order_joker_knives_strong_ghost_over_king() -> None:
+    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0})
+    act(state, Declare(KSuit.SPADES))  # strong suit: spades
+    w = GAME.winning_index
+    assert w(state, kcards("2N AN X KS GS")) == 2        # the Joker beats everything
+    assert w(state, kcards("KS GS 2N QS JS")) == 2       # any Knife beats the strong suit
+    assert w(state, kcards("KD GD KS GS MH")) == 3       # strong Ghost over its King
+    assert w(state, kcards("KD GS MS TD JD")) == 2       # without KS the Ghost is lowest
+    assert w(state, kcards("GD KD QD KH JC")) == 0       # led-suit Ghost over its King
+    assert w(state, kcards("GD QD KH KC JD")) == 1       # a King of another suit does not help
+
+
+def test_match_ends_at_the_target_or_at_the_hand_cap() -> None:
+    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0, "target_score": 1})
+    act(state, Declare(KSuit.SPADES))
+    events = play_out(state)
+    assert isinstance(events[-1], MatchEnded) and max(events[-1].totals) >= 1
+    assert state.over and state.hand_no == 1
+    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0, "max_hands": 1,
+                                           "target_score": 50})
+    events = play_out(state)
+    assert isinstance(events[-1], MatchEnded) and max(events[-1].totals) < 50
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == tuple(float(t) for t in events[-1].totals)
