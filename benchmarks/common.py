@@ -52,22 +52,23 @@ class InstantLink:
     """A seat whose bot answers every decision at once with a random legal index.
 
     After ``park_after`` decisions it stops answering: the referee waits for ever
-    on that seat's next decision (cancel the match to end it). ``sent`` records what
-    the referee sent, when ``record`` is set.
+    on that seat's next decision (cancel the match to end it). ``journal``, when
+    given, receives (seat, message) for everything the referee sends, in order.
     """
 
-    def __init__(self, seed: int = 0, park_after: int | None = None, record: bool = False) -> None:
+    def __init__(self, seat: int = 0, park_after: int | None = None,
+                 journal: list[tuple[int, pb.RefereeMessage]] | None = None) -> None:
         self._inbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
-        self._random = random.Random(seed)
+        self._random = random.Random(seat)
+        self._seat = seat
         self._park_after = park_after
         self.decisions = 0
-        self.record = record
-        self.sent: list[pb.RefereeMessage] = []
+        self._journal = journal
         self.parked = asyncio.Event()
 
     async def send(self, message: pb.RefereeMessage) -> None:
-        if self.record:
-            self.sent.append(message)
+        if self._journal is not None:
+            self._journal.append((self._seat, message))
         if message.WhichOneof("kind") != "decision":
             return
         self.decisions += 1
