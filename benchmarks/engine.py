@@ -41,8 +41,8 @@ def king_hands_per_match() -> int:
 
 def rlcard_bridge(seconds: float) -> tuple[int, int, float]:
     """RLCard's Bridge environment with four random agents: (games, decisions, elapsed)."""
-    import rlcard  # type: ignore[import-untyped]
-    from rlcard.agents import RandomAgent  # type: ignore[import-untyped]
+    import rlcard
+    from rlcard.agents import RandomAgent
 
     env = rlcard.make("bridge", config={"seed": 1})
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])

@@ -58,9 +58,11 @@ async def attend(server: str, token: str) -> None:
 
 async def pingpong(server: str, seat: int) -> None:
     async with grpc.aio.insecure_channel(server) as channel:
-        call = channel.stream_stream(PINGPONG_METHOD,
-                                     request_serializer=pb.BotMessage.SerializeToString,
-                                     response_deserializer=pb.RefereeMessage.FromString)()
+        # grpc.aio's stub types want a request iterator; writing by hand needs none
+        method: Any = channel.stream_stream(PINGPONG_METHOD,
+                                            request_serializer=pb.BotMessage.SerializeToString,
+                                            response_deserializer=pb.RefereeMessage.FromString)
+        call = method()
         await call.write(pb.BotMessage(hello=pb.Hello(credential=str(seat))))
         await answer_all(call)
 
