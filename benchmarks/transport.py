@@ -142,6 +142,7 @@ class Arena:
         self.host = MatchHost()
         self.server: Any = None
         self.bots: list[BotProcess] = []
+        self.cpu_s = 0.0  # this (the referee's) process, over all play() calls
 
     async def __aenter__(self) -> Arena:
         self.server, port = await create_server(self.host)
@@ -165,9 +166,10 @@ class Arena:
         names = tuple(bot.name for bot in self.bots)
         specs = [MatchSpec(f"m{seed}-{i}", GAME, PLAYERS, seed + i, options, tokens, names, SETTINGS)
                  for i in range(concurrent)]
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         reports = await asyncio.gather(*(self.host.play(spec) for spec in specs))
         elapsed = time.perf_counter() - began
+        self.cpu_s += time.process_time() - cpu
         faults = [f for r in reports for f in r.faults if f]
         if faults:
             raise RuntimeError(f"benchmark matches had faults: {faults[:5]}")
@@ -192,6 +194,7 @@ async def _run(quick: bool, tmp: Path) -> list[Row]:
     ref_d_total = ref_t_total = 0.0
     async with Arena(tmp) as arena:
         await arena.play(1, options, seed=999)  # warm-up: connections, first imports
+        arena.cpu_s = 0.0
         for r in range(rounds):  # interleave reference and subject against load drift
             pd, pt = await pingpong(journal)
             ref_d += pd
@@ -215,18 +218,27 @@ async def _run(quick: bool, tmp: Path) -> list[Row]:
                         single / pp >= 0.7,
                         f"{single / pp_only:.0%} of the decisions-only ping-pong"))
 
+        referee_cpu = arena.cpu_s / ref_d_total
         levels = (1, 4, 16) if quick else (1, 4, 16, 64)
-        rates: dict[int, float] = {}
-        for level in levels:
-            dd, tt = await arena.play(level, options, seed=1000 * level)
-            rates[level] = dd / tt
+        totals = {level: [0, 0.0, 0.0] for level in levels}
+        for r in range(2):  # every level in each round, against load drift
+            for level in levels:
+                arena.cpu_s = 0.0
+                dd, tt = await arena.play(level, options, seed=1000 * level + 100 * r)
+                totals[level][0] += dd
+                totals[level][1] += tt
+                totals[level][2] += arena.cpu_s
+        rates = {level: d / t for level, (d, t, _) in totals.items()}
         for level in levels:
             target = ">= 1.7x" if level == 16 else ""
             ratio = rates[level] / rates[1]
             label = f"{level} concurrent match" + ("es" if level > 1 else "")
+            cpu_us = totals[level][2] / totals[level][0] * 1e6
             rows.append(Row("3 scaling", label, rates[level], "decisions/s",
                             "1 match", rates[1], ratio, target,
-                            ratio >= 1.7 if level == 16 else None))
+                            ratio >= 1.7 if level == 16 else None,
+                            f"referee process CPU {cpu_us:.0f} us/decision"))
+    rows[-len(levels) - 1].note += f"; referee process CPU {referee_cpu * 1e6:.0f} us/decision"
     return rows
 
 
