@@ -1,0 +1,94 @@
+"""Shared pieces: result rows, timing, and an in-memory :class:`arena.referee.Link`."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from arena.v1 import arena_pb2 as pb
+
+
+@dataclass
+class Row:
+    """One line of the results table."""
+
+    section: str
+    metric: str
+    value: float
+    unit: str
+    reference: str = ""
+    reference_value: float | None = None
+    ratio: float | None = None
+    target: str = ""
+    met: bool | None = None
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def timed_loop(body: Callable[[], int], seconds: float) -> tuple[int, int, float]:
+    """Call ``body`` until ``seconds`` of this process's CPU time have passed.
+
+    Returns (calls, sum of what it returned, CPU seconds). CPU time rather than
+    wall time: on a machine shared with other work, a single-threaded loop's
+    wall time mostly measures the neighbours.
+    """
+    calls = total = 0
+    began = time.process_time()
+    while True:
+        total += body()
+        calls += 1
+        elapsed = time.process_time() - began
+        if elapsed >= seconds:
+            return calls, total, elapsed
+
+
+class InstantLink:
+    """A seat whose bot answers every decision at once with a random legal index.
+
+    After ``park_after`` decisions it stops answering: the referee waits for ever
+    on that seat's next decision (cancel the match to end it). ``journal``, when
+    given, receives (seat, message) for everything the referee sends, in order.
+    """
+
+    def __init__(self, seat: int = 0, park_after: int | None = None,
+                 journal: list[tuple[int, pb.RefereeMessage]] | None = None) -> None:
+        self._inbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+        self._random = random.Random(seat)
+        self._seat = seat
+        self._park_after = park_after
+        self.decisions = 0
+        self._journal = journal
+        self.parked = asyncio.Event()
+
+    async def send(self, message: pb.RefereeMessage) -> None:
+        if self._journal is not None:
+            self._journal.append((self._seat, message))
+        if message.WhichOneof("kind") != "decision":
+            return
+        self.decisions += 1
+        if self._park_after is not None and self.decisions > self._park_after:
+            self.parked.set()
+            return
+        request = message.decision
+        index = self._random.randrange(len(request.legal_actions))
+        self._inbox.put_nowait(pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id,
+                                                              index=index)))
+
+    async def receive(self, timeout: float | None) -> pb.BotMessage | None:
+        return await self._inbox.get()
+
+    def drain(self) -> list[pb.BotMessage]:
+        return []
+
+    async def close(self) -> None:
+        pass
+
+
+async def ready(link: InstantLink) -> InstantLink:
+    return link

@@ -1,0 +1,252 @@
+"""(2) referee overhead against a bare grpcio ping-pong, and (3) scaling with concurrent matches.
+
+The referee runs in this process with :class:`arena.server.MatchHost`; the bots
+are trivial raw-gRPC clients (:mod:`benchmarks.trivial_bot`), one process per
+seat, started with :class:`arena.runner.BotProcess`. The ping-pong reference
+replays, over a bare grpcio bidirectional stream per seat (one client process
+per seat, same client code), exactly the messages a real match sent: the same
+decision requests, the same event batches, the same replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena.games import get_game
+from arena.referee import Link, MatchReport, MatchSettings, run_match
+from arena.runner import BotProcess
+from arena.server import MatchHost, MatchSpec, create_server
+from arena.v1 import arena_pb2 as pb
+from benchmarks.common import InstantLink, Row
+from benchmarks.trivial_bot import PINGPONG_METHOD
+
+PINGPONG_SERVICE, PINGPONG_NAME = PINGPONG_METHOD.strip("/").split("/")
+
+GAME = "king"
+PLAYERS = 4
+SETTINGS = MatchSettings(move_timeout_s=30, start_timeout_s=30)
+
+
+def _options(quick_game: bool) -> dict[str, Any]:
+    return dict(get_game(GAME).parse_options(PLAYERS, {"quick": "true"} if quick_game else None))
+
+
+Journal = list[tuple[int, pb.RefereeMessage]]
+
+
+async def record_match(seed: int, options: dict[str, Any]) -> tuple[Journal, MatchReport]:
+    """A match in process over instant links: what the referee sent, to which seat, in order."""
+    journal: Journal = []
+    links = [InstantLink(seat, journal=journal) for seat in range(PLAYERS)]
+
+    async def ready(link: InstantLink) -> Link:
+        return link
+
+    report = await run_match(game_name=GAME, players=PLAYERS, seed=seed, options=options,
+                             links=[ready(link) for link in links], settings=SETTINGS)
+    return journal, report
+
+
+async def in_process_rate(options: dict[str, Any], matches: int) -> tuple[int, float]:
+    """Decisions and CPU seconds of ``matches`` referee runs over instant links (no transport)."""
+    decisions = 0
+    began = time.process_time()
+    for seed in range(matches):
+        _, report = await record_match(seed, options)
+        decisions += report.decisions
+    return decisions, time.process_time() - began
+
+
+# ------------------------------------------------------------------ ping-pong reference
+
+async def pingpong(journal: Journal, repeats: int = 1) -> tuple[int, float]:
+    """Replay the recorded traffic over bare streams: (decisions, wall seconds)."""
+    streams: dict[int, Any] = {}
+    connected = asyncio.Event()
+    finished = asyncio.Event()
+
+    async def handler(request_iterator: Any, context: Any) -> None:
+        hello = await context.read()
+        streams[int(hello.hello.credential)] = context
+        if len(streams) == PLAYERS:
+            connected.set()
+        await finished.wait()
+
+    server = grpc.aio.server()
+    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(PINGPONG_SERVICE, {
+        PINGPONG_NAME: grpc.stream_stream_rpc_method_handler(
+            handler, request_deserializer=pb.BotMessage.FromString,
+            response_serializer=pb.RefereeMessage.SerializeToString)})])
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    clients = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "benchmarks.trivial_bot", "--pingpong", f"127.0.0.1:{port}", str(s),
+        stdin=asyncio.subprocess.DEVNULL) for s in range(PLAYERS)]
+    try:
+        await asyncio.wait_for(connected.wait(), 30)
+        # the referee's order: per step, events to every seat at once, then one decision
+        steps: list[tuple[list[tuple[int, pb.RefereeMessage]], tuple[int, pb.RefereeMessage] | None]]
+        steps = []
+        pending: list[tuple[int, pb.RefereeMessage]] = []
+        for seat, message in journal:
+            kind = message.WhichOneof("kind")
+            if kind in ("start", "end"):
+                continue  # one-offs, not per-decision traffic
+            if kind == "decision":
+                steps.append((pending, (seat, message)))
+                pending = []
+            else:
+                pending.append((seat, message))
+        steps.append((pending, None))
+        decisions = 0
+        began = time.perf_counter()
+        for _ in range(repeats):
+            for events, decision in steps:
+                if events:
+                    await asyncio.gather(*(streams[s].write(m) for s, m in events))
+                if decision is not None:
+                    seat, message = decision
+                    await streams[seat].write(message)
+                    reply = await streams[seat].read()
+                    assert reply.choice.decision_id == message.decision.decision_id
+                    decisions += 1
+        elapsed = time.perf_counter() - began
+        end = pb.RefereeMessage(end=pb.MatchEnd())
+        await asyncio.gather(*(context.write(end) for context in streams.values()))
+        return decisions, elapsed
+    finally:
+        finished.set()
+        for client in clients:
+            try:
+                await asyncio.wait_for(client.wait(), 5)
+            except TimeoutError:
+                client.kill()
+                await client.wait()
+        await server.stop(grace=1)
+
+
+# ------------------------------------------------------------------ the referee over gRPC
+
+class Arena:
+    """A referee server with one trivial bot process per seat."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.host = MatchHost()
+        self.server: Any = None
+        self.bots: list[BotProcess] = []
+        self.cpu_s = 0.0  # this (the referee's) process, over all play() calls
+
+    async def __aenter__(self) -> Arena:
+        self.server, port = await create_server(self.host)
+        self.bots = [BotProcess(f"trivial{s}", "python -m benchmarks.trivial_bot",
+                                f"127.0.0.1:{port}", self.tmp / "logs") for s in range(PLAYERS)]
+        for bot in self.bots:
+            self.host.admit(bot.token)
+        await asyncio.gather(*(bot.ensure_running() for bot in self.bots))
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        for bot in self.bots:
+            self.host.dismiss(bot.token)
+        await asyncio.gather(*(bot.stop() for bot in self.bots), return_exceptions=True)
+        await self.server.stop(grace=1)
+
+    async def play(self, concurrent: int, options: dict[str, Any],
+                   seed: int = 0) -> tuple[int, float]:
+        """``concurrent`` matches at once: (total decisions, wall seconds)."""
+        tokens = tuple(bot.token for bot in self.bots)
+        names = tuple(bot.name for bot in self.bots)
+        specs = [MatchSpec(f"m{seed}-{i}", GAME, PLAYERS, seed + i, options, tokens, names, SETTINGS)
+                 for i in range(concurrent)]
+        began, cpu = time.perf_counter(), time.process_time()
+        reports = await asyncio.gather(*(self.host.play(spec) for spec in specs))
+        elapsed = time.perf_counter() - began
+        self.cpu_s += time.process_time() - cpu
+        faults = [f for r in reports for f in r.faults if f]
+        if faults:
+            raise RuntimeError(f"benchmark matches had faults: {faults[:5]}")
+        return sum(r.decisions for r in reports), elapsed
+
+
+async def _run(quick: bool, tmp: Path) -> list[Row]:
+    options = _options(quick_game=quick)
+    rows: list[Row] = []
+    journal, report = await record_match(12345, options)
+    sizes_dec = [m.ByteSize() for _, m in journal if m.WhichOneof("kind") == "decision"]
+    sizes_ev = [m.ByteSize() for _, m in journal if m.WhichOneof("kind") == "events"]
+    traffic = (f"{report.decisions} decisions/match, decision msg {sum(sizes_dec) / len(sizes_dec):.0f} B"
+               f" avg, {len(sizes_ev)} event msgs {sum(sizes_ev) / len(sizes_ev):.0f} B avg")
+
+    d, cpu = await in_process_rate(options, 2 if quick else 5)
+    rows.append(Row("2 referee", "referee in process, instant links (no gRPC)", d / cpu,
+                    "decisions/s", note="CPU time; ceiling of the referee's own work"))
+
+    rounds = 2 if quick else 3
+    ref_d = ref_t = ref_only_d = ref_only_t = 0.0
+    ref_d_total = ref_t_total = 0.0
+    async with Arena(tmp) as arena:
+        await arena.play(1, options, seed=999)  # warm-up: connections, first imports
+        arena.cpu_s = 0.0
+        for r in range(rounds):  # interleave reference and subject against load drift
+            pd, pt = await pingpong(journal)
+            ref_d += pd
+            ref_t += pt
+            od, ot = await pingpong([(s, m) for s, m in journal
+                                     if m.WhichOneof("kind") == "decision"])
+            ref_only_d += od
+            ref_only_t += ot
+            md, mt = await arena.play(1, options, seed=r)
+            ref_d_total += md
+            ref_t_total += mt
+        pp = ref_d / ref_t
+        pp_only = ref_only_d / ref_only_t
+        single = ref_d_total / ref_t_total
+        rows.append(Row("2 referee", "bare grpcio ping-pong, same messages (4 procs)", pp, "decisions/s",
+                        note=traffic))
+        rows.append(Row("2 referee", "bare grpcio ping-pong, decisions only", pp_only, "decisions/s",
+                        note="no event messages: a stricter limit"))
+        rows.append(Row("2 referee", "one match through the referee (4 bot procs)", single,
+                        "decisions/s", "ping-pong, same messages", pp, single / pp, ">= 70%",
+                        single / pp >= 0.7,
+                        f"{single / pp_only:.0%} of the decisions-only ping-pong"))
+
+        referee_cpu = arena.cpu_s / ref_d_total
+        levels = (1, 4, 16) if quick else (1, 4, 16, 64)
+        totals = {level: [0, 0.0, 0.0] for level in levels}
+        for r in range(2):  # every level in each round, against load drift
+            for level in levels:
+                arena.cpu_s = 0.0
+                dd, tt = await arena.play(level, options, seed=1000 * level + 100 * r)
+                totals[level][0] += dd
+                totals[level][1] += tt
+                totals[level][2] += arena.cpu_s
+        rates = {level: d / t for level, (d, t, _) in totals.items()}
+        for level in levels:
+            target = ">= 1.7x" if level == 16 else ""
+            ratio = rates[level] / rates[1]
+            label = f"{level} concurrent match" + ("es" if level > 1 else "")
+            cpu_us = totals[level][2] / totals[level][0] * 1e6
+            rows.append(Row("3 scaling", label, rates[level], "decisions/s",
+                            "1 match", rates[1], ratio, target,
+                            ratio >= 1.7 if level == 16 else None,
+                            f"referee process CPU {cpu_us:.0f} us/decision"))
+    rows[-len(levels) - 1].note += f"; referee process CPU {referee_cpu * 1e6:.0f} us/decision"
+    return rows
+
+
+def run(quick: bool) -> list[Row]:
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+        return asyncio.run(_run(quick, Path(tmp)))
+
+
+if __name__ == "__main__":
+    for row in run(quick=True):
+        print(row)
