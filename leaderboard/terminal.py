@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -26,17 +27,18 @@ _STATUS_STYLE = {
 def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None) -> Table:
     """One game's rows in the order given (the store sorts by mu - 3 sigma)."""
     title = f"Leaderboard — {game}" if game else "Leaderboard"
-    table = Table(title=title, title_justify="left", header_style="bold", expand=False)
+    table = Table(title=title, title_justify="left", header_style="bold", expand=False,
+                  box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("#", justify="right", style="bold")
     table.add_column("bot", no_wrap=True)
     if game is None:
         table.add_column("game", no_wrap=True)
-    table.add_column("mu-3sigma", justify="right", style="bold cyan")
-    table.add_column("mu", justify="right")
-    table.add_column("sigma", justify="right")
-    table.add_column("matches", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("faults", justify="right")
+    table.add_column("rating", justify="right", min_width=6, style="bold cyan")
+    table.add_column("mu", justify="right", min_width=2)
+    table.add_column("sigma", justify="right", min_width=5)
+    table.add_column("matches", justify="right", min_width=7)
+    table.add_column("wins", justify="right", min_width=4)
+    table.add_column("faults", justify="right", min_width=6)
     places: dict[str, int] = {}
     for row in rows:
         places[row.game] = places.get(row.game, 0) + 1
@@ -46,6 +48,7 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None) 
             cells.append(row.game)
         table.add_row(*cells, f"{row.conservative:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}",
                       str(row.matches), f"{row.win_share:.0%}", faults)
+    table.caption = "rating = mu - 3 sigma (TrueSkill); wins = share of matches won"
     if not rows:
         table.caption = "no rated matches yet"
     return table
