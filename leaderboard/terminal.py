@@ -24,7 +24,11 @@ _STATUS_STYLE = {
 }
 
 
-def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None) -> Table:
+LEGEND = "rating = mu - 3 sigma (TrueSkill); wins = share of matches won"
+
+
+def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None,
+                       legend: bool = True) -> Table:
     """One game's rows in the order given (the store sorts by mu - 3 sigma)."""
     title = f"Leaderboard — {game}" if game else "Leaderboard"
     table = Table(title=title, title_justify="left", header_style="bold", expand=False,
@@ -48,7 +52,8 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None) 
             cells.append(row.game)
         table.add_row(*cells, f"{row.conservative:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}",
                       str(row.matches), f"{row.win_share:.0%}", faults)
-    table.caption = "rating = mu - 3 sigma (TrueSkill); wins = share of matches won"
+    if legend:
+        table.caption = LEGEND
     if not rows:
         table.caption = "no rated matches yet"
     return table
@@ -60,7 +65,9 @@ def print_leaderboard(console: Console, rows: Sequence[LeaderboardRow]) -> None:
     if not games:
         console.print(render_leaderboard(rows))
     for game in games:
-        console.print(render_leaderboard([r for r in rows if r.game == game], game))
+        console.print(render_leaderboard([r for r in rows if r.game == game], game, legend=False))
+    if games:
+        console.print(LEGEND, style="dim")
 
 
 def _seat_text(seat: SeatInfo) -> Text:
