@@ -202,10 +202,15 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str,
             bar.update(task, completed=done, total=total)
 
         try:
-            return run_until_done(store, tournament_id, data_dir_for(db), settings, progress)
+            summary = run_until_done(store, tournament_id, data_dir_for(db), settings, progress)
         except (KeyboardInterrupt, asyncio.CancelledError):
             message = f"interrupted: `arena tournament resume {tournament_id}` finishes it"
             raise Failure(message) from None
+    if summary.left:
+        console.print(f"stopped on request with {summary.left} matches left: "
+                      f"`arena tournament resume {tournament_id}` finishes them")
+        raise typer.Exit(0)
+    return summary
 
 
 @tournament_app.command("resume")

@@ -93,14 +93,20 @@ class RunSummary:
     wall_s: float
     bot_start_s: float
     faults: int
+    left: int = 0  # matches not played because a stop was asked for
 
 
 Progress = Callable[[int, int], None]
 
 
 async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
-                         settings: RunSettings, progress: Progress | None = None) -> RunSummary:
-    """Play every unfinished match of the tournament; return when all are finished."""
+                         settings: RunSettings, progress: Progress | None = None,
+                         stop: asyncio.Event | None = None) -> RunSummary:
+    """Play every unfinished match of the tournament; return when all are finished.
+
+    Once ``stop`` is set no new match starts; the running ones finish, and the
+    rest stay pending for ``arena tournament resume``.
+    """
     began = time.perf_counter()
     tournament = store.get_tournament(tournament_id)
     game = get_game(tournament.game)
@@ -122,11 +128,13 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
         match_settings = MatchSettings(move_timeout_s=settings.move_timeout_s,
                                        start_timeout_s=settings.start_timeout_s)
         gate = asyncio.Semaphore(max(1, settings.parallel))
-        faults = 0
+        faults = played = 0
 
         async def play(match: MatchToRun) -> None:
-            nonlocal done, faults
+            nonlocal done, faults, played
             async with gate:
+                if stop is not None and stop.is_set():
+                    return
                 seat_bots = [bots[b] for b in match.seat_bot_ids]
                 for bot in seat_bots:
                     await bot.ensure_running()  # restarts a bot that crashed earlier
@@ -144,14 +152,16 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                 store.finish_match(match.id, _result(report))
                 faults += sum(1 for f in report.faults if f)
                 done += 1
+                played += 1
                 if progress:
                     progress(done, total)
 
         await asyncio.gather(*(play(m) for m in todo))
-        if store.get_tournament(tournament_id).finished == total:
-            store.set_tournament_status(tournament_id, "finished")
-        return RunSummary(played=len(todo), wall_s=time.perf_counter() - began,
-                          bot_start_s=sum(b.start_seconds for b in bots.values()), faults=faults)
+        left = total - store.get_tournament(tournament_id).finished
+        store.set_tournament_status(tournament_id, "finished" if left == 0 else "interrupted")
+        return RunSummary(played=played, wall_s=time.perf_counter() - began,
+                          bot_start_s=sum(b.start_seconds for b in bots.values()), faults=faults,
+                          left=left)
     finally:
         for bot in bots.values():
             host.dismiss(bot.token)
@@ -167,14 +177,26 @@ def _result(report: MatchReport) -> MatchResult:
 
 def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
                    progress: Progress | None = None) -> RunSummary:
-    """Run the tournament in a fresh event loop; SIGTERM stops it like Ctrl-C."""
+    """Run the tournament in a fresh event loop.
+
+    The first SIGTERM stops it gracefully: no new match starts and the running
+    ones finish (``RunSummary.left`` counts the rest). A second one cancels at once,
+    like Ctrl-C; an interrupted match is replayed from its seed on resume.
+    """
 
     async def main() -> RunSummary:
+        stop = asyncio.Event()
         task = asyncio.ensure_future(run_tournament(store, tournament_id, data_dir, settings,
-                                                    progress))
+                                                    progress, stop))
+
+        def on_sigterm() -> None:
+            if stop.is_set():
+                task.cancel()
+            stop.set()
+
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
         return await task
 
     return asyncio.run(main())

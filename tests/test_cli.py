@@ -116,6 +116,33 @@ def test_resume_after_kill_finishes_every_match_exactly_once(tmp_path: Path) -> 
     assert [(r.label, r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)] == before
 
 
+def test_sigterm_stops_taking_matches_finishes_the_running_ones_and_exits_0(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db)
+    marker = f"arena-term-{os.getpid()}-{time.monotonic_ns()}"
+    command = [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME,
+               "--bot", "random", "--bot", "heuristic", "--repetitions", "6", "--seed", "5",
+               "--parallel", "2", "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "ARENA_TEST_MARKER": marker, "COLUMNS": "200"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _finished(db) < 5:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, out + err
+    assert "stopped on request" in out and "Traceback" not in err
+    assert not _processes_with(marker)
+    store = Store(str(db))
+    tournament = store.get_tournament(1)
+    assert tournament.status == "interrupted" and 5 <= tournament.finished < tournament.total
+    with sqlite3.connect(db) as connection:
+        running = connection.execute("select count(*) from match where status = 'running'").fetchone()
+    assert running == (0,)  # the matches in play were finished, not left half done
+    arena("tournament", "resume", "1", db=db)
+    assert Store(str(db)).get_tournament(1).finished == tournament.total
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["tournament", "run", "--game", "chess", "--bot", "random", "--bot", "heuristic"],
      "unknown game 'chess'"),
