@@ -4,7 +4,8 @@ Each bot runs its registered command as a child process in a process group of
 its own, with the referee's address and a fresh token in its environment
 (``ARENA_SERVER``, ``ARENA_TOKEN``: never on the command line, where other
 users could read them). Stopping a bot ends its whole process group, so no
-child or grandchild survives it. Its stdout and stderr go to a capped log file.
+child or grandchild survives it. Its stdout and stderr go to a log file, capped
+at ``log_cap`` bytes per start (the rest is read and dropped).
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class BotProcess:
     process: asyncio.subprocess.Process | None = None
     starts: int = 0
     start_seconds: float = 0.0
+    log_cap: int = LOG_CAP_BYTES
+    _logger: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.argv = parse_command(self.command)
@@ -75,10 +78,11 @@ class BotProcess:
             log_path.replace(log_path.with_suffix(".log.1"))
         env = dict(os.environ, ARENA_SERVER=self.server, ARENA_TOKEN=self.token,
                    ARENA_BOT_NAME=self.name, PYTHONUNBUFFERED="1")
-        with open(log_path, "ab") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log,
-                env=env, start_new_session=True)
+        self.process = await asyncio.create_subprocess_exec(
+            *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT, env=env, start_new_session=True)
+        assert self.process.stdout is not None
+        self._logger = asyncio.create_task(_capture(self.process.stdout, log_path, self.log_cap))
         self.starts += 1
         self.start_seconds += time.perf_counter() - began
 
@@ -102,6 +106,28 @@ class BotProcess:
         _signal_group(process.pid, signal.SIGKILL)  # grandchildren too, even if the leader left
         if process.returncode is None:
             await process.wait()
+        if self._logger is not None:  # the pipe closes once the whole group is gone
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._logger, 2.0)
+
+
+async def _capture(stream: asyncio.StreamReader, path: Path, cap: int) -> None:
+    """Copy a bot's output to its log, up to ``cap`` bytes per start; drop the rest.
+
+    The pipe is always read, so a bot that floods its output never blocks on it
+    and never fills the disk.
+    """
+    written = dropped = 0
+    with open(path, "ab") as log:
+        while chunk := await stream.read(1 << 16):
+            room = cap - written
+            if room > 0:
+                log.write(chunk[:room])
+                log.flush()
+                written += min(room, len(chunk))
+            dropped += max(0, len(chunk) - max(room, 0))
+        if dropped:
+            log.write(f"\n[arena: log capped at {cap} bytes; {dropped} more bytes dropped]\n".encode())
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

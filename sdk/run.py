@@ -20,7 +20,7 @@ from typing import Any
 
 import grpc
 
-from arena.codec import codec_for, decode_options
+from arena.codec import CodecError, codec_for, decode_options
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from sdk.bot import Bot, MatchInfo, Result
@@ -117,5 +117,9 @@ def _decide(bot: Bot, codec: Any, request: pb.DecisionRequest) -> pb.Choice:
     try:
         choice.index = legal.index(action)
     except ValueError:
-        choice.action.CopyFrom(codec.action(action))  # not legal: the referee will say so
+        log.warning("the bot chose %r, which is not a legal action", action)
+        try:
+            choice.action.CopyFrom(codec.action(action))  # the referee will refuse it
+        except (CodecError, TypeError, AttributeError):
+            choice.index = len(legal)  # not an action at all: refused just the same
     return choice

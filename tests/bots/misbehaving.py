@@ -3,11 +3,17 @@
     python -m tests.bots.misbehaving crash      # dies when asked for its first decision
     python -m tests.bots.misbehaving spawn      # starts a grandchild process, then plays
     python -m tests.bots.misbehaving exit       # exits at once
+    python -m tests.bots.misbehaving flood      # plays, writing a megabyte to stdout and stderr each move
+    python -m tests.bots.misbehaving hang       # loops forever when asked to decide
+    python -m tests.bots.misbehaving stall      # stops itself (SIGSTOP) when asked to decide
+    python -m tests.bots.misbehaving illegal    # answers an action that is never legal
+    python -m tests.bots.misbehaving forge      # answers for a decision id it was not asked, then legally
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -29,6 +35,68 @@ class CrashingBot(RandomBot):
         return super().act(observation, legal_actions)
 
 
+class FloodingBot(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        sys.stdout.write("x" * 500_000 + "\n")
+        sys.stderr.write("y" * 500_000 + "\n")
+        return super().act(observation, legal_actions)
+
+
+class HangingBot(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        while True:
+            pass
+
+
+class StallingBot(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        os.kill(os.getpid(), signal.SIGSTOP)
+        return super().act(observation, legal_actions)
+
+
+class IllegalBot(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        return "resign"  # not an action of any game: the SDK sends it; the referee refuses it
+
+
+def forge() -> None:
+    """A raw client that first answers a decision it was not asked, then plays legally."""
+    import asyncio
+
+    import grpc
+
+    from arena.v1 import arena_pb2 as pb
+    from arena.v1 import arena_pb2_grpc as pb_grpc
+
+    async def seat(stub: Any, assignment: Any) -> None:
+        call = stub.Play()
+        await call.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        async for message in call:
+            if message.WhichOneof("kind") == "decision":
+                did = message.decision.decision_id
+                await call.write(pb.BotMessage(choice=pb.Choice(decision_id=did + 7, index=0)))
+                await call.write(pb.BotMessage(choice=pb.Choice(decision_id=did, index=0)))
+            elif message.WhichOneof("kind") == "end":
+                break
+
+    async def attend() -> None:
+        async with grpc.aio.insecure_channel(os.environ["ARENA_SERVER"]) as channel:
+            stub = pb_grpc.BotServiceStub(channel)
+            tasks = set()
+            async for assignment in stub.Attend(pb.AttendRequest(token=os.environ["ARENA_TOKEN"])):
+                task = asyncio.create_task(seat(stub, assignment))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+
+    try:
+        asyncio.run(attend())
+    except grpc.RpcError:
+        sys.exit(1)
+
+
+MODES = {"flood": FloodingBot, "hang": HangingBot, "stall": StallingBot, "illegal": IllegalBot}
+
+
 def main(mode: str) -> None:
     if mode == "crash":
         run(CrashingBot)
@@ -41,6 +109,10 @@ def main(mode: str) -> None:
         run(RandomBot)
     elif mode == "exit":
         sys.exit(0)
+    elif mode in MODES:
+        run(MODES[mode])
+    elif mode == "forge":
+        forge()
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 
