@@ -7,10 +7,14 @@ code 1; usage mistakes get typer's usage message and exit code 2.
 
 from __future__ import annotations
 
+import os
+
+# gRPC's C core logs failures (a port in use, ...) on its own; the CLI says them once, clearly.
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+
 import asyncio
 import contextlib
 import importlib.util
-import os
 import secrets
 import sys
 import tempfile
@@ -380,8 +384,8 @@ def main() -> None:
     try:
         app()
     except USER_ERRORS as err:
-        errors.print(f"[red]error:[/red] {err}", highlight=False)
+        errors.print(f"[red]error:[/red] {err}", highlight=False, soft_wrap=True)
         sys.exit(1)
     except Failure as err:
-        errors.print(f"[red]error:[/red] {err}", highlight=False)
+        errors.print(f"[red]error:[/red] {err}", highlight=False, soft_wrap=True)
         sys.exit(1)

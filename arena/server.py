@@ -226,14 +226,18 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
                         ) -> tuple[grpc.aio.Server, int]:
     """A started gRPC server for ``host`` on ``address``; returns it and the bound port."""
     server = grpc.aio.server(options=[
+        ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
         ("grpc.max_receive_message_length", 4 * 1024 * 1024),
         ("grpc.max_send_message_length", 16 * 1024 * 1024),
     ])
     pb_grpc.add_BotServiceServicer_to_server(BotServicer(host), server)
     for add in extra_servicers:
         add(server)
-    port = server.add_insecure_port(address)
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as err:  # grpc's word for "cannot bind"
+        raise OSError(f"cannot listen on {address} (in use?)") from err
     if port == 0:
-        raise OSError(f"cannot listen on {address}")
+        raise OSError(f"cannot listen on {address} (in use?)")
     await server.start()
     return server, port

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,14 @@ def test_serve_answers_operators_and_refuses_unknown_bots(tmp_path: Path) -> Non
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = arena("serve", "--port", str(port), db=tmp_path / "a.db", check=False)
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"error: cannot serve on 127.0.0.1:{port}: " \
+                                    f"cannot listen on 127.0.0.1:{port} (in use?)"
