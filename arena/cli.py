@@ -317,14 +317,22 @@ def match_show(
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 50051,
+    operator_token: Annotated[str | None, typer.Option(
+        envvar="ARENA_OPERATOR_TOKEN", help="Token operators send as 'authorization: Bearer "
+        "TOKEN' (default: a new random one, printed once).")] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run the referee server (bot and operator services) until interrupted."""
     from arena.service import serve
 
     store = open_store(db)
+    if operator_token is None:
+        operator_token = secrets.token_urlsafe(24)
+        console.print(f"operator token (send as 'authorization: Bearer TOKEN'): {operator_token}")
+    elif len(operator_token) < 16:
+        raise Failure("the operator token must be at least 16 characters")
     try:
-        asyncio.run(serve(store, f"{host}:{port}", console))
+        asyncio.run(serve(store, f"{host}:{port}", console, operator_token))
     except KeyboardInterrupt:
         console.print("stopped")
     except OSError as err:

@@ -15,6 +15,7 @@ import hmac
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
 
@@ -223,9 +224,10 @@ async def _read_into(context: grpc.aio.ServicerContext[pb.BotMessage, pb.Referee
 
 async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
                         extra_servicers: Sequence[Callable[[grpc.aio.Server], None]] = (),
+                        interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                         ) -> tuple[grpc.aio.Server, int]:
     """A started gRPC server for ``host`` on ``address``; returns it and the bound port."""
-    server = grpc.aio.server(options=[
+    server = grpc.aio.server(interceptors=list(interceptors), options=[
         ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
         ("grpc.max_receive_message_length", 4 * 1024 * 1024),
         ("grpc.max_send_message_length", 16 * 1024 * 1024),

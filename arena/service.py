@@ -7,6 +7,7 @@ status codes in one place.
 from __future__ import annotations
 
 import asyncio
+import hmac
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -103,7 +104,32 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                               faults=r.faults) for r in rows])
 
 
-async def serve(store: Store, address: str, console: Console) -> None:
+OPERATOR_PREFIX = "/arena.v1.OperatorService/"
+
+
+class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
+    """Operator methods need ``authorization: Bearer <operator token>``; bot methods
+    are left to the bot service, which checks its own tokens and credentials."""
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+    async def intercept_service(self, continuation: Callable[[Any], Any],
+                                details: grpc.HandlerCallDetails) -> Any:
+        if not details.method.startswith(OPERATOR_PREFIX):
+            return await continuation(details)
+        given = dict(details.invocation_metadata or ()).get("authorization", "")
+        given_bytes = given.encode() if isinstance(given, str) else bytes(given)
+        if hmac.compare_digest(given_bytes, self._expected):
+            return await continuation(details)
+        return grpc.unary_unary_rpc_method_handler(_refuse)
+
+
+async def _refuse(request: Any, context: Context) -> None:
+    await context.abort(grpc.StatusCode.UNAUTHENTICATED, "operator methods need the operator token")
+
+
+async def serve(store: Store, address: str, console: Console, operator_token: str) -> None:
     """Serve the bot and operator services on ``address`` until cancelled."""
     host = MatchHost()
     operator = OperatorServicer(store)
@@ -111,7 +137,8 @@ async def serve(store: Store, address: str, console: Console) -> None:
     def add_operator(server: grpc.aio.Server) -> None:
         pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
 
-    server, port = await create_server(host, address, [add_operator])
+    server, port = await create_server(host, address, [add_operator],
+                                       [OperatorAuth(operator_token)])
     console.print(f"referee listening on {address.rsplit(':', 1)[0]}:{port} (Ctrl-C stops it)")
     try:
         await server.wait_for_termination()

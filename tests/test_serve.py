@@ -22,29 +22,42 @@ def test_serve_answers_operators_and_refuses_unknown_bots(tmp_path: Path) -> Non
     add_bots(db)
     arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "random",
           "--bot", "heuristic", "--seed", "2", db=db)
+    token = "operator-secret-for-this-test"
     server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--db", str(db)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              env={**os.environ, "COLUMNS": "200"})
+                              env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": token})
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
         found = re.search(r":(\d+)", line)
         assert found, line
+        with grpc.insecure_channel(f"127.0.0.1:{found.group(1)}") as plain:
+            for credentials in ([], [("authorization", "Bearer wrong-token-guessed")]):
+                try:  # without the operator token, operator methods are refused
+                    pb_grpc.OperatorServiceStub(plain).ListBots(
+                        pb.ListBotsRequest(), timeout=10, metadata=credentials)
+                    raise AssertionError("an operator method answered without the token")
+                except grpc.RpcError as err:
+                    assert isinstance(err, grpc.Call)
+                    assert err.code() == grpc.StatusCode.UNAUTHENTICATED
+        auth = [("authorization", f"Bearer {token}")]
         with grpc.insecure_channel(f"127.0.0.1:{found.group(1)}") as channel:
             operator = pb_grpc.OperatorServiceStub(channel)
-            bots = operator.ListBots(pb.ListBotsRequest(), timeout=10)
+            bots = operator.ListBots(pb.ListBotsRequest(), timeout=10, metadata=auth)
             assert sorted(b.name for b in bots.bots) == ["heuristic", "random"]
-            board = operator.Leaderboard(pb.LeaderboardRequest(game="face-card-kill-card"), timeout=10)
+            board = operator.Leaderboard(pb.LeaderboardRequest(game="face-card-kill-card"),
+                                         timeout=10, metadata=auth)
             assert [r.bot for r in board.rows] and board.rows[0].conservative >= board.rows[1].conservative
-            tournaments = operator.ListTournaments(pb.ListTournamentsRequest(), timeout=10)
+            tournaments = operator.ListTournaments(pb.ListTournamentsRequest(), timeout=10, metadata=auth)
             assert tournaments.tournaments[0].finished == tournaments.tournaments[0].matches == 12
-            matches = operator.ListMatches(pb.ListMatchesRequest(tournament_id=1), timeout=10)
+            matches = operator.ListMatches(pb.ListMatchesRequest(tournament_id=1), timeout=10, metadata=auth)
             match_id = matches.matches[0].id
-            seat0 = operator.GetMatch(pb.GetMatchRequest(match_id=match_id, seat=0), timeout=10)
-            everyone = operator.GetMatch(pb.GetMatchRequest(match_id=match_id), timeout=10)
+            seat0 = operator.GetMatch(pb.GetMatchRequest(match_id=match_id, seat=0),
+                                      timeout=10, metadata=auth)
+            everyone = operator.GetMatch(pb.GetMatchRequest(match_id=match_id), timeout=10, metadata=auth)
             assert 0 < len(seat0.events) < len(everyone.events)
             try:
-                operator.GetMatch(pb.GetMatchRequest(match_id=999), timeout=10)
+                operator.GetMatch(pb.GetMatchRequest(match_id=999), timeout=10, metadata=auth)
                 raise AssertionError("an unknown match was found")
             except grpc.RpcError as err:
                 assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.NOT_FOUND
