@@ -159,15 +159,17 @@ def tournament_run(
     move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
     start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
     = 30.0,
+    time_bank: Annotated[float, typer.Option(min=0.0, help="Extra seconds per seat and match "
+                                             "for moves slower than --move-timeout.")] = 0.0,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Schedule a round-robin among the bots and play it."""
     store = open_store(db)
+    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank)
     tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
-                                       parse_options(option or []),
-                                       RunSettings(parallel, move_timeout, start_timeout))
+                                       parse_options(option or []), settings)
     console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
-    play(store, tournament_id, RunSettings(parallel, move_timeout, start_timeout), db)
+    play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))
 
 
@@ -191,7 +193,7 @@ def create_round_robin(store: Store, game_name: str, bot_names: list[str], playe
         game=game.name, players=seats, options=dict(options), seed=tournament_seed,
         repetitions=repetitions, bot_ids=bot_ids, schedule=schedule,
         settings={"parallel": settings.parallel, "move_timeout_s": settings.move_timeout_s,
-                  "start_timeout_s": settings.start_timeout_s})
+                  "start_timeout_s": settings.start_timeout_s, "time_bank_s": settings.time_bank_s})
 
 
 def play(store: Store, tournament_id: int, settings: RunSettings, db: str,
@@ -229,7 +231,8 @@ def tournament_resume(
     saved = tournament.settings
     settings = RunSettings(parallel or int(saved.get("parallel", 2)),
                            float(saved.get("move_timeout_s", 10.0)),
-                           float(saved.get("start_timeout_s", 30.0)))
+                           float(saved.get("start_timeout_s", 30.0)),
+                           float(saved.get("time_bank_s", 0.0)))
     left = tournament.total - tournament.finished
     console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
     play(store, tournament_id, settings, db)

@@ -57,6 +57,7 @@ class Link(Protocol):
 @dataclass(frozen=True)
 class MatchSettings:
     move_timeout_s: float = 10.0   # per decision; 0 means no deadline
+    time_bank_s: float = 0.0       # per seat and match: extra time for slow decisions
     start_timeout_s: float = 30.0  # for every seat to connect
 
 
@@ -77,6 +78,7 @@ class MatchReport:
 @dataclass
 class _Seat:
     link: Link | None
+    bank: float = 0.0  # what is left of the seat's time bank
     fault: pb.Fault = pb.FAULT_NONE
     rejected: int = 0
     notes: list[str] = field(default_factory=list)
@@ -118,11 +120,14 @@ async def run_match(
     clock = time.monotonic()
     fallback = random.Random(f"fallback:{seed}")
     seats = await _connect(links, settings.start_timeout_s)
+    for seat in seats:
+        seat.bank = settings.time_bank_s
     log = pb.MatchLog()
 
     start = pb.MatchStart(match_id=match_id, game=game.name, game_version=game.version,
                           players=players, seat_names=list(seat_names),
-                          move_timeout_s=settings.move_timeout_s)
+                          move_timeout_s=settings.move_timeout_s,
+                          time_bank_s=settings.time_bank_s)
     encode_options(dict(options), start.options)
     for number, seat in enumerate(seats):
         if seat.link is not None:
@@ -140,6 +145,9 @@ async def run_match(
             decision_id += 1
             action = await _ask(codec, seat, decision_id, game.observe(state, to_act), legal,
                                 settings.move_timeout_s)
+            if settings.move_timeout_s > 0:  # time beyond the move's own comes from the bank
+                over = time.monotonic() - asked_at - settings.move_timeout_s
+                seat.bank = max(0.0, seat.bank - max(0.0, over))
             if seat.fault in (pb.FAULT_DISCONNECTED,) and is_alive is not None \
                     and not await is_alive(to_act):
                 seat.fault = pb.FAULT_CRASHED
@@ -199,6 +207,8 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
     assert seat.link is not None
     for stale in seat.link.drain():
         await _reject(seat, stale, decision_id)
+    if timeout_s > 0:
+        timeout_s += seat.bank
     request = pb.DecisionRequest(decision_id=decision_id, time_left_s=timeout_s,
                                  observation=codec.observation(observation),
                                  legal_actions=[codec.action(a) for a in legal])

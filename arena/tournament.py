@@ -85,6 +85,7 @@ class RunSettings:
     parallel: int = 2
     move_timeout_s: float = 10.0
     start_timeout_s: float = 30.0
+    time_bank_s: float = 0.0
 
 
 @dataclass
@@ -126,7 +127,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
             host.admit(bots[bot_id].token)
         await asyncio.gather(*(b.ensure_running() for b in bots.values()))
         match_settings = MatchSettings(move_timeout_s=settings.move_timeout_s,
-                                       start_timeout_s=settings.start_timeout_s)
+                                       start_timeout_s=settings.start_timeout_s,
+                                       time_bank_s=settings.time_bank_s)
         gate = asyncio.Semaphore(max(1, settings.parallel))
         faults = played = 0
 

@@ -21,6 +21,7 @@ class MatchInfo:
     options: dict[str, OptionValue]
     seat_names: tuple[str, ...]
     move_timeout_s: float
+    time_bank_s: float = 0.0
 
 
 @dataclass(frozen=True)

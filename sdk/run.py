@@ -90,7 +90,8 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
                 start = message.start
                 bot.on_start(MatchInfo(start.match_id, start.game, start.game_version, start.seat,
                                        start.players, decode_options(start.options),
-                                       tuple(start.seat_names), start.move_timeout_s))
+                                       tuple(start.seat_names), start.move_timeout_s,
+                                       start.time_bank_s))
             elif kind == "end":
                 end = message.end
                 bot.on_end(Result(tuple(end.scores), tuple(end.ranks),

@@ -287,3 +287,54 @@ def test_missing_bot_command_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(BotCommandError, match="empty"):
         BotProcess("x", "  ", "127.0.0.1:1", tmp_path)
 
+
+
+class ScriptedLink:
+    """An in-memory seat that answers index 0 after ``delay`` seconds (seat 0) or at once."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.time_left: list[float] = []
+        self.inbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+
+    async def send(self, message: pb.RefereeMessage) -> None:
+        if message.WhichOneof("kind") == "decision":
+            request = message.decision
+            self.time_left.append(request.time_left_s)
+            asyncio.get_running_loop().call_later(
+                self.delay, self.inbox.put_nowait,
+                pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id, index=0)))
+
+    async def receive(self, timeout: float | None) -> pb.BotMessage | None:
+        return await asyncio.wait_for(self.inbox.get(), timeout)
+
+    def drain(self) -> list[pb.BotMessage]:
+        return []
+
+    async def close(self) -> None:
+        return None
+
+
+def test_a_time_bank_pays_for_slow_moves_until_it_runs_out() -> None:
+    from arena.referee import run_match
+
+    async def scenario() -> tuple[MatchReport, list[float]]:
+        links = [ScriptedLink(0.4)] + [ScriptedLink(0.0) for _ in range(3)]
+
+        async def ready(link: ScriptedLink) -> ScriptedLink:
+            return link
+
+        report = await run_match(
+            game_name="king", players=4, seed=3, options=dict(get_game("king").parse_options(4)),
+            links=[ready(link) for link in links],
+            settings=MatchSettings(move_timeout_s=0.2, start_timeout_s=5, time_bank_s=0.5))
+        return report, links[0].time_left
+
+    report, time_left = asyncio.run(scenario())
+    # 0.2 s per move plus the bank: 0.7 s, then 0.5 s and 0.3 s as each 0.4 s answer draws 0.2 s
+    assert time_left[0] == pytest.approx(0.7)
+    assert time_left[1] == pytest.approx(0.5, abs=0.05)
+    assert time_left[2] == pytest.approx(0.3, abs=0.05)
+    assert len(time_left) == 3 and report.faults[0] == "timeout"  # the third answer is too late
+    own = [line for line in read_log("king", report.log) if line.kind == "decision" and line.seat == 0]
+    assert [line.fallback for line in own[:3]] == [False, False, True]

@@ -147,7 +147,7 @@ class RefereeMessage(_message.Message):
     def __init__(self, start: _Optional[_Union[MatchStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., events: _Optional[_Union[Events, _Mapping]] = ..., end: _Optional[_Union[MatchEnd, _Mapping]] = ..., notice: _Optional[_Union[Notice, _Mapping]] = ...) -> None: ...
 
 class MatchStart(_message.Message):
-    __slots__ = ("match_id", "game", "game_version", "seat", "players", "options", "seat_names", "move_timeout_s")
+    __slots__ = ("match_id", "game", "game_version", "seat", "players", "options", "seat_names", "move_timeout_s", "time_bank_s")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -163,6 +163,7 @@ class MatchStart(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     MOVE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_S_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     game: str
     game_version: int
@@ -171,7 +172,8 @@ class MatchStart(_message.Message):
     options: _containers.MessageMap[str, OptionValue]
     seat_names: _containers.RepeatedScalarFieldContainer[str]
     move_timeout_s: float
-    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., game_version: _Optional[int] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, OptionValue]] = ..., seat_names: _Optional[_Iterable[str]] = ..., move_timeout_s: _Optional[float] = ...) -> None: ...
+    time_bank_s: float
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., game_version: _Optional[int] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, OptionValue]] = ..., seat_names: _Optional[_Iterable[str]] = ..., move_timeout_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
     __slots__ = ("decision_id", "observation", "legal_actions", "time_left_s")
