@@ -57,8 +57,8 @@ class Link(Protocol):
 @dataclass(frozen=True)
 class MatchSettings:
     move_timeout_s: float = 10.0   # per decision; 0 means no deadline
-    time_bank_s: float = 0.0       # per seat and match: extra time for slow decisions
     start_timeout_s: float = 30.0  # for every seat to connect
+    time_bank_s: float = 0.0       # per seat and match: extra time for slow decisions
 
 
 @dataclass

@@ -29,8 +29,12 @@ RAW_SETTINGS = MatchSettings(move_timeout_s=2, start_timeout_s=10)
 
 
 def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,
-         settings: MatchSettings = DEFAULT_SETTINGS) -> MatchSpec:
-    return MatchSpec(match_id, GAME, len(tokens), seed, OPTIONS, tokens,
+         settings: MatchSettings = DEFAULT_SETTINGS, first: int | None = None) -> MatchSpec:
+    """A match of Face Card / Kill Card; ``first``: the seat that must decide first."""
+    options = dict(OPTIONS)
+    if first is not None:
+        options["dealer"] = (first - 1) % len(tokens)  # the dealer's left plays first
+    return MatchSpec(match_id, GAME, len(tokens), seed, options, tokens,
                      tuple(f"bot{i}" for i in range(len(tokens))), settings)
 
 
@@ -141,7 +145,7 @@ def run_with_raw_seat(tmp_path: Path, answer: Callable[[pb.DecisionRequest, int]
         try:
             raw = asyncio.create_task(_raw_seat(port, "raw-token", answer))
             report = await host.play(spec("raw", ("raw-token", rnd.token, rnd.token),
-                                          settings=settings))
+                                          settings=settings, first=0))
             notices = await asyncio.wait_for(raw, 10)
             return report, notices
         finally:
@@ -186,11 +190,13 @@ def test_malformed_answer_is_a_fault(tmp_path: Path) -> None:
 def test_silence_is_a_timeout_and_the_match_goes_on(tmp_path: Path) -> None:
     began = time.monotonic()
     report, _ = run_with_raw_seat(tmp_path, lambda req, n: [], MatchSettings(0.3, 10))
+    assert time.monotonic() - began < 8  # the seat is asked once, then the fallback plays
     assert report.faults[0] == "timeout"
     assert report.ranks[0] == 3
-    assert time.monotonic() - began < 8  # the seat is asked once, then the fallback plays
     lines = read_log(GAME, report.log)
-    assert any(line.fallback for line in lines if line.kind == "decision")
+    mine = [line for line in lines if line.kind == "decision" and line.seat == 0]
+    assert mine and all(line.fallback for line in mine)  # the fallback played every move
+    assert report.faults[1:] == ("", "")
 
 
 def test_crashed_bot_is_recorded_and_restarted(tmp_path: Path) -> None:
@@ -200,9 +206,9 @@ def test_crashed_bot_is_recorded_and_restarted(tmp_path: Path) -> None:
         crash = await started(host, port, tmp, "crash", "python -m tests.bots.misbehaving crash")
         try:
             tokens = (crash.token, rnd.token)
-            crashed = await host.play(spec("c1", tokens, seed=3), is_alive(crash, rnd))
+            crashed = await host.play(spec("c1", tokens, seed=3, first=0), is_alive(crash, rnd))
             await crash.ensure_running()  # as the tournament does before every match
-            again = await host.play(spec("c2", tokens, seed=4), is_alive(crash, rnd))
+            again = await host.play(spec("c2", tokens, seed=4, first=0), is_alive(crash, rnd))
             return crashed, again, crash.starts
         finally:
             await asyncio.gather(rnd.stop(), crash.stop())
