@@ -196,12 +196,11 @@ def create_round_robin(store: Store, game_name: str, bot_names: list[str], playe
                   "start_timeout_s": settings.start_timeout_s, "time_bank_s": settings.time_bank_s})
 
 
-def play(store: Store, tournament_id: int, settings: RunSettings, db: str,
-         quiet: bool = False) -> RunSummary:
+def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> RunSummary:
     columns = (TextColumn("[bold]tournament {task.fields[tid]}"), BarColumn(),
                MofNCompleteColumn(), TextColumn("matches"), TimeElapsedColumn(),
                TimeRemainingColumn())
-    with Progress(*columns, console=console, disable=quiet, transient=quiet) as bar:
+    with Progress(*columns, console=console) as bar:
         task = bar.add_task("play", total=None, tid=tournament_id)
 
         def progress(done: int, total: int) -> None:
@@ -394,9 +393,6 @@ def demo_command(
 def main() -> None:
     try:
         app()
-    except USER_ERRORS as err:
-        errors.print(f"[red]error:[/red] {err}", highlight=False, soft_wrap=True)
-        sys.exit(1)
-    except Failure as err:
+    except (*USER_ERRORS, Failure) as err:
         errors.print(f"[red]error:[/red] {err}", highlight=False, soft_wrap=True)
         sys.exit(1)

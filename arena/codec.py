@@ -31,7 +31,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 
-from arena.games import Game, module_name
+from arena.games import Game, get_game, module_name
 from arena.games.base import InvalidActionError, OptionValue
 from arena.v1 import arena_pb2
 
@@ -263,13 +263,15 @@ class GameCodec:
         encode_into(getattr(envelope, self.field), obs)
         return envelope
 
-    def action(self, action: Any) -> arena_pb2.GameAction:
-        envelope = arena_pb2.GameAction()
+    def action(self, action: Any, into: arena_pb2.GameAction | None = None) -> arena_pb2.GameAction:
+        """``action`` as a message (written into ``into`` when given, e.g. a log entry)."""
+        envelope = arena_pb2.GameAction() if into is None else into
         encode_into(getattr(envelope, self.field), action)
         return envelope
 
-    def event(self, event: Any) -> arena_pb2.GameEvent:
-        envelope = arena_pb2.GameEvent()
+    def event(self, event: Any, into: arena_pb2.GameEvent | None = None) -> arena_pb2.GameEvent:
+        """``event`` as a message (written into ``into`` when given, e.g. a log entry)."""
+        envelope = arena_pb2.GameEvent() if into is None else into
         encode_into(getattr(envelope, self.field), event)
         return envelope
 
@@ -303,9 +305,17 @@ def _union(classes: Sequence[type]) -> Any:
 
 @cache
 def codec_for(game_name: str) -> GameCodec:
-    from arena.games import get_game
-
     return GameCodec(get_game(game_name))
+
+
+# -- faults ----------------------------------------------------------------------
+# A fault's name is its enum name in words: FAULT_ILLEGAL_ACTION is "illegal-action";
+# no fault is "". Storage and the SDK speak names, the wire speaks the enum.
+FAULT_NUMBERS: dict[str, arena_pb2.Fault] = {
+    "" if number == arena_pb2.FAULT_NONE else name.removeprefix("FAULT_").lower().replace("_", "-"):
+    typing.cast(arena_pb2.Fault, number) for name, number in arena_pb2.Fault.items()
+}
+FAULT_NAMES: dict[int, str] = {number: name for name, number in FAULT_NUMBERS.items()}
 
 
 # -- options ---------------------------------------------------------------------

@@ -19,20 +19,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.codec import GameCodec, codec_for, encode_options
+from arena.codec import FAULT_NAMES, GameCodec, codec_for, encode_options
 from arena.games import get_game
 from arena.games.base import GameError, OptionValue, Outcome, competition_ranks
 from arena.v1 import arena_pb2 as pb
-
-FAULT_NAMES: dict[int, str] = {
-    pb.FAULT_NONE: "",
-    pb.FAULT_TIMEOUT: "timeout",
-    pb.FAULT_DISCONNECTED: "disconnected",
-    pb.FAULT_CRASHED: "crashed",
-    pb.FAULT_ILLEGAL_ACTION: "illegal-action",
-    pb.FAULT_MALFORMED: "malformed",
-    pb.FAULT_NO_SHOW: "no-show",
-}
 
 
 class Link(Protocol):
@@ -148,7 +138,7 @@ async def run_match(
             if settings.move_timeout_s > 0:  # time beyond the move's own comes from the bank
                 over = time.monotonic() - asked_at - settings.move_timeout_s
                 seat.bank = max(0.0, seat.bank - max(0.0, over))
-            if seat.fault in (pb.FAULT_DISCONNECTED,) and is_alive is not None \
+            if seat.fault == pb.FAULT_DISCONNECTED and is_alive is not None \
                     and not await is_alive(to_act):
                 seat.fault = pb.FAULT_CRASHED
         used_fallback = action is None
@@ -158,7 +148,7 @@ async def run_match(
         entry = log.entries.add().decision
         entry.decision_id = decision_id if not used_fallback else 0
         entry.seat = to_act
-        entry.action.CopyFrom(codec.action(action))
+        codec.action(action, into=entry.action)
         entry.fallback = used_fallback
         entry.seconds = time.monotonic() - asked_at
         await _broadcast(codec, seats, events, log)
@@ -266,9 +256,8 @@ async def _broadcast(codec: GameCodec, seats: Sequence[_Seat], events: Sequence[
         return
     encoded = []
     for tagged in events:
-        wire = codec.event(tagged.event)
         entry = log.entries.add().event
-        entry.event.CopyFrom(wire)
+        wire = codec.event(tagged.event, into=entry.event)
         entry.public = tagged.visible_to is None
         if tagged.visible_to is not None:
             entry.visible_to.extend(sorted(tagged.visible_to))

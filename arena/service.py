@@ -14,22 +14,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import grpc
 from rich.console import Console
 
-from arena.codec import codec_for
+from arena.codec import FAULT_NUMBERS, codec_for
 from arena.replay import read_log, view
 from arena.server import MatchHost, create_server
-from arena.store import MatchInfo, Store, StoreError
+from arena.store import MatchInfo, NotFoundError, Store, StoreError
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
-
-FAULTS = {name: value for value, name in
-          ((pb.FAULT_NONE, ""), (pb.FAULT_TIMEOUT, "timeout"),
-           (pb.FAULT_DISCONNECTED, "disconnected"), (pb.FAULT_CRASHED, "crashed"),
-           (pb.FAULT_ILLEGAL_ACTION, "illegal-action"), (pb.FAULT_MALFORMED, "malformed"),
-           (pb.FAULT_NO_SHOW, "no-show"))}
-
 
 T = TypeVar("T")
 
@@ -39,10 +32,9 @@ async def _read(context: Context, read: Callable[[], T]) -> T:
     try:
         return read()
     except StoreError as err:
-        text = str(err)
-        code = grpc.StatusCode.NOT_FOUND if "no " in text or "unknown" in text \
+        code = grpc.StatusCode.NOT_FOUND if isinstance(err, NotFoundError) \
             else grpc.StatusCode.UNAVAILABLE
-        await context.abort(code, text)
+        await context.abort(code, str(err))
         raise  # abort raises; this line only reassures the type checker
 
 
@@ -50,7 +42,7 @@ def _match_info(match: MatchInfo) -> pb.MatchInfo:
     return pb.MatchInfo(
         id=match.id, tournament_id=match.tournament_id or 0, game=match.game, status=match.status,
         seats=[pb.SeatRecord(seat=s.seat, bot=s.bot, score=s.score or 0.0, rank=s.rank or 0,
-                             fault=FAULTS.get(s.fault, pb.FAULT_NONE))
+                             fault=FAULT_NUMBERS.get(s.fault, pb.FAULT_NONE))
                for s in match.seats])
 
 

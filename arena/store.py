@@ -61,6 +61,10 @@ class StoreError(Exception):
     """A storage operation failed; the message is one line and says why."""
 
 
+class NotFoundError(StoreError):
+    """No bot, tournament or match has the id, name or token asked for."""
+
+
 # ---------------------------------------------------------------- tables
 
 
@@ -497,7 +501,7 @@ class Store:
         with self._reading("read a bot") as s:
             bot = s.get(Bot, bot_id)
             if bot is None:
-                raise StoreError(f"no bot with id {bot_id}")
+                raise NotFoundError(f"no bot with id {bot_id}")
             return _bot_info(bot)
 
     def get_bot_by_token_hash(self, token_hash: str) -> BotInfo:
@@ -507,7 +511,7 @@ class Store:
                 select(Bot).where(Bot.token_hash == token_hash, col(Bot.removed).is_(False))
             ).first()
             if bot is None:
-                raise StoreError("no bot has this token")
+                raise NotFoundError("no bot has this token")
             return _bot_info(bot)
 
     def remove_bot(self, name: str, version: str | None = None) -> bool:
@@ -611,7 +615,7 @@ class Store:
         with self._reading("read a tournament") as s:
             t = s.get(Tournament, tournament_id)
             if t is None:
-                raise StoreError(f"no tournament with id {tournament_id}")
+                raise NotFoundError(f"no tournament with id {tournament_id}")
             return self._tournament_info(s, t)
 
     def set_tournament_status(self, tournament_id: int, status: str) -> None:
@@ -622,7 +626,7 @@ class Store:
         with self._writing("update a tournament") as s:
             t = s.get(Tournament, tournament_id)
             if t is None:
-                raise StoreError(f"no tournament with id {tournament_id}")
+                raise NotFoundError(f"no tournament with id {tournament_id}")
             t.status = status
             t.finished_at = _now() if status == "finished" else None
             s.add(t)
@@ -660,7 +664,7 @@ class Store:
         """
         with self._writing("resume a tournament") as s:
             if s.get(Tournament, tournament_id) is None:
-                raise StoreError(f"no tournament with id {tournament_id}")
+                raise NotFoundError(f"no tournament with id {tournament_id}")
             s.execute(
                 sa.update(Match)
                 .where(col(Match.tournament_id) == tournament_id, col(Match.status) == "running")
@@ -936,7 +940,7 @@ def _find_bot(s: Session, name: str, version: str | None) -> Bot:
     bot = s.exec(query).first()
     if bot is None:
         label = name if version is None else f"{name}@{version}"
-        raise StoreError(f"no bot {label}")
+        raise NotFoundError(f"no bot {label}")
     return bot
 
 
@@ -944,13 +948,13 @@ def _check_bots(s: Session, bot_ids: set[int]) -> None:
     found = set(s.exec(select(Bot.id).where(col(Bot.id).in_(bot_ids))).all())
     missing = sorted(bot_ids - {b for b in found if b is not None})
     if missing:
-        raise StoreError(f"no bot with id {', '.join(map(str, missing))}")
+        raise NotFoundError(f"no bot with id {', '.join(map(str, missing))}")
 
 
 def _get_match(s: Session, match_id: int) -> Match:
     match = s.get(Match, match_id)
     if match is None:
-        raise StoreError(f"no match with id {match_id}")
+        raise NotFoundError(f"no match with id {match_id}")
     return match
 
 

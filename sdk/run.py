@@ -20,7 +20,7 @@ from typing import Any
 
 import grpc
 
-from arena.codec import CodecError, codec_for, decode_options
+from arena.codec import FAULT_NAMES, CodecError, codec_for, decode_options
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from sdk.bot import Bot, MatchInfo, Result
@@ -28,8 +28,6 @@ from sdk.bot import Bot, MatchInfo, Result
 log = logging.getLogger("sdk")
 
 CLIENT = "card-arena-sdk/0.1.0"
-FAULTS = {v: k.removeprefix("FAULT_").lower().replace("_", "-") for k, v in pb.Fault.items()}
-FAULTS[pb.FAULT_NONE] = ""
 
 
 def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> None:
@@ -95,7 +93,7 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
             elif kind == "end":
                 end = message.end
                 bot.on_end(Result(tuple(end.scores), tuple(end.ranks),
-                                  tuple(FAULTS.get(f, str(f)) for f in end.faults)))
+                                  tuple(FAULT_NAMES.get(f, str(f)) for f in end.faults)))
                 break
             elif kind == "notice":
                 log.warning("referee: %s", message.notice.text)

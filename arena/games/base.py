@@ -328,10 +328,3 @@ class Game(ABC, Generic[State, Action, Observation]):
 
     def is_over(self, state: State) -> bool:
         return self.to_act(state) is None
-
-    def check_action(self, state: State, action: object) -> None:
-        """Raise the right error unless ``action`` is legal now (helper for ``apply``)."""
-        if not isinstance(action, self.action_types):
-            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"{action!r} is not legal now")
