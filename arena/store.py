@@ -11,6 +11,11 @@ Write discipline:
   interruption at any moment leaves either all of it or none of it;
 * finishing an already finished match changes nothing (the second write of a
   result is dropped), so a resumed tournament never counts a match twice;
+* ratings move in schedule order within a tournament: a finished match is rated
+  once every match scheduled before it is finished (or void), and ``finish_seq``
+  numbers the matches in the order they were rated. So a tournament gives the
+  same ratings whatever ``--parallel`` and however often it was interrupted; a
+  match outside any tournament is rated as soon as it finishes;
 * on SQLite every write transaction starts with ``BEGIN IMMEDIATE`` and every
   connection waits up to :data:`BUSY_TIMEOUT_S` for the lock, so several
   processes writing one file queue up instead of failing with "database is
@@ -706,6 +711,8 @@ class Store:
                 return False
             match.status = "void"
             s.add(match)
+            s.flush()
+            _rate_ready(s, match)  # the matches scheduled after it need not wait for it
             return True
 
     def finish_match(self, match_id: int, result: MatchResult) -> bool:
@@ -731,25 +738,21 @@ class Store:
                     f"{len(result.scores)} scores, {len(result.ranks)} ranks, "
                     f"{len(result.faults)} faults"
                 )
-            now = _now()
-            finish_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
+            if any(rank < 1 for rank in result.ranks):
+                raise ValueError(f"ranks must be 1 or more, not {list(result.ranks)}")
             match.status = "finished"
             match.started_at = result.started_at or match.started_at
-            match.finished_at = now
+            match.finished_at = _now()
             match.duration_s = result.duration_s
             match.log = result.log
-            match.finish_seq = finish_seq
             s.add(match)
             for seat, score, rank, fault in zip(
                 seats, result.scores, result.ranks, result.faults, strict=True
             ):
                 seat.score, seat.rank, seat.fault = float(score), int(rank), fault
                 s.add(seat)
-            placed = [_Placed(seat.bot_id, int(rank), fault) for seat, rank, fault in
-                      zip(seats, result.ranks, result.faults, strict=True)]
-            book = _RatingBook.load(s, match.game, {p.bot_id for p in placed})
-            book.apply(match.game, match_id, finish_seq, placed)
-            book.save(s)
+            s.flush()
+            _rate_ready(s, match)
             return True
 
     def get_match(self, match_id: int) -> MatchInfo:
@@ -816,7 +819,7 @@ class Store:
             s.execute(delete(Rating))
             matches = s.execute(
                 select(Match.id, Match.game, Match.finish_seq)
-                .where(col(Match.status) == "finished")
+                .where(col(Match.status) == "finished", col(Match.finish_seq).is_not(None))
                 .order_by(col(Match.finish_seq))
             ).all()
             placed: dict[int, list[_Placed]] = {}
@@ -835,6 +838,53 @@ class Store:
 
 
 # ---------------------------------------------------------------- rating bookkeeping
+
+
+def _rate_ready(s: Session, changed: Match) -> None:
+    """Rate, in schedule order, every finished match whose turn has come.
+
+    Outside a tournament that is just ``changed`` (if finished). In a tournament
+    it is every finished, unrated match scheduled before the first one still
+    pending or running. Each gets the next ``finish_seq``.
+    """
+    if changed.tournament_id is None:
+        ready = [changed.id] if changed.status == "finished" and changed.finish_seq is None else []
+    else:
+        frontier = s.execute(
+            select(func.min(Match.index)).where(
+                Match.tournament_id == changed.tournament_id,
+                col(Match.status).in_(("pending", "running")),
+            )
+        ).scalar()
+        query = (
+            select(Match.id)
+            .where(Match.tournament_id == changed.tournament_id, Match.status == "finished",
+                   col(Match.finish_seq).is_(None))
+            .order_by(col(Match.index))
+        )
+        if frontier is not None:
+            query = query.where(Match.index < frontier)
+        ready = list(s.execute(query).scalars())
+    if not ready:
+        return
+    placed: dict[int, list[_Placed]] = {}
+    for chunk in _chunks([m for m in ready if m is not None]):
+        for match_id, bot_id, rank, fault in s.execute(
+            select(Seat.match_id, Seat.bot_id, Seat.rank, Seat.fault)
+            .where(col(Seat.match_id).in_(chunk))
+            .order_by(col(Seat.match_id), col(Seat.seat))
+        ):
+            placed.setdefault(match_id, []).append(_Placed(bot_id, int(rank or 0), fault))
+    book = _RatingBook.load(s, changed.game, {p.bot_id for seats in placed.values() for p in seats})
+    next_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
+    numbered = []
+    for match_id in ready:
+        assert match_id is not None
+        book.apply(changed.game, match_id, next_seq, placed.get(match_id, []))
+        numbered.append({"id": match_id, "finish_seq": next_seq})
+        next_seq += 1
+    s.execute(sa.update(Match), numbered)  # ORM bulk update by primary key
+    book.save(s)
 
 
 @dataclass(frozen=True)

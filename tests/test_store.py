@@ -259,6 +259,47 @@ def test_finish_seq_follows_finish_order(store: Store) -> None:
     assert [store.get_match(m).finish_seq for m in mids] == [3, 2, 1]
 
 
+def test_a_tournament_is_rated_in_schedule_order_whatever_the_finish_order(tmp_path: Path) -> None:
+    boards, seqs = [], []
+    for order in ("forward", "shuffled"):
+        store = Store(str(tmp_path / f"{order}.db"))
+        ids = [*three_bots(store), store.add_bot("dan", "d").id]
+        tid = store.create_tournament(GAME, 3, {}, 1, 3, {}, ids, round_robin(ids, 3, repeats=3))
+        todo = store.claim_unfinished(tid)
+        if order == "shuffled":
+            random.Random(4).shuffle(todo)
+            while todo[0].index == 0:  # the first match in schedule order must come late
+                random.Random(5).shuffle(todo)
+            first = todo[0]
+            store.finish_match(first.id, result_for(first.seat_bot_ids, first.seed))
+            assert store.leaderboard() == []  # waits for the matches scheduled before it
+            assert store.get_match(first.id).finish_seq is None
+            todo = todo[1:]
+        for m in todo:
+            store.finish_match(m.id, result_for(m.seat_bot_ids, m.seed))
+        matches = sorted(store.list_matches(tid), key=lambda m: m.index)
+        seqs.append([m.finish_seq for m in matches])
+        boards.append([(r.name, r.mu, r.sigma, r.matches) for r in store.leaderboard()])
+        board = store.leaderboard()
+        store.rebuild_ratings()
+        assert store.leaderboard() == board
+        store.close()
+    assert seqs[0] == seqs[1] == list(range(1, 13))
+    assert boards[0] == boards[1]  # exact floats
+
+
+def test_a_void_match_does_not_hold_up_the_ratings(store: Store) -> None:
+    ids = three_bots(store)
+    tid = store.create_tournament(GAME, 3, {}, 1, 1, {}, ids, round_robin(ids, 3))
+    first, second, third = store.claim_unfinished(tid)
+    store.finish_match(third.id, result_for(third.seat_bot_ids, third.seed))
+    store.finish_match(second.id, result_for(second.seat_bot_ids, second.seed))
+    assert store.leaderboard() == []
+    store.void_match(first.id)
+    assert [store.get_match(m.id).finish_seq for m in (first, second, third)] == [None, 1, 2]
+    assert sum(r.matches for r in store.leaderboard()) == 6
+
+
 # ---------------------------------------------------------------- ratings and leaderboard
 
 

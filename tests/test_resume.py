@@ -1,0 +1,94 @@
+"""The arena killed at random moments, again and again: nothing is lost, nothing counted twice.
+
+Both bots are deterministic (the heuristic bot by nature, the random bot with
+``--seed``), and a tournament is rated in schedule order, so a run that was
+killed and resumed many times must end exactly where an uninterrupted run of
+the same tournament ends: the same result for every match and the same ratings
+to the last bit.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from arena.store import Store
+from tests.test_cli import GAME, _finished, _wait_until_gone, arena
+
+KILLS = 4
+
+
+def _register(db: Path) -> None:
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot --seed 9", db=db)
+    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+
+
+def _tournament_exists(db: Path) -> bool:
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            return bool(connection.execute("select count(*) from tournament").fetchone()[0])
+    except sqlite3.OperationalError:
+        return False
+
+
+def _results(db: Path) -> list[tuple[int, str, int, float, int, str]]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute(
+            "select m.\"index\", m.status, s.seat, s.score, s.rank, s.fault "
+            "from match m join seat s on s.match_id = m.id order by m.\"index\", s.seat").fetchall()
+
+
+def _ratings(db: Path) -> list[tuple[str, float, float, int, int]]:
+    return [(r.label, r.mu, r.sigma, r.matches, r.wins) for r in Store(str(db)).leaderboard(GAME)]
+
+
+def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> None:
+    run = ["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+           "--repetitions", "5", "--seed", "21", "--parallel", "2"]
+    clean = tmp_path / "clean.db"
+    _register(clean)
+    arena(*run, db=clean)
+
+    db = tmp_path / "killed.db"
+    _register(db)
+    total = Store(str(clean)).get_tournament(1).total
+    draw = random.Random(7)
+    kills = 0
+    for attempt in range(KILLS):
+        marker = f"arena-loop-{os.getpid()}-{time.monotonic_ns()}"
+        args = run if attempt == 0 else ["tournament", "resume", "1"]
+        process = subprocess.Popen([sys.executable, "-m", "arena", *args, "--db", str(db)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   env={**os.environ, "ARENA_TEST_MARKER": marker})
+        deadline = time.monotonic() + 30
+        while not _tournament_exists(db) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        # a random moment: while bots start, mid-match, or between matches
+        target = _finished(db) + draw.randrange(0, 12)
+        deadline = time.monotonic() + 30
+        while _finished(db) < target and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(draw.uniform(0.0, 0.3))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        kills += 1
+        _wait_until_gone(marker)
+        if _finished(db) == total:
+            break
+    assert kills >= 2 and _finished(db) < total, "the kills came too late to test anything"
+
+    arena("tournament", "resume", "1", db=db)
+    assert _results(db) == _results(clean)
+    assert {status for _, status, *_ in _results(db)} == {"finished"}
+    with sqlite3.connect(db) as connection:
+        seqs = connection.execute("select count(distinct finish_seq), count(*) from match").fetchone()
+        history = connection.execute("select count(*) from rating_history").fetchone()[0]
+    assert seqs == (total, total)
+    assert history == 2 * total  # one rating update per bot per match, none twice
+    assert _ratings(db) == _ratings(clean)  # exact floats
