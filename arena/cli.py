@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import importlib.util
 import secrets
+import signal
 import sys
 import tempfile
 import time
@@ -391,6 +392,9 @@ def demo_command(
 
 
 def main() -> None:
+    # Past a file size limit a write should fail (EFBIG: a clear "disk full" error) rather
+    # than kill the arena; bot processes get the default back (subprocess restores it).
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         app()
     except (*USER_ERRORS, Failure) as err:

@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 LOG_CAP_BYTES = 1_000_000
 STOP_GRACE_S = 3.0
@@ -115,19 +116,34 @@ async def _capture(stream: asyncio.StreamReader, path: Path, cap: int) -> None:
     """Copy a bot's output to its log, up to ``cap`` bytes per start; drop the rest.
 
     The pipe is always read, so a bot that floods its output never blocks on it
-    and never fills the disk.
+    and never fills the disk; when the disk refuses the log (full, read-only),
+    the output is still read and dropped.
     """
     written = dropped = 0
-    with open(path, "ab") as log:
+    try:
+        log: BinaryIO | None = open(path, "ab")  # noqa: SIM115 (closed below, whatever happens)
+    except OSError:
+        log = None  # a full or read-only disk: drain the pipe all the same
+    try:
         while chunk := await stream.read(1 << 16):
-            room = cap - written
-            if room > 0:
-                log.write(chunk[:room])
-                log.flush()
-                written += min(room, len(chunk))
+            room = cap - written if log is not None else 0
+            if room > 0 and log is not None:
+                try:
+                    log.write(chunk[:room])
+                    log.flush()
+                    written += min(room, len(chunk))
+                except OSError:
+                    log.close()
+                    log = None
             dropped += max(0, len(chunk) - max(room, 0))
-        if dropped:
-            log.write(f"\n[arena: log capped at {cap} bytes; {dropped} more bytes dropped]\n".encode())
+        if dropped and log is not None:
+            with contextlib.suppress(OSError):
+                log.write(f"\n[arena: log capped at {cap} bytes; {dropped} more bytes dropped]\n"
+                          .encode())
+    finally:
+        if log is not None:
+            with contextlib.suppress(OSError):
+                log.close()
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

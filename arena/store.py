@@ -433,7 +433,10 @@ class Store:
         except sa_exc.IntegrityError as error:
             raise StoreError(f"cannot {doing}: conflicting data ({_one_line(error)})") from None
         except sa_exc.SQLAlchemyError as error:
-            raise StoreError(f"cannot {doing} ({self.where}): {_one_line(error)}") from None
+            text = _one_line(error)
+            if isinstance(error, sa_exc.OperationalError) and "disk I/O error" in text:
+                text += " (is the disk full or read-only?)"
+            raise StoreError(f"cannot {doing} ({self.where}): {text}") from None
         except OSError as error:
             raise StoreError(f"cannot {doing} ({self.where}): {error.strerror or error}") from None
 

@@ -24,11 +24,16 @@ from arena.games.base import OptionValue
 from arena.referee import MatchReport, MatchSettings
 from arena.runner import BotProcess
 from arena.server import MatchHost, MatchSpec, create_server
-from arena.store import MatchResult, MatchToRun, ScheduledMatch, Store
+from arena.store import MatchResult, MatchToRun, ScheduledMatch, Store, StoreError
 
 
 class TournamentError(ValueError):
     """A tournament cannot be created or run as asked."""
+
+
+class StorageStopped(StoreError):
+    """The database refused a write mid-tournament (read-only or full disk, ...): the run
+    stopped taking matches; what was written is intact and ``resume`` finishes the rest."""
 
 
 def match_seed(tournament_seed: int, repetition: int, group: int) -> int:
@@ -106,8 +111,13 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     """Play every unfinished match of the tournament; return when all are finished.
 
     Once ``stop`` is set no new match starts; the running ones finish, and the
-    rest stay pending for ``arena tournament resume``.
+    rest stay pending for ``arena tournament resume``. When the database refuses
+    a write (read-only or full disk), the run stops the same way and then raises
+    :class:`StorageStopped`; a match whose result could not be written stays
+    pending or running in the database and is replayed on resume.
     """
+    stop = stop or asyncio.Event()
+    refused: list[StoreError] = []
     began = time.perf_counter()
     tournament = store.get_tournament(tournament_id)
     game = get_game(tournament.game)
@@ -135,12 +145,17 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
         async def play(match: MatchToRun) -> None:
             nonlocal done, faults, played
             async with gate:
-                if stop is not None and stop.is_set():
+                if stop.is_set():
                     return
                 seat_bots = [bots[b] for b in match.seat_bot_ids]
                 for bot in seat_bots:
                     await bot.ensure_running()  # restarts a bot that crashed earlier
-                store.mark_running(match.id)
+                try:
+                    store.mark_running(match.id)
+                except StoreError as err:
+                    refused.append(err)
+                    stop.set()
+                    return
                 spec = MatchSpec(match_id=str(match.id), game=game.name,
                                  players=tournament.players, seed=match.seed, options=options,
                                  seat_tokens=tuple(b.token for b in seat_bots),
@@ -151,7 +166,12 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                     return await seat_bots[seat].is_alive()
 
                 report = await host.play(spec, is_alive)
-                store.finish_match(match.id, _result(report))
+                try:
+                    store.finish_match(match.id, _result(report))
+                except StoreError as err:
+                    refused.append(err)
+                    stop.set()
+                    return
                 faults += sum(1 for f in report.faults if f)
                 done += 1
                 played += 1
@@ -159,6 +179,11 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                     progress(done, total)
 
         await asyncio.gather(*(play(m) for m in todo))
+        if refused:
+            raise StorageStopped(
+                f"{refused[0]} — the tournament stopped after {played} matches; nothing written "
+                f"was lost: `arena tournament resume {tournament_id}` finishes it once the "
+                "database can be written")
         left = total - store.get_tournament(tournament_id).finished
         store.set_tournament_status(tournament_id, "finished" if left == 0 else "interrupted")
         return RunSummary(played=played, wall_s=time.perf_counter() - began,
