@@ -20,7 +20,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -40,7 +40,7 @@ from arena.games import all_games, get_game, module_name
 from arena.games.base import GameError
 from arena.replay import describe, read_log, view
 from arena.runner import BotCommandError, parse_command
-from arena.store import Store, StoreError
+from arena.store import Store, StoreError, TournamentInfo
 from arena.tournament import RunSettings, RunSummary, TournamentError, round_robin, run_until_done
 from leaderboard.terminal import print_leaderboard, render_matches
 
@@ -223,9 +223,23 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
 def tournament_resume(
     tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
     parallel: Annotated[int | None, typer.Option(min=1, help="Matches played at once.")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", hidden=True)] = None,
+    bots: Annotated[list[str] | None, typer.Option("--bot", "-b", hidden=True)] = None,
+    players: Annotated[int | None, typer.Option(hidden=True)] = None,
+    repetitions: Annotated[int | None, typer.Option("--repetitions", "-n", hidden=True)] = None,
+    seed: Annotated[int | None, typer.Option(hidden=True)] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", hidden=True)] = None,
+    move_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
+    start_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
+    time_bank: Annotated[float | None, typer.Option(hidden=True)] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Finish an interrupted tournament: no match is lost or counted twice."""
+    """Finish an interrupted tournament: no match is lost or counted twice.
+
+    A tournament keeps the game, bots, seed, options and clocks it was created
+    with; only --parallel may change. The others are accepted (so the `run`
+    line can be reused) when they repeat the saved values.
+    """
     store = open_store(db)
     tournament = store.get_tournament(tournament_id)
     saved = tournament.settings
@@ -233,10 +247,48 @@ def tournament_resume(
                            float(saved.get("move_timeout_s", 10.0)),
                            float(saved.get("start_timeout_s", 30.0)),
                            float(saved.get("time_bank_s", 0.0)))
+    _check_unchanged(tournament, {
+        "--game": (game, lambda: get_game(game or "").name, tournament.game),
+        "--bot": (bots, lambda: sorted(store.get_bot(*_name_version(b)).label for b in bots or []),
+                  sorted(tournament.bots)),
+        "--players": (players, lambda: players, tournament.players),
+        "--repetitions": (repetitions, lambda: repetitions, tournament.repetitions),
+        "--seed": (seed, lambda: seed, tournament.seed),
+        "--option": (option, lambda: dict(get_game(tournament.game).parse_options(
+            tournament.players, parse_options(option or []))), tournament.options),
+        "--move-timeout": (move_timeout, lambda: move_timeout, settings.move_timeout_s),
+        "--start-timeout": (start_timeout, lambda: start_timeout, settings.start_timeout_s),
+        "--time-bank": (time_bank, lambda: time_bank, settings.time_bank_s),
+    })
     left = tournament.total - tournament.finished
     console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(tournament.game))
+
+
+def _name_version(label: str) -> tuple[str, str | None]:
+    name, _, version = label.partition("@")
+    return name, version or None
+
+
+def _listed(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_shown(v)}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return _shown(value)
+
+
+def _check_unchanged(tournament: TournamentInfo,
+                     given: dict[str, tuple[object, Callable[[], object], object]]) -> None:
+    """Refuse, before anything runs, a resume that asks for different settings."""
+    for flag, (raw, value, saved) in given.items():
+        if raw is None:
+            continue
+        if value() != saved:
+            raise Failure(f"tournament {tournament.id} was created with {flag} {_listed(saved)}; a "
+                          "tournament keeps its settings to the end (only --parallel may change): "
+                          "resume without it, or start a new tournament")
 
 
 @tournament_app.command("list")

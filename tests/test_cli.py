@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -200,12 +201,67 @@ def test_a_bad_database_is_a_clear_error(tmp_path: Path) -> None:
     assert result.returncode == 1 and "Traceback" not in result.stderr
 
 
-def test_typos_on_the_command_line_get_usage_not_tracebacks(tmp_path: Path) -> None:
-    result = arena("tournamnet", "list", db=tmp_path / "a.db", check=False)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
-    result = arena("tournament", "run", "--game", GAME, "--parallel", "0",
-                   db=tmp_path / "a.db", check=False)
-    assert result.returncode == 2 and "Traceback" not in result.stderr
+@pytest.mark.parametrize(("args", "message"), [
+    (["tournamnet", "list"], "No such command"),
+    (["tournament", "run", "--game", GAME, "--parallel", "0"], "--parallel"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--move-timeout", "0"],
+     "--move-timeout"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--move-timeout", "-1"],
+     "--move-timeout"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--start-timeout", "0"],
+     "--start-timeout"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--time-bank", "-5"], "--time-bank"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--players", "four"], "--players"),
+])
+def test_typos_on_the_command_line_get_usage_not_tracebacks(tmp_path: Path, args: list[str],
+                                                            message: str) -> None:
+    db = tmp_path / "a.db"
+    add_bots(db)
+    result = arena(*args, db=db, check=False)
+    assert result.returncode == 2 and "Traceback" not in result.stderr + result.stdout
+    assert message in result.stderr
+    assert Store(str(db)).list_tournaments() == []
+
+
+RESUMABLE = ["--game", GAME, "--bot", "random", "--bot", "heuristic", "--seed", "7",
+             "--move-timeout", "10", "--option", "dealer=0"]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database with one finished tournament (created with RESUMABLE), copied per test."""
+    db = tmp_path_factory.mktemp("played") / "arena.db"
+    add_bots(db)
+    arena("tournament", "run", *RESUMABLE, db=db)
+    return db
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--move-timeout", "5"], "--move-timeout 10"),
+    (["--seed", "8"], "--seed 7"),
+    (["--bot", "random"], "--bot heuristic@1, random@1"),
+    (["--repetitions", "3"], "--repetitions 1"),
+    (["--option", "dealer=1"], "--option"),
+    (["--game", "king"], "--game face-card-kill-card"),
+    (["--time-bank", "2"], "--time-bank 0"),
+])
+def test_resuming_with_changed_settings_is_refused(tmp_path: Path, played: Path, args: list[str],
+                                                   message: str) -> None:
+    db = tmp_path / "arena.db"
+    shutil.copy(played, db)
+    size, before = db.stat().st_size, Store(str(db)).list_matches(1, limit=1000)
+    result = arena("tournament", "resume", "1", *args, db=db, check=False)
+    assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
+    assert message in result.stderr and "keeps its settings" in result.stderr, result.stderr
+    assert result.stderr.strip().count("\n") == 0, result.stderr
+    assert Store(str(db)).list_matches(1, limit=1000) == before and db.stat().st_size == size
+
+
+def test_resuming_with_the_same_settings_is_accepted(tmp_path: Path, played: Path) -> None:
+    db = tmp_path / "arena.db"
+    shutil.copy(played, db)
+    result = arena("tournament", "resume", "1", *RESUMABLE, "--parallel", "3", db=db)
+    assert "0 of" in result.stdout
 
 
 def _finished(db: Path) -> int:
