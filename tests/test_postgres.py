@@ -1,0 +1,112 @@
+"""The store and a whole tournament on a real PostgreSQL server.
+
+The server is the ``pgserver`` package's PostgreSQL (installed by the ``dev``
+extra), started once per test process on a Unix socket in a temporary folder;
+each test gets a fresh database.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pgserver
+import pytest
+import sqlalchemy as sa
+
+from arena.store import Store, StoreError
+from tests.test_cli import GAME, _wait_until_gone, arena
+from tests.test_store import _finish_all, round_robin, three_bots
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
+    yield server.get_uri()
+    server.cleanup()
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> str:
+    """A fresh, empty database on the server, as a SQLAlchemy URL for psycopg."""
+    name = f"arena_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(postgres_server.replace("postgresql://", "postgresql+psycopg://", 1),
+                             isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    url = sa.engine.make_url(postgres_server.replace("postgresql://", "postgresql+psycopg://", 1))
+    return url.set(database=name).render_as_string(hide_password=False)
+
+
+def test_concurrent_writers_on_postgres_finish_each_match_once(pg_url: str) -> None:
+    store = Store(pg_url)
+    ids = [*three_bots(store), store.add_bot("dan", "d").id]
+    tid = store.create_tournament("face-card-kill-card", 3, {}, 1, 6, {}, ids,
+                                  round_robin(ids, 3, repeats=6))
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        stored = pool.starmap(_finish_all, [(pg_url, tid, w) for w in range(4)])
+    assert sum(stored) == 24  # each match stored by exactly one worker
+    assert sorted(m.finish_seq or 0 for m in store.list_matches(tid)) == list(range(1, 25))
+    assert sum(r.matches for r in store.leaderboard()) == 24 * 3
+    board = store.leaderboard()
+    store.rebuild_ratings()
+    assert store.leaderboard() == board
+    store.close()
+
+
+def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_path: Path) -> None:
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", env={"ARENA_DB": pg_url})
+    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card",
+          env={"ARENA_DB": pg_url})
+    marker = f"arena-pg-{os.getpid()}-{time.monotonic_ns()}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME, "--bot", "random",
+         "--bot", "heuristic", "--repetitions", "4", "--seed", "3", "--parallel", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+        env={**os.environ, "ARENA_DB": pg_url, "ARENA_TEST_MARKER": marker})
+    store = Store(pg_url)
+
+    def finished() -> int:
+        try:
+            return store.get_tournament(1).finished
+        except StoreError:
+            return 0
+
+    try:
+        deadline = time.monotonic() + 60
+        while finished() < 8 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert finished() >= 8, "the tournament did not get going"
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    total = store.get_tournament(1).total
+    assert finished() < total, "the kill came too late to test anything"
+    _wait_until_gone(marker)
+    subprocess.run([sys.executable, "-m", "arena", "tournament", "resume", "1"], cwd=tmp_path,
+                   check=True, capture_output=True, timeout=120, env={**os.environ, "ARENA_DB": pg_url})
+    assert store.get_tournament(1).finished == total
+    seqs = sorted(m.finish_seq or 0 for m in store.list_matches(1, limit=total))
+    assert seqs == list(range(1, total + 1))  # each match finished and rated once
+    board = store.leaderboard(GAME)
+    assert sum(r.matches for r in board) == 2 * total
+    store.rebuild_ratings()
+    assert store.leaderboard(GAME) == board
+    assert (tmp_path / "arena-data" / "logs").is_dir()  # bot logs beside the run, not in the database
+    store.close()
+
+
+def test_a_bad_postgres_url_is_one_clear_line(postgres_server: str) -> None:
+    url = "postgresql+psycopg://postgres@/no_such_database?host=/nonexistent-socket-dir"
+    result = arena("bot", "list", env={"ARENA_DB": url}, check=False)
+    assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
+    assert result.stderr.strip().count("\n") == 0 and "no_such_database" in result.stderr
