@@ -8,11 +8,16 @@
     python -m tests.bots.misbehaving stall      # stops itself (SIGSTOP) when asked to decide
     python -m tests.bots.misbehaving illegal    # answers an action that is never legal
     python -m tests.bots.misbehaving forge      # answers for a decision id it was not asked, then legally
+    python -m tests.bots.misbehaving hog        # allocates without end when asked to decide
+    python -m tests.bots.misbehaving files      # opens files until refused (reports how many), then plays
+    python -m tests.bots.misbehaving limits     # prints its resource limits, then plays
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -59,6 +64,35 @@ class IllegalBot(RandomBot):
         return "resign"  # not an action of any game: the SDK sends it; the referee refuses it
 
 
+class HoggingBot(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        hoard = []
+        while True:  # 64 MB at a time, touched so that it is really used
+            hoard.append(bytearray(b"x" * (64 << 20)))
+
+
+class FileHoardingBot(RandomBot):
+    """Opens files until the system refuses (at most 10,000), says how it ended, plays on."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        handles = []
+        try:
+            for _ in range(10_000):
+                handles.append(open(os.devnull, "rb"))  # noqa: SIM115 (kept open on purpose)
+            print(f"no limit hit after {len(handles)} open files", flush=True)
+        except OSError as err:
+            name = errno.errorcode.get(err.errno or 0, str(err.errno))
+            print(f"{name} after {len(handles)} open files", flush=True)
+        for handle in handles:
+            handle.close()
+
+
+def print_limits() -> None:
+    for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NPROC", "RLIMIT_NOFILE"):
+        print(f"{name} {resource.getrlimit(getattr(resource, name))}", flush=True)
+
+
 def forge() -> None:
     """A raw client that first answers a decision it was not asked, then plays legally."""
     import asyncio
@@ -94,7 +128,8 @@ def forge() -> None:
         sys.exit(1)
 
 
-MODES = {"flood": FloodingBot, "hang": HangingBot, "stall": StallingBot, "illegal": IllegalBot}
+MODES = {"flood": FloodingBot, "hang": HangingBot, "stall": StallingBot, "illegal": IllegalBot,
+         "hog": HoggingBot}
 
 
 def main(mode: str) -> None:
@@ -113,6 +148,11 @@ def main(mode: str) -> None:
         run(MODES[mode])
     elif mode == "forge":
         forge()
+    elif mode == "files":
+        run(FileHoardingBot)
+    elif mode == "limits":
+        print_limits()
+        run(RandomBot)
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 
