@@ -252,6 +252,9 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
         except TimeoutError:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no hello")
             return
+        except Exception:  # bytes that are no BotMessage: grpc fails the read
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
+            return
         if not isinstance(hello, pb.BotMessage) or hello.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
             return

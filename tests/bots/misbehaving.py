@@ -11,6 +11,7 @@
     python -m tests.bots.misbehaving hog        # allocates without end when asked to decide
     python -m tests.bots.misbehaving files      # opens files until refused (reports how many), then plays
     python -m tests.bots.misbehaving limits     # prints its resource limits, then plays
+    python -m tests.bots.misbehaving spy        # plays, and dumps all it can learn to $SPY_DUMP
 """
 
 from __future__ import annotations
@@ -88,6 +89,54 @@ class FileHoardingBot(RandomBot):
             handle.close()
 
 
+def spy() -> None:
+    """A raw client that plays index 0 and records everything it learns: its argv, its
+    environment, every message received (as bytes) and the files under $SPY_READ_DIR.
+    Each seat appends a dump to $SPY_DUMP when its match ends."""
+    import asyncio
+    from pathlib import Path
+
+    import grpc
+
+    from arena.v1 import arena_pb2 as pb
+    from arena.v1 import arena_pb2_grpc as pb_grpc
+
+    def dump(received: list[bytes]) -> None:
+        parts = [repr(sys.argv).encode(), repr(dict(os.environ)).encode(), *received]
+        for path in sorted(Path(os.environ["SPY_READ_DIR"]).rglob("*")):
+            if path.is_file():
+                parts.append(path.read_bytes())
+        with open(os.environ["SPY_DUMP"], "ab") as out:
+            out.write(b"\n--\n".join(parts) + b"\n==\n")
+
+    async def seat(stub: Any, assignment: Any, received: list[bytes]) -> None:
+        call = stub.Play()
+        await call.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        async for message in call:
+            received.append(message.SerializeToString())
+            if message.WhichOneof("kind") == "decision":
+                did = message.decision.decision_id
+                await call.write(pb.BotMessage(choice=pb.Choice(decision_id=did, index=0)))
+            elif message.WhichOneof("kind") == "end":
+                break
+        dump(received)
+
+    async def attend() -> None:
+        async with grpc.aio.insecure_channel(os.environ["ARENA_SERVER"]) as channel:
+            stub = pb_grpc.BotServiceStub(channel)
+            tasks = set()
+            async for assignment in stub.Attend(pb.AttendRequest(token=os.environ["ARENA_TOKEN"])):
+                task = asyncio.create_task(seat(stub, assignment, [assignment.SerializeToString()]))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+            await asyncio.gather(*tasks)
+
+    try:
+        asyncio.run(attend())
+    except grpc.RpcError:
+        sys.exit(1)
+
+
 def print_limits() -> None:
     for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NPROC", "RLIMIT_NOFILE"):
         print(f"{name} {resource.getrlimit(getattr(resource, name))}", flush=True)
@@ -148,6 +197,8 @@ def main(mode: str) -> None:
         run(MODES[mode])
     elif mode == "forge":
         forge()
+    elif mode == "spy":
+        spy()
     elif mode == "files":
         run(FileHoardingBot)
     elif mode == "limits":
