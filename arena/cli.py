@@ -38,6 +38,7 @@ from rich.table import Table
 
 from arena.games import all_games, get_game, module_name
 from arena.games.base import GameError
+from arena.limits import LimitError, ResourceLimits, parse_count, parse_memory
 from arena.replay import describe, read_log, view
 from arena.runner import BotCommandError, parse_command
 from arena.store import Store, StoreError, TournamentInfo
@@ -60,7 +61,7 @@ app.add_typer(match_app, name="match")
 
 DbOption = Annotated[str, typer.Option("--db", envvar="ARENA_DB",
                                        help="SQLite file or SQLAlchemy URL.")]
-USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError)
+USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError, LimitError)
 
 
 class Failure(Exception):
@@ -162,11 +163,25 @@ def tournament_run(
     = 30.0,
     time_bank: Annotated[float, typer.Option(min=0.0, help="Extra seconds per seat and match "
                                              "for moves slower than --move-timeout.")] = 0.0,
+    bot_memory: Annotated[str, typer.Option(
+        help="Address space per bot process: MB, or a size like 512MB or 2GiB; 'unlimited'.")]
+    = "2048MB",
+    bot_cpu_seconds: Annotated[str, typer.Option(
+        help="CPU seconds per bot process start, over all its matches; 'unlimited'.")] = "unlimited",
+    bot_processes: Annotated[str, typer.Option(
+        help="RLIMIT_NPROC for bots: counts all processes of the user; not enforced for root.")]
+    = "unlimited",
+    bot_open_files: Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
+    = "256",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Schedule a round-robin among the bots and play it."""
+    limits = ResourceLimits(memory_mb=parse_memory(bot_memory),
+                            cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
+                            processes=parse_count("--bot-processes", bot_processes),
+                            open_files=parse_count("--bot-open-files", bot_open_files))
     store = open_store(db)
-    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank)
+    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank, limits)
     tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
                                        parse_options(option or []), settings)
     console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
@@ -193,8 +208,7 @@ def create_round_robin(store: Store, game_name: str, bot_names: list[str], playe
     return store.create_tournament(
         game=game.name, players=seats, options=dict(options), seed=tournament_seed,
         repetitions=repetitions, bot_ids=bot_ids, schedule=schedule,
-        settings={"parallel": settings.parallel, "move_timeout_s": settings.move_timeout_s,
-                  "start_timeout_s": settings.start_timeout_s, "time_bank_s": settings.time_bank_s})
+        settings=settings.as_saved())
 
 
 def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> RunSummary:
@@ -242,11 +256,7 @@ def tournament_resume(
     """
     store = open_store(db)
     tournament = store.get_tournament(tournament_id)
-    saved = tournament.settings
-    settings = RunSettings(parallel or int(saved.get("parallel", 2)),
-                           float(saved.get("move_timeout_s", 10.0)),
-                           float(saved.get("start_timeout_s", 30.0)),
-                           float(saved.get("time_bank_s", 0.0)))
+    settings = RunSettings.from_saved(tournament.settings, parallel)
     _check_unchanged(tournament, {
         "--game": (game, lambda: get_game(game or "").name, tournament.game),
         "--bot": (bots, lambda: sorted(store.get_bot(*_name_version(b)).label for b in bots or []),

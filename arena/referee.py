@@ -44,6 +44,9 @@ class Link(Protocol):
         """End the stream (the match is over for this seat)."""
 
 
+MAX_NOTICES = 20  # rejected messages answered with a notice, per seat and match
+
+
 @dataclass(frozen=True)
 class MatchSettings:
     move_timeout_s: float = 10.0   # per decision; 0 means no deadline
@@ -240,9 +243,15 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
 
 
 async def _reject(seat: _Seat, message: pb.BotMessage, decision_id: int) -> None:
-    """A stale, duplicate, forged or out-of-place message: counted, answered, never applied."""
+    """A stale, duplicate, forged or out-of-place message: counted, answered, never applied.
+
+    Only the first ``MAX_NOTICES`` per seat and match are answered, so that a bot
+    cannot make the referee write without end (and block on a bot that never reads).
+    """
     assert seat.link is not None
     seat.rejected += 1
+    if seat.rejected > MAX_NOTICES:
+        return
     kind = message.WhichOneof("kind")
     await seat.link.send(pb.RefereeMessage(notice=pb.Notice(
         text=f"rejected: expected a choice for decision {decision_id}",

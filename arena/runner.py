@@ -5,7 +5,9 @@ its own, with the referee's address and a fresh token in its environment
 (``ARENA_SERVER``, ``ARENA_TOKEN``: never on the command line, where other
 users could read them). Stopping a bot ends its whole process group, so no
 child or grandchild survives it. Its stdout and stderr go to a log file, capped
-at ``log_cap`` bytes per start (the rest is read and dropped).
+at ``log_cap`` bytes per start (the rest is read and dropped). With ``limits``, the
+command runs through the launcher of :mod:`arena.limits`, so memory, CPU time,
+processes and open files are bounded for the bot's whole process tree.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
+
+from arena.limits import ResourceLimits
 
 LOG_CAP_BYTES = 1_000_000
 STOP_GRACE_S = 3.0
@@ -59,6 +63,7 @@ class BotProcess:
     starts: int = 0
     start_seconds: float = 0.0
     log_cap: int = LOG_CAP_BYTES
+    limits: ResourceLimits | None = None
     _logger: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -79,8 +84,9 @@ class BotProcess:
             log_path.replace(log_path.with_suffix(".log.1"))
         env = dict(os.environ, ARENA_SERVER=self.server, ARENA_TOKEN=self.token,
                    ARENA_BOT_NAME=self.name, PYTHONUNBUFFERED="1")
+        argv = self.limits.wrap(self.argv) if self.limits is not None else self.argv
         self.process = await asyncio.create_subprocess_exec(
-            *self.argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT, env=env, start_new_session=True)
         assert self.process.stdout is not None
         self._logger = asyncio.create_task(_capture(self.process.stdout, log_path, self.log_cap))

@@ -4,6 +4,14 @@ Thin servicers: decode, hand off to the :class:`MatchHost`, encode. The host
 hands out one random credential per seat of each match (kept only as a hash,
 compared in constant time, valid until that match ends) and runs the match
 with :func:`arena.referee.run_match`.
+
+Limits against hostile bots: small messages (a bot only ever sends a Hello and
+Choices), a bounded number of streams per connection and of Attend streams per
+token, keepalive pings that find dead or frozen peers, a bounded backlog of
+unread messages per seat, and a deadline on every write to a bot, so a bot that
+stops reading its stream (HTTP/2 flow control) cannot stall the match. The waits
+without a deadline are the ones that end with the match (``link.finished``) or
+with the bot's attendance (the Attend queue), or when the peer goes away.
 """
 
 from __future__ import annotations
@@ -25,6 +33,30 @@ from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
 HELLO_TIMEOUT_S = 10.0
+MAX_RECEIVE_BYTES = 64 * 1024       # a Hello or a Choice is well under 1 KB
+MAX_SEND_BYTES = 16 * 1024 * 1024   # operators' match records can be large
+MAX_METADATA_BYTES = 16 * 1024
+MAX_STREAMS_PER_CONNECTION = 256    # a bot plays every seat it holds on one connection
+MAX_ATTEND_STREAMS = 4              # per bot token; a restarted bot needs a second one briefly
+MAX_WAITING_MESSAGES = 256          # per seat, unread by the referee; more is a flood
+SEND_TIMEOUT_S = 10.0               # per write, for matches without a move deadline
+KEEPALIVE_S = 30.0                  # the server pings each connection this often ...
+KEEPALIVE_TIMEOUT_S = 10.0          # ... and closes it when no answer comes back in time
+MIN_CLIENT_PING_INTERVAL_S = 10.0   # clients pinging more often (without data) get strikes
+MAX_IDLE_S = 300.0                  # a connection without any stream for this long is closed
+
+SERVER_OPTIONS: list[tuple[str, int]] = [
+    ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
+    ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
+    ("grpc.max_send_message_length", MAX_SEND_BYTES),
+    ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+    ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
+    ("grpc.keepalive_time_ms", int(KEEPALIVE_S * 1000)),
+    ("grpc.keepalive_timeout_ms", int(KEEPALIVE_TIMEOUT_S * 1000)),
+    ("grpc.http2.min_ping_interval_without_data_ms", int(MIN_CLIENT_PING_INTERVAL_S * 1000)),
+    ("grpc.http2.max_ping_strikes", 2),
+    ("grpc.max_connection_idle_ms", int(MAX_IDLE_S * 1000)),
+]
 
 
 def digest(secret: str) -> str:
@@ -51,6 +83,7 @@ class _PendingSeat:
     seat: int
     credential_hash: str
     link: asyncio.Future[Link]
+    send_timeout_s: float = SEND_TIMEOUT_S
 
 
 @dataclass
@@ -62,24 +95,46 @@ class _Attendee:
 
 
 class GrpcLink:
-    """A seat's Play stream, seen by the referee as a :class:`arena.referee.Link`."""
+    """A seat's Play stream, seen by the referee as a :class:`arena.referee.Link`.
 
-    def __init__(self, context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage]) -> None:
+    A write that does not complete within ``send_timeout_s`` (the bot stopped
+    reading and flow control holds the write back) or a backlog of more than
+    ``MAX_WAITING_MESSAGES`` unread messages (a flood) hangs up: the stream ends
+    and the referee sees the seat as disconnected.
+    """
+
+    def __init__(self, context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage],
+                 send_timeout_s: float = SEND_TIMEOUT_S) -> None:
         self._context = context
         self._inbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
         self._gone = False
+        self._send_timeout_s = send_timeout_s
         self.finished = asyncio.Event()
 
-    def deliver(self, message: pb.BotMessage | None) -> None:
+    def deliver(self, message: pb.BotMessage | None) -> bool:
+        """Queue a message for the referee; ``False`` once the link has hung up."""
+        if self._gone:
+            return False
+        if message is not None and self._inbox.qsize() >= MAX_WAITING_MESSAGES:
+            self.hang_up()
+            return False
         self._inbox.put_nowait(message)
+        return True
+
+    def hang_up(self) -> None:
+        """Stop talking to this bot: the referee reads end-of-stream, the Play call ends."""
+        if not self._gone:
+            self._gone = True
+            self._inbox.put_nowait(None)
+        self.finished.set()
 
     async def send(self, message: pb.RefereeMessage) -> None:
         if self._gone or self.finished.is_set():
             return
         try:
-            await self._context.write(message)
-        except Exception:  # the stream is gone (grpc raises several types for that)
-            self._gone = True
+            await asyncio.wait_for(self._context.write(message), self._send_timeout_s)
+        except Exception:  # timed out, or the stream is gone (grpc raises several types for that)
+            self.hang_up()
 
     async def receive(self, timeout: float | None) -> pb.BotMessage | None:
         if timeout is None:
@@ -139,7 +194,8 @@ class MatchHost:
         seats: list[_PendingSeat] = []
         for seat, token in enumerate(spec.seat_tokens):
             credential = secrets.token_urlsafe(24)
-            pending = _PendingSeat(spec.match_id, seat, digest(credential), loop.create_future())
+            pending = _PendingSeat(spec.match_id, seat, digest(credential), loop.create_future(),
+                                   spec.settings.move_timeout_s or SEND_TIMEOUT_S)
             self._pending[pending.credential_hash] = pending
             seats.append(pending)
             attendee = self._attendees.get(digest(token))
@@ -156,6 +212,8 @@ class MatchHost:
                 self._pending.pop(pending.credential_hash, None)
                 if not pending.link.done():
                     pending.link.cancel()
+                elif not pending.link.cancelled() and pending.link.exception() is None:
+                    await pending.link.result().close()  # its Play call ends even if the match failed
 
 
 class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
@@ -168,6 +226,10 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
         attendee = self.host.attendee(request.token)
         if attendee is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown bot token")
+            return
+        if attendee.streams >= MAX_ATTEND_STREAMS:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"at most {MAX_ATTEND_STREAMS} Attend streams per bot token")
             return
         attendee.streams += 1
         try:
@@ -190,6 +252,9 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
         except TimeoutError:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no hello")
             return
+        except Exception:  # bytes that are no BotMessage: grpc fails the read
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
+            return
         if not isinstance(hello, pb.BotMessage) or hello.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
             return
@@ -197,7 +262,7 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
         if pending is None or pending.link.done():
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or expired seat credential")
             return
-        link = GrpcLink(context)
+        link = GrpcLink(context, pending.send_timeout_s)
         pending.link.set_result(link)
         reader = asyncio.create_task(_read_into(context, link))
         try:
@@ -215,7 +280,8 @@ async def _read_into(context: grpc.aio.ServicerContext[pb.BotMessage, pb.Referee
             message = await context.read()
             if not isinstance(message, pb.BotMessage):  # grpc.aio.EOF: the bot closed its side
                 break
-            link.deliver(message)
+            if not link.deliver(message):  # hung up (a flood): stop reading
+                break
     except Exception:
         pass
     finally:
@@ -227,11 +293,7 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
                         interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                         ) -> tuple[grpc.aio.Server, int]:
     """A started gRPC server for ``host`` on ``address``; returns it and the bound port."""
-    server = grpc.aio.server(interceptors=list(interceptors), options=[
-        ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
-        ("grpc.max_receive_message_length", 4 * 1024 * 1024),
-        ("grpc.max_send_message_length", 16 * 1024 * 1024),
-    ])
+    server = grpc.aio.server(interceptors=list(interceptors), options=SERVER_OPTIONS)
     pb_grpc.add_BotServiceServicer_to_server(BotServicer(host), server)
     for add in extra_servicers:
         add(server)

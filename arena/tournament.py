@@ -14,13 +14,15 @@ import hashlib
 import itertools
 import signal
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from arena.games import get_game
 from arena.games.base import OptionValue
+from arena.limits import ResourceLimits
 from arena.referee import MatchReport, MatchSettings
 from arena.runner import BotProcess
 from arena.server import MatchHost, MatchSpec, create_server
@@ -91,6 +93,22 @@ class RunSettings:
     move_timeout_s: float = 10.0
     start_timeout_s: float = 30.0
     time_bank_s: float = 0.0
+    limits: ResourceLimits = field(default_factory=ResourceLimits)  # for every bot process
+
+    def as_saved(self) -> dict[str, float | int | None]:
+        """The settings as stored with the tournament (``resume`` reads them back)."""
+        return {"parallel": self.parallel, "move_timeout_s": self.move_timeout_s,
+                "start_timeout_s": self.start_timeout_s, "time_bank_s": self.time_bank_s,
+                **self.limits.as_settings()}
+
+    @classmethod
+    def from_saved(cls, saved: Mapping[str, Any], parallel: int | None = None) -> RunSettings:
+        """Settings stored by :meth:`as_saved` (defaults for keys saved before they existed)."""
+        return cls(parallel or int(saved.get("parallel", 2)),
+                   float(saved.get("move_timeout_s", 10.0)),
+                   float(saved.get("start_timeout_s", 30.0)),
+                   float(saved.get("time_bank_s", 0.0)),
+                   ResourceLimits.from_settings(saved))
 
 
 @dataclass
@@ -133,7 +151,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
         for bot_id in sorted({b for m in todo for b in m.seat_bot_ids}):
             info = store.get_bot_by_id(bot_id)
             bots[bot_id] = BotProcess(info.label, info.command, f"127.0.0.1:{port}",
-                                      data_dir / "logs")
+                                      data_dir / "logs", limits=settings.limits)
             host.admit(bots[bot_id].token)
         await asyncio.gather(*(b.ensure_running() for b in bots.values()))
         match_settings = MatchSettings(move_timeout_s=settings.move_timeout_s,

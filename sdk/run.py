@@ -28,6 +28,7 @@ from sdk.bot import Bot, MatchInfo, Result
 log = logging.getLogger("sdk")
 
 CLIENT = "card-arena-sdk/0.1.0"
+OUT_OF_MEMORY_EXIT = 137
 
 
 def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> None:
@@ -102,6 +103,12 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
     except grpc.RpcError as err:
         if isinstance(err, grpc.Call) and err.code() != grpc.StatusCode.CANCELLED:
             log.warning("match %s seat %s: %s", assignment.match_id, assignment.seat, err.details())
+    except MemoryError:
+        # Out of memory (e.g. at the arena's memory limit) the process is in no state to go
+        # on: it ends, the arena records a crash and starts it afresh for its next match.
+        with contextlib.suppress(Exception):
+            print(f"bot: out of memory in match {assignment.match_id}; exiting", file=sys.stderr)
+        os._exit(OUT_OF_MEMORY_EXIT)
     except Exception:
         log.exception("match %s seat %s: the bot failed; leaving the match",
                       assignment.match_id, assignment.seat)

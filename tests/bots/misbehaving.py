@@ -8,11 +8,17 @@
     python -m tests.bots.misbehaving stall      # stops itself (SIGSTOP) when asked to decide
     python -m tests.bots.misbehaving illegal    # answers an action that is never legal
     python -m tests.bots.misbehaving forge      # answers for a decision id it was not asked, then legally
+    python -m tests.bots.misbehaving hog        # allocates without end when asked to decide
+    python -m tests.bots.misbehaving files      # opens files until refused (reports how many), then plays
+    python -m tests.bots.misbehaving limits     # prints its resource limits, then plays
+    python -m tests.bots.misbehaving spy        # plays, and dumps all it can learn to $SPY_DUMP
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -59,6 +65,83 @@ class IllegalBot(RandomBot):
         return "resign"  # not an action of any game: the SDK sends it; the referee refuses it
 
 
+class HoggingBot(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        hoard = []
+        while True:  # 64 MB at a time, touched so that it is really used
+            hoard.append(bytearray(b"x" * (64 << 20)))
+
+
+class FileHoardingBot(RandomBot):
+    """Opens files until the system refuses (at most 10,000), says how it ended, plays on."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        handles = []
+        try:
+            for _ in range(10_000):
+                handles.append(open(os.devnull, "rb"))  # noqa: SIM115 (kept open on purpose)
+            print(f"no limit hit after {len(handles)} open files", flush=True)
+        except OSError as err:
+            name = errno.errorcode.get(err.errno or 0, str(err.errno))
+            print(f"{name} after {len(handles)} open files", flush=True)
+        for handle in handles:
+            handle.close()
+
+
+def spy() -> None:
+    """A raw client that plays index 0 and records everything it learns: its argv, its
+    environment, every message received (as bytes) and the files under $SPY_READ_DIR.
+    Each seat appends a dump to $SPY_DUMP when its match ends."""
+    import asyncio
+    from pathlib import Path
+
+    import grpc
+
+    from arena.v1 import arena_pb2 as pb
+    from arena.v1 import arena_pb2_grpc as pb_grpc
+
+    def dump(received: list[bytes]) -> None:
+        parts = [repr(sys.argv).encode(), repr(dict(os.environ)).encode(), *received]
+        for path in sorted(Path(os.environ["SPY_READ_DIR"]).rglob("*")):
+            if path.is_file():
+                parts.append(path.read_bytes())
+        with open(os.environ["SPY_DUMP"], "ab") as out:
+            out.write(b"\n--\n".join(parts) + b"\n==\n")
+
+    async def seat(stub: Any, assignment: Any, received: list[bytes]) -> None:
+        call = stub.Play()
+        await call.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        async for message in call:
+            received.append(message.SerializeToString())
+            if message.WhichOneof("kind") == "decision":
+                did = message.decision.decision_id
+                await call.write(pb.BotMessage(choice=pb.Choice(decision_id=did, index=0)))
+            elif message.WhichOneof("kind") == "end":
+                break
+        dump(received)
+
+    async def attend() -> None:
+        async with grpc.aio.insecure_channel(os.environ["ARENA_SERVER"]) as channel:
+            stub = pb_grpc.BotServiceStub(channel)
+            tasks = set()
+            async for assignment in stub.Attend(pb.AttendRequest(token=os.environ["ARENA_TOKEN"])):
+                task = asyncio.create_task(seat(stub, assignment, [assignment.SerializeToString()]))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+            await asyncio.gather(*tasks)
+
+    try:
+        asyncio.run(attend())
+    except grpc.RpcError:
+        sys.exit(1)
+
+
+def print_limits() -> None:
+    for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NPROC", "RLIMIT_NOFILE"):
+        print(f"{name} {resource.getrlimit(getattr(resource, name))}", flush=True)
+
+
 def forge() -> None:
     """A raw client that first answers a decision it was not asked, then plays legally."""
     import asyncio
@@ -94,7 +177,8 @@ def forge() -> None:
         sys.exit(1)
 
 
-MODES = {"flood": FloodingBot, "hang": HangingBot, "stall": StallingBot, "illegal": IllegalBot}
+MODES = {"flood": FloodingBot, "hang": HangingBot, "stall": StallingBot, "illegal": IllegalBot,
+         "hog": HoggingBot}
 
 
 def main(mode: str) -> None:
@@ -113,6 +197,13 @@ def main(mode: str) -> None:
         run(MODES[mode])
     elif mode == "forge":
         forge()
+    elif mode == "spy":
+        spy()
+    elif mode == "files":
+        run(FileHoardingBot)
+    elif mode == "limits":
+        print_limits()
+        run(RandomBot)
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 

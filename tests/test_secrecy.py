@@ -1,0 +1,56 @@
+"""The shuffle seed never reaches a bot: not in its argv, environment, messages or log."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from arena.cli import create_round_robin
+from arena.store import Store
+from arena.tournament import RunSettings, run_until_done
+
+GAME = "face-card-kill-card"
+TOURNAMENT_SEED = 0x5EED_1234_ABCD_9876
+
+
+def encodings(seed: int) -> list[bytes]:
+    """The ways a seed could travel: decimal, hex, raw 8 bytes either way, a protobuf varint."""
+    varint = bytearray()
+    value = seed
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        varint.append(byte | (0x80 if value else 0))
+        if not value:
+            break
+    return [str(seed).encode(), f"{seed:x}".encode(), f"{seed:X}".encode(),
+            seed.to_bytes(8, "big"), seed.to_bytes(8, "little"), bytes(varint)]
+
+
+def test_no_seed_reaches_a_bot(tmp_path: Path) -> None:
+    db = tmp_path / "db" / "arena.db"
+    db.parent.mkdir()
+    data_dir = tmp_path / "arena-data"
+    dump = tmp_path / "spy.dump"
+    store = Store(str(db))
+    store.add_bot("random", "python -m bots.random_bot")
+    store.add_bot("spy", "python -m tests.bots.misbehaving spy")
+    settings = RunSettings(parallel=2, move_timeout_s=5, start_timeout_s=10)
+    tid = create_round_robin(store, GAME, ["random", "spy"], 3, 1, TOURNAMENT_SEED, {}, settings)
+    os.environ.update(SPY_DUMP=str(dump), SPY_READ_DIR=str(data_dir))
+    try:
+        summary = run_until_done(store, tid, data_dir, settings)
+    finally:
+        for key in ("SPY_DUMP", "SPY_READ_DIR"):
+            os.environ.pop(key, None)
+    assert summary.faults == 0 and summary.left == 0
+    matches = store.list_matches(tid, 100)
+    seeds = {TOURNAMENT_SEED} | {store.get_match(m.id).seed for m in matches}
+    assert len(seeds) > 1
+    learned = dump.read_bytes()
+    assert learned.count(b"\n==\n") >= len(matches)  # a dump from every seat the spy played
+    assert b"ARENA_TOKEN" in learned and b"ARENA_SERVER" in learned  # it saw its environment
+    logs = b"".join(p.read_bytes() for p in (data_dir / "logs").glob("*"))
+    for seed in seeds:
+        for form in encodings(seed):
+            assert form not in learned, (seed, form)
+            assert form not in logs, (seed, form)
