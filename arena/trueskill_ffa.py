@@ -94,6 +94,52 @@ def _truncate(diff: float, margin: float, tie: bool) -> Pair:
     raise FloatingPointError(_ROUNDING)
 
 
+def _term_mu(pi: float, tau: float) -> float:
+    """``Gaussian.mu``: 0 for a zero precision, as the library has it."""
+    return pi and tau / pi
+
+
+def _sum_exact(terms: Sequence[tuple[float, float, float]]) -> Pair:
+    """``SumFactor.update`` as written: a term of zero precision makes the variance
+    infinite (precision 0) and the remaining terms' variances are skipped.
+
+    ``terms``: (coefficient, precision, precision-adjusted mean) of each term's
+    message-divided value.
+    """
+    pi_inv = 0.
+    mu = 0.
+    for coeff, pi, tau in terms:
+        mu += coeff * _term_mu(pi, tau)
+        if pi_inv == math.inf:
+            continue
+        try:
+            pi_inv += coeff ** 2 / pi
+        except ZeroDivisionError:
+            pi_inv = math.inf
+    pi = 1. / pi_inv
+    return pi, pi * mu
+
+
+def _sum1(p: float, t: float) -> Pair:
+    """The message of a one-term sum (coefficient 1)."""
+    if p:
+        inverse = 1. / p
+        if inverse != math.inf:
+            pi = 1. / inverse
+            return pi, pi * (t / p)
+    return _sum_exact(((1., p, t),))
+
+
+def _sum2(p0: float, t0: float, p1: float, t1: float, sign: float) -> Pair:
+    """The message of a two-term sum: first term coefficient 1, second ``sign`` (1 or -1)."""
+    if p0 and p1:
+        inverse = 1. / p0 + 1. / p1
+        if math.isfinite(inverse):
+            pi = 1. / inverse
+            return pi, pi * (t0 / p0 - t1 / p1 if sign < 0 else t0 / p0 + t1 / p1)
+    return _sum_exact(((1., p0, t0), (sign, p1, t1)))
+
+
 class FreeForAll:
     """One environment's update for matches where every team is one player.
 
@@ -163,9 +209,9 @@ class FreeForAll:
             perf_pi.append(pi)
             perf_tau.append(tau)
             # the team's sum of one performance, coefficient 1
-            sum_p = 1. / (0 + 1 / pi)
+            sum_p, sum_t = _sum1(pi, tau)
             sum_pi.append(sum_p)
-            sum_tau.append(sum_p * (0 + tau / pi))
+            sum_tau.append(sum_t)
 
         # Team performance variables and the messages the difference factors send them.
         team_pi, team_tau = sum_pi[:], sum_tau[:]
@@ -180,8 +226,7 @@ class FreeForAll:
         def diff_down(i: int) -> None:
             p0, t0 = team_pi[i] - right_pi[i], team_tau[i] - right_tau[i]
             p1, t1 = team_pi[i + 1] - left_pi[i + 1], team_tau[i + 1] - left_tau[i + 1]
-            pi = 1. / (0 + 1 / p0 + 1 / p1)
-            tau = pi * (0 + t0 / p0 - t1 / p1)
+            pi, tau = _sum2(p0, t0, p1, t1, -1.)
             diff_pi[i] = diff_pi[i] - down_pi[i] + pi
             diff_tau[i] = diff_tau[i] - down_tau[i] + tau
             down_pi[i], down_tau[i] = pi, tau
@@ -203,8 +248,7 @@ class FreeForAll:
             """Difference i to team i + 1."""
             p0, t0 = team_pi[i] - right_pi[i], team_tau[i] - right_tau[i]
             p1, t1 = diff_pi[i] - down_pi[i], diff_tau[i] - down_tau[i]
-            pi = 1. / (0 + 1. / p0 + 1. / p1)
-            tau = pi * (0 + t0 / p0 - t1 / p1)
+            pi, tau = _sum2(p0, t0, p1, t1, -1.)
             j = i + 1
             team_pi[j] = team_pi[j] - left_pi[j] + pi
             team_tau[j] = team_tau[j] - left_tau[j] + tau
@@ -214,8 +258,7 @@ class FreeForAll:
             """Difference i to team i."""
             p0, t0 = diff_pi[i] - down_pi[i], diff_tau[i] - down_tau[i]
             p1, t1 = team_pi[i + 1] - left_pi[i + 1], team_tau[i + 1] - left_tau[i + 1]
-            pi = 1. / (0 + 1. / p0 + 1. / p1)
-            tau = pi * (0 + t0 / p0 + t1 / p1)
+            pi, tau = _sum2(p0, t0, p1, t1, 1.)
             team_pi[i] = team_pi[i] - right_pi[i] + pi
             team_tau[i] = team_tau[i] - right_tau[i] + tau
             right_pi[i], right_tau[i] = pi, tau
@@ -242,9 +285,7 @@ class FreeForAll:
         out: list[Pair] = []
         for i in range(n):
             # team sum, up to the performance variable
-            p, t = team_pi[i] - sum_pi[i], team_tau[i] - sum_tau[i]
-            pi = 1. / (0 + 1. / p)
-            tau = pi * (0 + t / p)
+            pi, tau = _sum1(team_pi[i] - sum_pi[i], team_tau[i] - sum_tau[i])
             perf_p, perf_t = perf_pi[i] + pi, perf_tau[i] + tau
             # likelihood, up to the rating variable
             p, t = perf_p - perf_pi[i], perf_t - perf_tau[i]
@@ -255,7 +296,7 @@ class FreeForAll:
             mu = tau / pi
             pi = sigma ** -2
             tau = pi * mu
-            out.append((tau / pi, math.sqrt(1 / pi)))
+            out.append((_term_mu(pi, tau), math.sqrt(1 / pi)))
         return out
 
 
