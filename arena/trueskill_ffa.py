@@ -50,9 +50,11 @@ Pair = tuple[float, float]
 """(mu, sigma)."""
 
 
-def _erfc(x: float) -> float:
-    """``trueskill.backends.erfc``, step for step (Numerical Recipes' approximation)."""
-    z = abs(x)
+def cdf(x: float) -> float:
+    """``trueskill.backends.cdf(x)`` (mean 0, deviation 1), step for step: its ``erfc``
+    (Numerical Recipes' approximation) of ``-x / sqrt(2)``, halved."""
+    u = -x / _SQRT2
+    z = abs(u)
     t = 1. / (1. + z / 2.)
     r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
         0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
@@ -61,12 +63,7 @@ def _erfc(x: float) -> float:
             )))
         )))
     )))
-    return 2. - r if x < 0 else r
-
-
-def cdf(x: float) -> float:
-    """``trueskill.backends.cdf(x)`` (mean 0, deviation 1), step for step."""
-    return 0.5 * _erfc(-x / _SQRT2)
+    return 0.5 * (2. - r if u < 0 else r)
 
 
 def pdf(x: float) -> float:
@@ -223,64 +220,68 @@ class FreeForAll:
         down_pi, down_tau = [0.0] * m, [0.0] * m  # from the difference (sum) factor
         trunc_pi, trunc_tau = [0.0] * m, [0.0] * m  # from the truncation factor
 
-        def diff_down(i: int) -> None:
-            p0, t0 = team_pi[i] - right_pi[i], team_tau[i] - right_tau[i]
-            p1, t1 = team_pi[i + 1] - left_pi[i + 1], team_tau[i + 1] - left_tau[i + 1]
-            pi, tau = _sum2(p0, t0, p1, t1, -1.)
-            diff_pi[i] = diff_pi[i] - down_pi[i] + pi
-            diff_tau[i] = diff_tau[i] - down_tau[i] + tau
-            down_pi[i], down_tau[i] = pi, tau
-
-        def truncate_up(i: int) -> float:
-            dp, dt = diff_pi[i] - trunc_pi[i], diff_tau[i] - trunc_tau[i]
-            sqrt_pi = math.sqrt(dp)
-            v, w = _truncate(dt / sqrt_pi, margin * sqrt_pi, ties[i])
-            denom = 1. - w
-            pi, tau = dp / denom, (dt + sqrt_pi * v) / denom
-            old_pi, old_tau = diff_pi[i], diff_tau[i]
-            trunc_pi[i] = pi + trunc_pi[i] - old_pi
-            trunc_tau[i] = tau + trunc_tau[i] - old_tau
-            diff_pi[i], diff_tau[i] = pi, tau
-            pi_delta = abs(old_pi - pi)
-            return 0. if pi_delta == math.inf else max(abs(old_tau - tau), math.sqrt(pi_delta))
-
-        def up_right(i: int) -> None:
-            """Difference i to team i + 1."""
-            p0, t0 = team_pi[i] - right_pi[i], team_tau[i] - right_tau[i]
-            p1, t1 = diff_pi[i] - down_pi[i], diff_tau[i] - down_tau[i]
-            pi, tau = _sum2(p0, t0, p1, t1, -1.)
-            j = i + 1
-            team_pi[j] = team_pi[j] - left_pi[j] + pi
-            team_tau[j] = team_tau[j] - left_tau[j] + tau
-            left_pi[j], left_tau[j] = pi, tau
-
-        def up_left(i: int) -> None:
-            """Difference i to team i."""
-            p0, t0 = diff_pi[i] - down_pi[i], diff_tau[i] - down_tau[i]
-            p1, t1 = team_pi[i + 1] - left_pi[i + 1], team_tau[i + 1] - left_tau[i + 1]
-            pi, tau = _sum2(p0, t0, p1, t1, 1.)
-            team_pi[i] = team_pi[i] - right_pi[i] + pi
-            team_tau[i] = team_tau[i] - right_tau[i] + tau
-            right_pi[i], right_tau[i] = pi, tau
-
+        # One sweep: differences 0 .. m-2 left to right, each then sending to the team on its
+        # right; then m-1 .. 1 right to left, each sending to the team on its left. With two
+        # teams the one difference sends nothing until the end, and its change is the delta.
+        if m == 1:
+            steps = [(0, 0)]
+        else:
+            steps = [(i, 1) for i in range(m - 1)] + [(i, -1) for i in range(m - 1, 0, -1)]
         for _ in range(SWEEPS):
-            if m == 1:
-                diff_down(0)
-                delta = truncate_up(0)
-            else:
-                delta = 0.
-                for i in range(m - 1):
-                    diff_down(i)
-                    delta = max(delta, truncate_up(i))
-                    up_right(i)
-                for i in range(m - 1, 0, -1):
-                    diff_down(i)
-                    delta = max(delta, truncate_up(i))
-                    up_left(i)
+            delta = 0.
+            for i, send in steps:
+                j = i + 1
+                # the difference's sum factor, down: team i minus team j, each divided by the
+                # message this factor sent it
+                p_i, t_i = team_pi[i] - right_pi[i], team_tau[i] - right_tau[i]
+                p_j, t_j = team_pi[j] - left_pi[j], team_tau[j] - left_tau[j]
+                pi, tau = _sum2(p_i, t_i, p_j, t_j, -1.)
+                d_pi, d_tau = diff_pi[i] - down_pi[i] + pi, diff_tau[i] - down_tau[i] + tau
+                down_pi[i], down_tau[i] = pi, tau
+                # the truncation factor, up: the difference takes the truncated value
+                dp, dt = d_pi - trunc_pi[i], d_tau - trunc_tau[i]
+                sqrt_pi = math.sqrt(dp)
+                v, w = _truncate(dt / sqrt_pi, margin * sqrt_pi, ties[i])
+                denom = 1. - w
+                pi, tau = dp / denom, (dt + sqrt_pi * v) / denom
+                trunc_pi[i] = pi + trunc_pi[i] - d_pi
+                trunc_tau[i] = tau + trunc_tau[i] - d_tau
+                diff_pi[i], diff_tau[i] = pi, tau
+                pi_delta = abs(d_pi - pi)
+                if pi_delta == math.inf:
+                    change = 0.
+                else:
+                    change, root = abs(d_tau - tau), math.sqrt(pi_delta)
+                    change = root if root > change else change  # max(), argument order kept
+                if send == 0:
+                    delta = change
+                    continue
+                delta = change if change > delta else delta
+                # the difference's sum factor, up to its right or left team
+                p_d, t_d = pi - down_pi[i], tau - down_tau[i]
+                if send > 0:
+                    pi, tau = _sum2(p_i, t_i, p_d, t_d, -1.)
+                    team_pi[j] = team_pi[j] - left_pi[j] + pi
+                    team_tau[j] = team_tau[j] - left_tau[j] + tau
+                    left_pi[j], left_tau[j] = pi, tau
+                else:
+                    pi, tau = _sum2(p_d, t_d, p_j, t_j, 1.)
+                    team_pi[i] = team_pi[i] - right_pi[i] + pi
+                    team_tau[i] = team_tau[i] - right_tau[i] + tau
+                    right_pi[i], right_tau[i] = pi, tau
             if delta <= DELTA:
                 break
-        up_left(0)
-        up_right(m - 1)
+        # both ends up: the first difference to its left team, the last to its right one
+        pi, tau = _sum2(diff_pi[0] - down_pi[0], diff_tau[0] - down_tau[0],
+                        team_pi[1] - left_pi[1], team_tau[1] - left_tau[1], 1.)
+        team_pi[0] = team_pi[0] - right_pi[0] + pi
+        team_tau[0] = team_tau[0] - right_tau[0] + tau
+        right_pi[0], right_tau[0] = pi, tau
+        i = m - 1
+        pi, tau = _sum2(team_pi[i] - right_pi[i], team_tau[i] - right_tau[i],
+                        diff_pi[i] - down_pi[i], diff_tau[i] - down_tau[i], -1.)
+        team_pi[m] = team_pi[m] - left_pi[m] + pi
+        team_tau[m] = team_tau[m] - left_tau[m] + tau
 
         out: list[Pair] = []
         for i in range(n):
