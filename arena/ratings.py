@@ -75,35 +75,37 @@ def rate(
     ``ratings`` holds the priors of bots already rated (others start at the
     environment's defaults); ``seats`` is ``(bot_id, rank)`` per seat in seat
     order, rank 1 best, equal ranks tie. Returns an empty dict when fewer than
-    two distinct bots took part.
+    two distinct bots took part; otherwise the bots in ascending id order.
     """
-    bots = sorted({bot for bot, _ in seats})
+    bots = {bot for bot, _ in seats}
     if len(bots) < 2:
         return {}
-    for bot, rank in seats:
-        if rank < 1:
-            raise ValueError(f"rank of bot {bot} must be 1 or more, not {rank}")
-    default = (env.mu, env.sigma)
     # TrueSkill's update for more than two teams is iterative, so the order of
     # the teams shows in the last digits: fix it (by rank, then bot) so a result
     # depends on who placed where, never on seat numbers.
-    ordered = sorted(seats, key=lambda s: (s[1], s[0]))
+    ordered = sorted(seats, key=_rank_then_bot)
+    bot, rank = ordered[0]
+    if rank < 1:  # the lowest rank comes first
+        raise ValueError(f"rank of bot {bot} must be 1 or more, not {rank}")
+    default = (env.mu, env.sigma)
     priors = [ratings.get(bot, default) for bot, _ in ordered]
     # TrueSkill wants ranks where lower is better; competition ranks already are.
     ranks = [rank for _, rank in ordered]
     fast = trueskill_ffa.for_env(env)
     rated = fast.rate(priors, ranks) if fast is not None else rate_with_library(priors, ranks, env)
-    per_bot: dict[int, list[RatingPair]] = {bot: [] for bot in bots}
+    if len(bots) == len(ordered):  # one seat each
+        return dict(sorted(zip([bot for bot, _ in ordered], rated, strict=True)))
+    per_bot: dict[int, list[RatingPair]] = {bot: [] for bot in sorted(bots)}
     for (bot, _), pair in zip(ordered, rated, strict=True):
         per_bot[bot].append(pair)
-    result: dict[int, RatingPair] = {}
-    for bot in bots:
-        news = per_bot[bot]
-        if len(news) == 1:
-            result[bot] = news[0]
-        else:
-            result[bot] = (fmean(mu for mu, _ in news), fmean(sigma for _, sigma in news))
-    return result
+    return {
+        bot: news[0] if len(news) == 1 else (fmean(mu for mu, _ in news), fmean(s for _, s in news))
+        for bot, news in per_bot.items()
+    }
+
+
+def _rank_then_bot(seat: tuple[int, int]) -> tuple[int, int]:
+    return seat[1], seat[0]
 
 
 def rate_with_library(

@@ -913,16 +913,20 @@ class _RatingBook:
             for p in placed
             if (line := lines.get((p.bot_id, game))) is not None
         }
-        new = rt.rate(priors, [(p.bot_id, p.rank) for p in placed])
-        for bot_id, (mu, sigma) in sorted(new.items()):
+        new = rt.rate(priors, [(p.bot_id, p.rank) for p in placed])  # in bot id order
+        if not new:
+            return
+        won = {p.bot_id for p in placed if p.rank == 1}
+        faulted = {p.bot_id for p in placed if p.fault}
+        for bot_id, (mu, sigma) in new.items():
             key = (bot_id, game)
             line = lines.get(key)
             if line is None:
                 line = lines[key] = _Line(*rt.DEFAULT)
             line.mu, line.sigma = mu, sigma
             line.matches += 1
-            line.wins += any(p.rank == 1 for p in placed if p.bot_id == bot_id)
-            line.faults += any(p.fault for p in placed if p.bot_id == bot_id)
+            line.wins += bot_id in won
+            line.faults += bot_id in faulted
             self.changed.add(key)
             self.history.append({
                 "bot_id": bot_id, "game": game, "match_id": match_id, "mu": mu, "sigma": sigma,

@@ -166,14 +166,17 @@ class FreeForAll:
             raise ValueError("Need multiple rating groups")
         if len(ranks) != n:
             raise ValueError("Wrong ranks")
-        order = sorted(range(n), key=ranks.__getitem__)  # stable, like the library's sort
+        in_order = all(ranks[i] <= ranks[i + 1] for i in range(n - 1))
+        order = range(n) if in_order else sorted(range(n), key=ranks.__getitem__)  # stable, as the library
         ties = [ranks[order[i]] == ranks[order[i + 1]] for i in range(n - 1)]
         try:
-            rated = self._sorted([priors[k] for k in order], ties)
+            rated = self._sorted(priors if in_order else [priors[k] for k in order], ties)
         except ZeroDivisionError:
             # A zero precision somewhere: the library's graph handles it its own way.
             groups = [(self.env.create_rating(*prior),) for prior in priors]
             return [(float(r.mu), float(r.sigma)) for (r,) in self.env.rate(groups, ranks=list(ranks))]
+        if in_order:
+            return rated
         out: list[Pair] = [(0.0, 0.0)] * n
         for position, k in enumerate(order):
             out[k] = rated[position]
