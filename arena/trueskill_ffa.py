@@ -23,9 +23,12 @@ matches. The normal cdf and pdf are the library's pure-Python fallbacks (its
 ``erfc`` approximation), which is why only environments using that backend and a
 fixed draw probability are handled here (:func:`for_env` says so).
 
-A degenerate input for which the library's graph divides by a zero precision
-(it turns that into an infinite variance and carries on) is handed to the
-library itself, so even such cases give the library's answer.
+Where the library's sums meet a message of zero precision (a result so
+expected that its truncation teaches nothing: the library turns the division by
+zero into an infinite variance and carries on) the same is done here, in place.
+Any other division by zero (a prior whose precision underflows, a truncation of
+zero precision) hands the match to the library itself, so even such inputs get
+the library's answer, which is then an exception too.
 """
 
 from __future__ import annotations
@@ -121,7 +124,7 @@ def _sum1(p: float, t: float) -> Pair:
     """The message of a one-term sum (coefficient 1)."""
     if p:
         inverse = 1. / p
-        if inverse != math.inf:
+        if math.isfinite(inverse):
             pi = 1. / inverse
             return pi, pi * (t / p)
     return _sum_exact(((1., p, t),))
@@ -172,7 +175,7 @@ class FreeForAll:
         try:
             rated = self._sorted(priors if in_order else [priors[k] for k in order], ties)
         except ZeroDivisionError:
-            # A zero precision somewhere: the library's graph handles it its own way.
+            # Degenerate beyond the zero-precision sums: let the library decide.
             groups = [(self.env.create_rating(*prior),) for prior in priors]
             return [(float(r.mu), float(r.sigma)) for (r,) in self.env.rate(groups, ranks=list(ranks))]
         if in_order:
