@@ -837,7 +837,7 @@ class Store:
             for row_match, row_game, row_seq, bot_id, rank, fault in rows:
                 if row_match != match_id:
                     if match_id is not None:
-                        book.apply(game, match_id, finish_seq, placed)
+                        _replay(book, game, match_id, finish_seq, placed)
                         replayed += 1
                         if len(book.history) >= _HISTORY_CHUNK:
                             book.write_history(conn)
@@ -845,7 +845,7 @@ class Store:
                 if bot_id is not None:  # a finished match without seats rates nothing
                     placed.append(_Placed(bot_id, int(rank or 0), fault))
             if match_id is not None:
-                book.apply(game, match_id, finish_seq, placed)
+                _replay(book, game, match_id, finish_seq, placed)
                 replayed += 1
             book.save(conn)
             return replayed
@@ -855,6 +855,16 @@ class Store:
 
 _HISTORY_CHUNK = 10_000
 """History rows written per bulk insert."""
+
+
+def _replay(
+    book: _RatingBook, game: str, match_id: int, finish_seq: int, placed: Sequence[_Placed]
+) -> None:
+    """One stored match into the rebuild; a stored rank no rating can take is a StoreError."""
+    try:
+        book.apply(game, match_id, finish_seq, placed)
+    except ValueError as error:
+        raise StoreError(f"cannot rebuild ratings: stored match {match_id}: {error}") from None
 
 
 class _Placed(NamedTuple):

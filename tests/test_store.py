@@ -310,7 +310,7 @@ def test_failed_rebuild_changes_nothing(
     last = store.list_matches(limit=1)[0].id
     with sqlite3.connect(tmp_path / "arena.db") as db:  # a stored rank no rating can take
         db.execute("UPDATE seat SET rank = 0 WHERE match_id = ? AND seat = 0", (last,))
-    with pytest.raises(ValueError, match="rank"):
+    with pytest.raises(StoreError, match=f"stored match {last}: rank of bot .* not 0"):
         store.rebuild_ratings()
     assert everything_rated(store, ids) == before
 
