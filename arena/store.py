@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
@@ -815,33 +815,51 @@ class Store:
         """Recompute every rating and its history from the finished matches, in finish order.
 
         Gives the very numbers the incremental updates gave. Returns the number
-        of matches replayed.
+        of matches replayed. One transaction: a failure leaves the old ratings.
+        Seats are streamed in finish order (one query) and history rows written
+        in bulk as the replay goes, so memory stays flat however many matches
+        there are.
         """
         with self._writing("rebuild ratings") as s:
-            s.execute(delete(RatingHistory))
-            s.execute(delete(Rating))
-            matches = s.execute(
-                select(Match.id, Match.game, Match.finish_seq)
+            conn = s.connection()
+            conn.execute(delete(RatingHistory))
+            conn.execute(delete(Rating))
+            rows = conn.execute(
+                sa.select(
+                    col(Match.id), col(Match.game), col(Match.finish_seq),
+                    col(Seat.bot_id), col(Seat.rank), col(Seat.fault),
+                )
+                .select_from(Match)
+                .outerjoin(Seat, col(Seat.match_id) == col(Match.id))
                 .where(col(Match.status) == "finished", col(Match.finish_seq).is_not(None))
-                .order_by(col(Match.finish_seq))
-            ).all()
-            placed: dict[int, list[_Placed]] = {}
-            for match_id, bot_id, rank, fault in s.execute(
-                select(Seat.match_id, Seat.bot_id, Seat.rank, Seat.fault)
-                .join(Match, col(Match.id) == col(Seat.match_id))
-                .where(col(Match.status) == "finished")
-                .order_by(col(Seat.match_id), col(Seat.seat))
-            ):
-                placed.setdefault(match_id, []).append(_Placed(bot_id, int(rank or 0), fault))
+                .order_by(col(Match.finish_seq), col(Match.id), col(Seat.seat))
+            )
             book = _RatingBook({})
-            for match_id, game, finish_seq in matches:
-                book.apply(game, match_id, int(finish_seq or 0), placed.get(match_id, []))
-            book.save(s)
-            return len(matches)
+            replayed = 0
+            match_id: int | None = None
+            game, finish_seq = "", 0
+            placed: list[_Placed] = []
+            for row_match, row_game, row_seq, bot_id, rank, fault in rows:
+                if row_match != match_id:
+                    if match_id is not None:
+                        _replay(book, game, match_id, finish_seq, placed)
+                        replayed += 1
+                        if len(book.history) >= _HISTORY_CHUNK:
+                            book.write_history(conn)
+                    match_id, game, finish_seq, placed = row_match, row_game, int(row_seq or 0), []
+                if bot_id is not None:  # a finished match without seats rates nothing
+                    placed.append(_Placed(bot_id, int(rank or 0), fault))
+            if match_id is not None:
+                _replay(book, game, match_id, finish_seq, placed)
+                replayed += 1
+            book.save(conn)
+            return replayed
 
 
 # ---------------------------------------------------------------- rating bookkeeping
 
+_HISTORY_CHUNK = 10_000
+"""History rows written per bulk insert."""
 
 def _rate_ready(s: Session, changed: Match) -> None:
     """Rate, in schedule order, every finished match whose turn has come.
@@ -878,7 +896,8 @@ def _rate_ready(s: Session, changed: Match) -> None:
             .order_by(col(Seat.match_id), col(Seat.seat))
         ):
             placed.setdefault(match_id, []).append(_Placed(bot_id, int(rank or 0), fault))
-    book = _RatingBook.load(s, changed.game, {p.bot_id for seats in placed.values() for p in seats})
+    conn = s.connection()
+    book = _RatingBook.load(conn, changed.game, {p.bot_id for seats in placed.values() for p in seats})
     next_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
     numbered = []
     for match_id in ready:
@@ -887,11 +906,20 @@ def _rate_ready(s: Session, changed: Match) -> None:
         numbered.append({"id": match_id, "finish_seq": next_seq})
         next_seq += 1
     s.execute(sa.update(Match), numbered)  # ORM bulk update by primary key
-    book.save(s)
+    book.save(conn)
 
 
-@dataclass(frozen=True)
-class _Placed:
+def _replay(
+    book: _RatingBook, game: str, match_id: int, finish_seq: int, placed: Sequence[_Placed]
+) -> None:
+    """One stored match into the rebuild; a stored rank no rating can take is a StoreError."""
+    try:
+        book.apply(game, match_id, finish_seq, placed)
+    except ValueError as error:
+        raise StoreError(f"cannot rebuild ratings: stored match {match_id}: {error}") from None
+
+
+class _Placed(NamedTuple):
     bot_id: int
     rank: int
     fault: str
@@ -904,7 +932,7 @@ class _Line:
     matches: int = 0
     wins: int = 0
     faults: int = 0
-    row: Rating | None = None
+    row_id: int | None = None  # the rating row it was loaded from; None: a new row
 
 
 class _RatingBook:
@@ -916,48 +944,83 @@ class _RatingBook:
     Per match and distinct bot: ``matches`` +1, ``wins`` +1 if any of its seats
     ranked 1, ``faults`` +1 if any of its seats faulted. A match with fewer than
     two distinct bots rates nothing and counts nothing.
+
+    Writes are SQLAlchemy Core statements run as executemany over plain dicts on
+    the caller's connection (inside its transaction): no ORM object per row,
+    which matters when a rebuild writes a history row per bot and match.
     """
 
     def __init__(self, lines: dict[tuple[int, str], _Line]) -> None:
         self.lines = lines
-        self.history: list[RatingHistory] = []
+        self.changed: set[tuple[int, str]] = set()
+        self.history: list[dict[str, Any]] = []
 
     @classmethod
-    def load(cls, s: Session, game: str, bot_ids: set[int]) -> _RatingBook:
-        rows = s.exec(
-            select(Rating).where(Rating.game == game, col(Rating.bot_id).in_(bot_ids))
-        ).all()
+    def load(cls, conn: sa.Connection, game: str, bot_ids: set[int]) -> _RatingBook:
+        rows = conn.execute(
+            sa.select(
+                col(Rating.id), col(Rating.bot_id), col(Rating.mu), col(Rating.sigma),
+                col(Rating.matches), col(Rating.wins), col(Rating.faults),
+            ).where(col(Rating.game) == game, col(Rating.bot_id).in_(bot_ids))
+        )
         return cls({
-            (r.bot_id, r.game): _Line(r.mu, r.sigma, r.matches, r.wins, r.faults, r) for r in rows
+            (bot_id, game): _Line(mu, sigma, matches, wins, faults, row_id)
+            for row_id, bot_id, mu, sigma, matches, wins, faults in rows
         })
 
     def apply(self, game: str, match_id: int, finish_seq: int, placed: Sequence[_Placed]) -> None:
+        lines = self.lines
         priors = {
             p.bot_id: (line.mu, line.sigma)
             for p in placed
-            if (line := self.lines.get((p.bot_id, game))) is not None
+            if (line := lines.get((p.bot_id, game))) is not None
         }
-        new = rt.rate(priors, [(p.bot_id, p.rank) for p in placed])
-        for bot_id, (mu, sigma) in sorted(new.items()):
-            line = self.lines.setdefault((bot_id, game), _Line(*rt.DEFAULT))
-            mine = [p for p in placed if p.bot_id == bot_id]
+        new = rt.rate(priors, [(p.bot_id, p.rank) for p in placed])  # in bot id order
+        if not new:
+            return
+        won = {p.bot_id for p in placed if p.rank == 1}
+        faulted = {p.bot_id for p in placed if p.fault}
+        for bot_id, (mu, sigma) in new.items():
+            key = (bot_id, game)
+            line = lines.get(key)
+            if line is None:
+                line = lines[key] = _Line(*rt.DEFAULT)
             line.mu, line.sigma = mu, sigma
             line.matches += 1
-            line.wins += any(p.rank == 1 for p in mine)
-            line.faults += any(p.fault for p in mine)
-            self.history.append(RatingHistory(
-                bot_id=bot_id, game=game, match_id=match_id, mu=mu, sigma=sigma,
-                finish_seq=finish_seq,
-            ))
+            line.wins += bot_id in won
+            line.faults += bot_id in faulted
+            self.changed.add(key)
+            self.history.append({
+                "bot_id": bot_id, "game": game, "match_id": match_id, "mu": mu, "sigma": sigma,
+                "finish_seq": finish_seq,
+            })
 
-    def save(self, s: Session) -> None:
-        for (bot_id, game), line in self.lines.items():
-            row = line.row or Rating(bot_id=bot_id, game=game, mu=line.mu, sigma=line.sigma)
-            row.mu, row.sigma = line.mu, line.sigma
-            row.matches, row.wins, row.faults = line.matches, line.wins, line.faults
-            s.add(row)
-        s.add_all(self.history)
-        self.history = []
+    def write_history(self, conn: sa.Connection) -> None:
+        """Insert the history rows gathered so far (and forget them)."""
+        if self.history:
+            conn.execute(sa.insert(RatingHistory), self.history)
+            self.history = []
+
+    def save(self, conn: sa.Connection) -> None:
+        """Write every changed rating (update a loaded row, insert a new one) and the history."""
+        updates: list[dict[str, Any]] = []
+        inserts: list[dict[str, Any]] = []
+        for key in sorted(self.changed):
+            line = self.lines[key]
+            values = {"mu": line.mu, "sigma": line.sigma, "matches": line.matches,
+                      "wins": line.wins, "faults": line.faults}
+            if line.row_id is None:
+                inserts.append({"bot_id": key[0], "game": key[1], **values})
+            else:
+                updates.append({"row_id": line.row_id, **values})
+        if updates:
+            conn.execute(
+                sa.update(Rating).where(col(Rating.id) == sa.bindparam("row_id")), updates
+            )
+        if inserts:
+            conn.execute(sa.insert(Rating), inserts)
+        self.changed.clear()
+        self.write_history(conn)
 
 
 # ---------------------------------------------------------------- helpers

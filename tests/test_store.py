@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena import ratings as rt
+from arena import store as store_module
 from arena.store import MatchResult, ScheduledMatch, Store, StoreError
 
 GAME = "some-game"  # the store never looks a game up: any name will do
@@ -323,6 +324,64 @@ def test_rebuild_gives_the_same_numbers(store: Store) -> None:
     assert store.rebuild_ratings() == 16 + 4
     assert store.leaderboard() == board  # exact floats, not approx
     assert {b: store.rating_history(b, GAME) for b in ids} == histories
+
+
+def everything_rated(store: Store, ids: list[int]) -> tuple[object, ...]:
+    return (store.leaderboard(), {b: store.rating_history(b, GAME) for b in ids})
+
+
+def test_rebuild_writing_history_in_small_chunks_gives_the_same_numbers(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "_HISTORY_CHUNK", 5)  # many bulk writes, a partial last one
+    ids = [*three_bots(store), store.add_bot("dan", "d").id]
+    play_tournament(store, ids, 3, repeats=3)
+    before = everything_rated(store, ids)
+    assert store.rebuild_ratings() == 12
+    assert everything_rated(store, ids) == before
+
+
+def test_failed_rebuild_changes_nothing(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "_HISTORY_CHUNK", 3)  # history written before the failure
+    ids = three_bots(store)
+    play_tournament(store, ids, 2, repeats=4)
+    before = everything_rated(store, ids)
+    last = store.list_matches(limit=1)[0].id
+    with sqlite3.connect(tmp_path / "arena.db") as db:  # a stored rank no rating can take
+        db.execute("UPDATE seat SET rank = 0 WHERE match_id = ? AND seat = 0", (last,))
+    with pytest.raises(StoreError, match=f"stored match {last}: rank of bot .* not 0"):
+        store.rebuild_ratings()
+    assert everything_rated(store, ids) == before
+
+
+def test_rebuild_counts_a_finished_match_without_seats(store: Store, tmp_path: Path) -> None:
+    ids = three_bots(store)
+    play_tournament(store, ids, 2, repeats=1)
+    before = everything_rated(store, ids)
+    with sqlite3.connect(tmp_path / "arena.db") as db:
+        db.execute(
+            "INSERT INTO match (\"index\", game, options, seed, status, created_at, finish_seq) "
+            "VALUES (0, ?, '{}', '7', 'finished', '2024-01-01 00:00:00', 99)", (GAME,)
+        )
+    assert store.rebuild_ratings() == 3 + 1
+    assert everything_rated(store, ids) == before
+
+
+def test_matches_finished_after_a_rebuild_move_the_rebuilt_ratings(tmp_path: Path) -> None:
+    rebuilt, plain = Store(str(tmp_path / "rebuilt.db")), Store(str(tmp_path / "plain.db"))
+    ids = three_bots(rebuilt)
+    assert three_bots(plain) == ids
+    for store in (rebuilt, plain):
+        play_tournament(store, ids, 3, repeats=2)
+    rebuilt.rebuild_ratings()  # new rating rows: later updates must find them
+    for store in (rebuilt, plain):
+        play_tournament(store, ids, 2, repeats=2)
+    assert everything_rated(rebuilt, ids) == everything_rated(plain, ids)
+    assert [r.matches for r in rebuilt.leaderboard()] == [10, 10, 10]
+    rebuilt.close()
+    plain.close()
 
 
 def test_leaderboard_orders_by_conservative_estimate(store: Store) -> None:
