@@ -457,8 +457,8 @@ def serve_command(
         operator_token = secrets.token_urlsafe(24)
         console.print(f"operator token (send as 'authorization: Bearer TOKEN'): {operator_token}")
     try:
-        asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path))
-    except KeyboardInterrupt:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

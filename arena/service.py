@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import hmac
 import os
+import signal
 import socket
 import stat
 from collections.abc import Callable
@@ -177,7 +178,7 @@ async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc
 async def serve(store: Store, address: str, console: Console, operator_token: str,
                 credentials: grpc.ServerCredentials | None = None,
                 operator_socket: Path | None = None) -> None:
-    """Serve the bot and operator services on ``address`` until cancelled; with
+    """Serve the bot and operator services on ``address`` until cancelled or SIGTERM; with
     ``credentials`` over TLS, and with ``operator_socket`` the operator service also
     on that Unix socket, without a token (see :func:`prepare_socket_path`)."""
     host = MatchHost()
@@ -196,7 +197,11 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
         console.print(f"referee listening on {address.rsplit(':', 1)[0]}:{port} ({tls}; Ctrl-C stops it)")
         if operator_socket is not None:
             console.print(f"operator socket unix:{operator_socket} (mode 0600, no token needed)")
-        await server.wait_for_termination()
+        stopping = asyncio.Event()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
+        # Not server.wait_for_termination(): cancelled by Ctrl-C, it would leave stop() cancelled too.
+        await stopping.wait()  # until SIGTERM, or until cancelled (Ctrl-C)
     finally:
         await server.stop(grace=1.0)
         if local is not None:
