@@ -40,7 +40,7 @@ def add_remote(db: Path, name: str = "faraway") -> str:
     out = arena("bot", "add", name, "--remote", db=db).stdout
     tokens = re.findall(r"^([A-Za-z0-9_-]{40,})$", out, flags=re.M)
     assert len(tokens) == 1, out
-    return tokens[0]
+    return str(tokens[0])
 
 
 class Tournament:
