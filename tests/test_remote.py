@@ -17,6 +17,8 @@ import pytest
 
 from arena.server import digest
 from arena.store import Store
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
 from tests.test_cli import arena
 
 GAME = "face-card-kill-card"
@@ -119,9 +121,6 @@ def test_a_remote_bot_plays_a_whole_tournament_against_a_managed_bot(tmp_path: P
     try:
         address = run.remote_address()
         with grpc.insecure_channel(address) as channel:  # a wrong token is refused
-            from arena.v1 import arena_pb2 as pb
-            from arena.v1 import arena_pb2_grpc as pb_grpc
-
             with pytest.raises(grpc.RpcError) as refused:
                 next(iter(pb_grpc.BotServiceStub(channel).Attend(
                     pb.AttendRequest(token=token[:-1] + ("A" if token[-1] != "A" else "B")), timeout=10)))
@@ -198,3 +197,18 @@ def test_a_remote_bot_token_cannot_be_issued_for_a_managed_bot(tmp_path: Path) -
     result = arena("bot", "token", "random", db=db, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "random@1 is managed, not remote" in result.stderr
+
+
+def test_without_a_wait_an_absent_remote_bot_is_a_no_show_in_each_match(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    add_remote(db)
+    arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway", "--players", "2",
+          "--seed", "1", "--listen", "127.0.0.1:0", "--wait-for-remote", "0", "--start-timeout", "10",
+          db=db)
+    store = Store(str(db))
+    matches = store.list_matches(1, 100)
+    assert len(matches) == store.get_tournament(1).total == 2
+    for match in matches:
+        faults = {s.bot: s.fault for s in match.seats}
+        assert faults == {"faraway@1": "no-show", "random@1": ""}, faults
