@@ -150,6 +150,10 @@ class MatchHost:
         attendee = self._attendees.get(token_hash)
         return attendee is not None and attendee.streams > 0
 
+    def still_open(self, assignment: pb.Assignment) -> bool:
+        """Whether the seat this assignment offers can still be taken (its match has not ended)."""
+        return digest(assignment.credential) in self._pending
+
     def claim_seat(self, credential: str) -> _PendingSeat | None:
         """The pending seat for this credential, taken (each credential works once)."""
         key = digest(credential)
@@ -203,6 +207,8 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
                 assignment = await attendee.queue.get()
                 if assignment is None:
                     return
+                if not self.host.still_open(assignment):
+                    continue  # its match ended while the bot was away (a no-show): nothing to play
                 try:
                     yield assignment
                 except BaseException:

@@ -3,6 +3,7 @@ started by hand with --server and --token (not by the arena), over plain text an
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -15,7 +16,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.server import digest
+from arena.games import get_game
+from arena.referee import MatchSettings
+from arena.server import MatchHost, MatchSpec, create_server, digest
 from arena.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
@@ -212,3 +215,25 @@ def test_without_a_wait_an_absent_remote_bot_is_a_no_show_in_each_match(tmp_path
     for match in matches:
         faults = {s.bot: s.fault for s in match.seats}
         assert faults == {"faraway@1": "no-show", "random@1": ""}, faults
+
+
+def test_a_bot_that_comes_back_is_not_offered_seats_of_matches_already_over() -> None:
+    async def main() -> list[pb.Assignment]:
+        host = MatchHost()
+        server, port = await create_server(host)
+        try:
+            host.admit_hash(digest("late-token"))
+            options = dict(get_game(GAME).parse_options(2))
+            report = await host.play(MatchSpec(
+                "missed", GAME, 2, 1, options, (), ("late", "late"),
+                MatchSettings(move_timeout_s=1, start_timeout_s=0.2),
+                seat_token_hashes=(digest("late-token"),) * 2))
+            assert report.faults == ("no-show", "no-show")
+            asyncio.get_running_loop().call_later(1.0, host.dismiss, "late-token")
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stream = pb_grpc.BotServiceStub(channel).Attend(pb.AttendRequest(token="late-token"))
+                return [assignment async for assignment in stream]
+        finally:
+            await server.stop(grace=0.5)
+
+    assert asyncio.run(main()) == []  # the two seats it missed are not offered any more
