@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -41,8 +42,17 @@ from arena.games.base import GameError
 from arena.limits import LimitError, ResourceLimits, parse_count, parse_memory
 from arena.replay import describe, read_log, view
 from arena.runner import BotCommandError, parse_command
+from arena.server import digest
 from arena.store import Store, StoreError, TournamentInfo
-from arena.tournament import RunSettings, RunSummary, TournamentError, round_robin, run_until_done
+from arena.tls import TlsError, check_tls_files, server_credentials
+from arena.tournament import (
+    RemoteBotsAbsent,
+    RunSettings,
+    RunSummary,
+    TournamentError,
+    round_robin,
+    run_until_done,
+)
 from leaderboard.terminal import print_leaderboard, render_matches
 
 DEFAULT_DB = "arena.db"
@@ -61,7 +71,7 @@ app.add_typer(match_app, name="match")
 
 DbOption = Annotated[str, typer.Option("--db", envvar="ARENA_DB",
                                        help="SQLite file or SQLAlchemy URL.")]
-USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError, LimitError)
+USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError, LimitError, TlsError)
 
 
 class Failure(Exception):
@@ -102,24 +112,66 @@ def _shown(value: object) -> str:
 @bot_app.command("add")
 def bot_add(
     name: Annotated[str, typer.Argument(help="The bot's name.")],
-    command: Annotated[str, typer.Option("--command", "-c", help="How to start it.")],
+    command: Annotated[str | None, typer.Option("--command", "-c", help="How to start it: a "
+                                                "managed bot, run by the arena.")] = None,
+    remote: Annotated[bool, typer.Option("--remote", help="A bot that connects by itself from "
+                                         "anywhere, with a token printed once.")] = False,
     version: Annotated[str, typer.Option(help="Version; ratings are per version.")] = "1",
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Register a bot: its name, version and the command that starts it."""
-    parse_command(command)
-    bot = open_store(db).add_bot(name, command, version)
-    console.print(f"added bot {bot.label}: {bot.command}")
+    """Register a bot: managed (--command, started by the arena) or remote (--remote)."""
+    if (command is not None) == remote:
+        both = ", not both" if remote else ""
+        raise Failure("give either --command CMD (a managed bot) or --remote (a bot that connects "
+                      f"by itself with a token){both}")
+    if command is not None:
+        parse_command(command)
+        bot = open_store(db).add_bot(name, command, version)
+        console.print(f"added bot {bot.label}: {bot.command}")
+        return
+    token = new_bot_token()
+    bot = open_store(db).add_bot(name, version=version, token_hash=digest(token))
+    show_token(f"added remote bot {bot.label}", bot.name, token)
+
+
+def new_bot_token() -> str:
+    """A remote bot's token: 256 random bits; the store keeps only its SHA-256."""
+    return secrets.token_urlsafe(32)
+
+
+def show_token(headline: str, name: str, token: str) -> None:
+    console.print(headline, highlight=False)
+    console.print(f"its token, shown only this once (`arena bot token {name}` issues a new one):",
+                  highlight=False)
+    console.print(token, highlight=False, soft_wrap=True)
+    console.print("the bot connects with --server HOST:PORT --token TOKEN (or ARENA_SERVER and "
+                  "ARENA_TOKEN) to a tournament run with --listen HOST:PORT", highlight=False)
+
+
+@bot_app.command("token")
+def bot_token(
+    name: Annotated[str, typer.Argument(help="The remote bot's name.")],
+    version: Annotated[str | None, typer.Option(help="This version (default: the newest).")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Issue a new token for a remote bot; the old one stops working.
+
+    A tournament already running keeps admitting the old token until it ends.
+    """
+    token = new_bot_token()
+    bot = open_store(db).set_bot_token_hash(name, version, digest(token))
+    show_token(f"new token for remote bot {bot.label} (the old one no longer works)", bot.name, token)
 
 
 @bot_app.command("list")
 def bot_list(db: DbOption = DEFAULT_DB) -> None:
     """List the registered bots."""
     table = Table(title="Bots")
-    for column in ("id", "bot", "command"):
+    for column in ("id", "bot", "kind", "command"):
         table.add_column(column)
     for bot in open_store(db).list_bots():
-        table.add_row(str(bot.id), bot.label, bot.command)
+        table.add_row(str(bot.id), bot.label, "remote" if bot.remote else "managed",
+                      "(connects with its token)" if bot.remote else bot.command)
     console.print(table)
 
 
@@ -143,6 +195,18 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
             raise Failure(f"an option must be NAME=VALUE, not {pair!r}")
         options[key.strip()] = value.strip()
     return options
+
+
+ListenOption = Annotated[str | None, typer.Option(
+    "--listen", metavar="HOST:PORT", help="Where remote bots connect (port 0: any free one, "
+    "printed). Managed bots always use a private port on 127.0.0.1.")]
+TlsCertOption = Annotated[str | None, typer.Option(
+    "--tls-cert", metavar="FILE", help="TLS certificate chain (PEM) for --listen.")]
+TlsKeyOption = Annotated[str | None, typer.Option(
+    "--tls-key", metavar="FILE", help="TLS private key (PEM, no passphrase) for --tls-cert.")]
+WaitOption = Annotated[float, typer.Option(
+    "--wait-for-remote", min=0.0, metavar="SECONDS", help="How long every remote bot has to "
+    "connect before the first match (0: start at once; absent bots are no-shows).")]
 
 
 @tournament_app.command("run")
@@ -173,6 +237,10 @@ def tournament_run(
     = "unlimited",
     bot_open_files: Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
     = "256",
+    listen: ListenOption = None,
+    tls_cert: TlsCertOption = None,
+    tls_key: TlsKeyOption = None,
+    wait_for_remote: WaitOption = 60.0,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Schedule a round-robin among the bots and play it."""
@@ -180,13 +248,34 @@ def tournament_run(
                             cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
                             processes=parse_count("--bot-processes", bot_processes),
                             open_files=parse_count("--bot-open-files", bot_open_files))
+    listen, cert, key = remote_access(listen, tls_cert, tls_key)
+    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank, limits=limits,
+                           listen=listen, tls_cert=cert, tls_key=key,
+                           wait_for_remote_s=wait_for_remote)
     store = open_store(db)
-    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank, limits)
     tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
                                        parse_options(option or []), settings)
     console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))
+
+
+def remote_access(listen: str | None, tls_cert: str | None,
+                  tls_key: str | None) -> tuple[str | None, str | None, str | None]:
+    """The checked --listen address and TLS files (absolute paths), before anything is written."""
+    if listen is not None:
+        host, sep, port = listen.strip().rpartition(":")
+        if not sep or not host or not port.isdigit() or int(port) > 65535:
+            raise Failure(f"--listen must be HOST:PORT (e.g. 0.0.0.0:7000), not {listen!r}")
+        listen = f"{host}:{int(port)}"
+    if (tls_cert is None) != (tls_key is None):
+        raise Failure("give both --tls-cert and --tls-key, or neither")
+    if tls_cert is None or tls_key is None:
+        return listen, None, None
+    if listen is None:
+        raise Failure("--tls-cert and --tls-key secure the --listen address: give --listen HOST:PORT too")
+    check_tls_files(tls_cert, tls_key)
+    return listen, str(Path(tls_cert).resolve()), str(Path(tls_key).resolve())
 
 
 def create_round_robin(store: Store, game_name: str, bot_names: list[str], players: int | None,
@@ -199,7 +288,10 @@ def create_round_robin(store: Store, game_name: str, bot_names: list[str], playe
     for label in bot_names:
         name, _, version = label.partition("@")
         bot = store.get_bot(name, version or None)
-        parse_command(bot.command)
+        if not bot.remote:
+            parse_command(bot.command)
+        elif settings.listen is None:
+            raise Failure(f"{bot.label} is a remote bot: give --listen HOST:PORT where it can connect")
         bot_ids.append(bot.id)
     if len(set(bot_ids)) != len(bot_ids):
         raise Failure("each bot may be named only once")
@@ -207,8 +299,7 @@ def create_round_robin(store: Store, game_name: str, bot_names: list[str], playe
     schedule = round_robin(bot_ids, seats, repetitions, tournament_seed)
     return store.create_tournament(
         game=game.name, players=seats, options=dict(options), seed=tournament_seed,
-        repetitions=repetitions, bot_ids=bot_ids, schedule=schedule,
-        settings=settings.as_saved())
+        repetitions=repetitions, bot_ids=bot_ids, schedule=schedule, settings=settings.saved())
 
 
 def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> RunSummary:
@@ -221,11 +312,19 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
+        def notice(text: str) -> None:
+            bar.console.print(text, highlight=False)
+
+        resume = f"`arena tournament resume {tournament_id}`"
         try:
-            summary = run_until_done(store, tournament_id, data_dir_for(db), settings, progress)
+            summary = run_until_done(store, tournament_id, data_dir_for(db), settings, progress,
+                                     notice)
         except (KeyboardInterrupt, asyncio.CancelledError):
-            message = f"interrupted: `arena tournament resume {tournament_id}` finishes it"
-            raise Failure(message) from None
+            raise Failure(f"interrupted: {resume} finishes it") from None
+        except RemoteBotsAbsent as err:
+            raise Failure(f"{err}; nothing was played: {resume} when they are ready") from None
+        except OSError as err:  # the --listen address cannot be bound
+            raise Failure(f"{err}: {resume} (with another --listen if need be) plays it") from None
     if summary.left:
         console.print(f"stopped on request with {summary.left} matches left: "
                       f"`arena tournament resume {tournament_id}` finishes them")
@@ -246,17 +345,24 @@ def tournament_resume(
     move_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
     start_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
     time_bank: Annotated[float | None, typer.Option(hidden=True)] = None,
+    listen: ListenOption = None,
+    tls_cert: TlsCertOption = None,
+    tls_key: TlsKeyOption = None,
+    wait_for_remote: Annotated[float | None, typer.Option(
+        "--wait-for-remote", min=0.0, metavar="SECONDS",
+        help="How long remote bots have to connect (default: as saved).")] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
 
-    A tournament keeps the game, bots, seed, options and clocks it was created
-    with; only --parallel may change. The others are accepted (so the `run`
-    line can be reused) when they repeat the saved values.
+    A tournament keeps the game, bots, seed, options, clocks and bot limits it
+    was created with; the others are accepted (so the `run` line can be reused)
+    when they repeat the saved values. --parallel may change, and so may where
+    remote bots connect (--listen, TLS files, --wait-for-remote).
     """
     store = open_store(db)
     tournament = store.get_tournament(tournament_id)
-    settings = RunSettings.from_saved(tournament.settings, parallel)
+    saved = RunSettings.from_saved(tournament.settings, parallel)
     _check_unchanged(tournament, {
         "--game": (game, lambda: get_game(game or "").name, tournament.game),
         "--bot": (bots, lambda: sorted(store.get_bot(*_name_version(b)).label for b in bots or []),
@@ -266,10 +372,16 @@ def tournament_resume(
         "--seed": (seed, lambda: seed, tournament.seed),
         "--option": (option, lambda: dict(get_game(tournament.game).parse_options(
             tournament.players, parse_options(option or []))), tournament.options),
-        "--move-timeout": (move_timeout, lambda: move_timeout, settings.move_timeout_s),
-        "--start-timeout": (start_timeout, lambda: start_timeout, settings.start_timeout_s),
-        "--time-bank": (time_bank, lambda: time_bank, settings.time_bank_s),
+        "--move-timeout": (move_timeout, lambda: move_timeout, saved.move_timeout_s),
+        "--start-timeout": (start_timeout, lambda: start_timeout, saved.start_timeout_s),
+        "--time-bank": (time_bank, lambda: time_bank, saved.time_bank_s),
     })
+    new_tls = tls_cert is not None or tls_key is not None
+    address, cert, key = remote_access(listen or saved.listen, *((tls_cert, tls_key) if new_tls
+                                                                 else (saved.tls_cert, saved.tls_key)))
+    settings = replace(saved, listen=address, tls_cert=cert, tls_key=key,
+                       wait_for_remote_s=saved.wait_for_remote_s if wait_for_remote is None
+                       else wait_for_remote)
     left = tournament.total - tournament.finished
     console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
     play(store, tournament_id, settings, db)
@@ -385,20 +497,34 @@ def serve_command(
     operator_token: Annotated[str | None, typer.Option(
         envvar="ARENA_OPERATOR_TOKEN", help="Token operators send as 'authorization: Bearer "
         "TOKEN' (default: a new random one, printed once).")] = None,
+    tls_cert: Annotated[str | None, typer.Option("--tls-cert", metavar="FILE",
+                                                 help="TLS certificate chain (PEM).")] = None,
+    tls_key: Annotated[str | None, typer.Option("--tls-key", metavar="FILE",
+                                                help="TLS private key (PEM, no passphrase).")] = None,
+    operator_socket: Annotated[str | None, typer.Option(
+        "--operator-socket", metavar="PATH", help="Also serve the operator service on this Unix "
+        "socket (mode 0600), without a token; removed on exit.")] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run the referee server (bot and operator services) until interrupted."""
-    from arena.service import serve
+    from arena.service import SocketPathError, prepare_socket_path, serve
 
+    if (tls_cert is None) != (tls_key is None):
+        raise Failure("give both --tls-cert and --tls-key, or neither")
+    credentials = server_credentials(tls_cert, tls_key) if tls_cert and tls_key else None
+    if operator_token is not None and len(operator_token) < 16:
+        raise Failure("the operator token must be at least 16 characters")
+    try:
+        socket_path = prepare_socket_path(operator_socket) if operator_socket is not None else None
+    except SocketPathError as err:
+        raise Failure(f"cannot use --operator-socket: {err}") from None
     store = open_store(db)
     if operator_token is None:
         operator_token = secrets.token_urlsafe(24)
         console.print(f"operator token (send as 'authorization: Bearer TOKEN'): {operator_token}")
-    elif len(operator_token) < 16:
-        raise Failure("the operator token must be at least 16 characters")
     try:
-        asyncio.run(serve(store, f"{host}:{port}", console, operator_token))
-    except KeyboardInterrupt:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

@@ -65,7 +65,12 @@ def digest(secret: str) -> str:
 
 @dataclass(frozen=True)
 class MatchSpec:
-    """One match to host: the game and, per seat, the token of the bot playing it."""
+    """One match to host: the game and, per seat, the token of the bot playing it.
+
+    A host that knows a bot only by the SHA-256 of its token (a remote bot, whose
+    token the store keeps hashed) gives ``seat_token_hashes`` instead of
+    ``seat_tokens``.
+    """
 
     match_id: str
     game: str
@@ -75,6 +80,10 @@ class MatchSpec:
     seat_tokens: tuple[str, ...]
     seat_names: tuple[str, ...]
     settings: MatchSettings = field(default_factory=MatchSettings)
+    seat_token_hashes: tuple[str, ...] = ()
+
+    def seat_keys(self) -> tuple[str, ...]:
+        return self.seat_token_hashes or tuple(digest(t) for t in self.seat_tokens)
 
 
 @dataclass
@@ -165,17 +174,40 @@ class MatchHost:
     # -- bots ----------------------------------------------------------------------
     def admit(self, token: str) -> None:
         """Let a bot with this token attend (and be offered seats)."""
-        self._attendees.setdefault(digest(token), _Attendee())
+        self.admit_hash(digest(token))
+
+    def admit_hash(self, token_hash: str) -> None:
+        """Let the bot whose token has this SHA-256 (hex) attend: a remote bot, whose
+        token is known only to its author and kept by the store as this hash."""
+        self._attendees.setdefault(token_hash, _Attendee())
 
     def dismiss(self, token: str) -> None:
         """End the bot's attendance: its Attend stream closes."""
-        attendee = self._attendees.pop(digest(token), None)
+        self.dismiss_hash(digest(token))
+
+    def dismiss_hash(self, token_hash: str) -> None:
+        attendee = self._attendees.pop(token_hash, None)
         if attendee is not None:
             for _ in range(max(1, attendee.streams)):
                 attendee.queue.put_nowait(None)
 
     def attendee(self, token: str) -> _Attendee | None:
-        return self._attendees.get(digest(token))
+        """The admitted bot with this token, compared with every admitted one in constant time."""
+        key = digest(token)
+        found = None
+        for stored, attendee in self._attendees.items():
+            if hmac.compare_digest(stored, key):
+                found = attendee
+        return found
+
+    def attending(self, token_hash: str) -> bool:
+        """Whether the bot with this token hash has an Attend stream open right now."""
+        attendee = self._attendees.get(token_hash)
+        return attendee is not None and attendee.streams > 0
+
+    def still_open(self, assignment: pb.Assignment) -> bool:
+        """Whether the seat this assignment offers can still be taken (its match has not ended)."""
+        return digest(assignment.credential) in self._pending
 
     def claim_seat(self, credential: str) -> _PendingSeat | None:
         """The pending seat for this credential, taken (each credential works once)."""
@@ -192,13 +224,13 @@ class MatchHost:
         """Offer every seat to its bot, then referee the match to its end."""
         loop = asyncio.get_running_loop()
         seats: list[_PendingSeat] = []
-        for seat, token in enumerate(spec.seat_tokens):
+        for seat, key in enumerate(spec.seat_keys()):
             credential = secrets.token_urlsafe(24)
             pending = _PendingSeat(spec.match_id, seat, digest(credential), loop.create_future(),
                                    spec.settings.move_timeout_s or SEND_TIMEOUT_S)
             self._pending[pending.credential_hash] = pending
             seats.append(pending)
-            attendee = self._attendees.get(digest(token))
+            attendee = self._attendees.get(key)
             if attendee is not None:
                 attendee.queue.put_nowait(pb.Assignment(match_id=spec.match_id, seat=seat,
                                                         credential=credential, game=spec.game))
@@ -237,6 +269,8 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
                 assignment = await attendee.queue.get()
                 if assignment is None:
                     return
+                if not self.host.still_open(assignment):
+                    continue  # its match ended while the bot was away (a no-show): nothing to play
                 try:
                     yield assignment
                 except BaseException:
@@ -291,14 +325,21 @@ async def _read_into(context: grpc.aio.ServicerContext[pb.BotMessage, pb.Referee
 async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
                         extra_servicers: Sequence[Callable[[grpc.aio.Server], None]] = (),
                         interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
+                        credentials: grpc.ServerCredentials | None = None,
                         ) -> tuple[grpc.aio.Server, int]:
-    """A started gRPC server for ``host`` on ``address``; returns it and the bound port."""
+    """A started gRPC server for ``host`` on ``address``; returns it and the bound port.
+
+    With ``credentials`` (see :mod:`arena.tls`) the port speaks TLS only.
+    """
     server = grpc.aio.server(interceptors=list(interceptors), options=SERVER_OPTIONS)
     pb_grpc.add_BotServiceServicer_to_server(BotServicer(host), server)
     for add in extra_servicers:
         add(server)
     try:
-        port = server.add_insecure_port(address)
+        if credentials is None:
+            port = server.add_insecure_port(address)
+        else:
+            port = server.add_secure_port(address, credentials)
     except RuntimeError as err:  # grpc's word for "cannot bind"
         raise OSError(f"cannot listen on {address} (in use?)") from err
     if port == 0:

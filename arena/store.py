@@ -522,6 +522,30 @@ class Store:
                 raise NotFoundError("no bot has this token")
             return _bot_info(bot)
 
+    def bot_token_hash(self, bot_id: int) -> str:
+        """The stored token hash of a remote bot (what its referee admits it by)."""
+        with self._reading("read a bot") as s:
+            bot = s.get(Bot, bot_id)
+            if bot is None:
+                raise NotFoundError(f"no bot with id {bot_id}")
+            if bot.token_hash is None:
+                raise StoreError(f"bot {bot.name}@{bot.version} is not a remote bot")
+            return bot.token_hash
+
+    def set_bot_token_hash(self, name: str, version: str | None, token_hash: str) -> BotInfo:
+        """Give a remote bot a new token (by its hash): the old token stops working."""
+        with self._writing("change a bot's token") as s:
+            bot = _find_bot(s, name, version)
+            if bot.removed:
+                raise NotFoundError(f"bot {bot.name}@{bot.version} was removed")
+            if bot.token_hash is None:
+                raise StoreError(f"bot {bot.name}@{bot.version} is managed, not remote: the arena "
+                                 "gives it a fresh token each time it starts it")
+            bot.token_hash = token_hash
+            s.add(bot)
+            s.flush()
+            return _bot_info(bot)
+
     def remove_bot(self, name: str, version: str | None = None) -> bool:
         """Remove a bot version (``None``: the newest). True if it was deleted outright (no
         seat in any match), False if it was hidden but kept with its matches and history."""

@@ -15,18 +15,21 @@ import itertools
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import grpc
 
 from arena.games import get_game
 from arena.games.base import OptionValue
 from arena.limits import ResourceLimits
 from arena.referee import MatchReport, MatchSettings
 from arena.runner import BotProcess
-from arena.server import MatchHost, MatchSpec, create_server
+from arena.server import MatchHost, MatchSpec, create_server, digest
 from arena.store import MatchResult, MatchToRun, ScheduledMatch, Store, StoreError
+from arena.tls import server_credentials
 
 
 class TournamentError(ValueError):
@@ -89,26 +92,34 @@ def round_robin(bot_ids: Sequence[int], players: int, repetitions: int,
 
 @dataclass(frozen=True)
 class RunSettings:
+    """How a tournament is played; saved with it, so that a resume plays the same way."""
+
     parallel: int = 2
     move_timeout_s: float = 10.0
     start_timeout_s: float = 30.0
     time_bank_s: float = 0.0
     limits: ResourceLimits = field(default_factory=ResourceLimits)  # for every bot process
+    listen: str | None = None  # HOST:PORT where remote bots connect; None: managed bots only
+    tls_cert: str | None = None  # PEM files securing ``listen`` (both or neither)
+    tls_key: str | None = None
+    wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
 
-    def as_saved(self) -> dict[str, float | int | None]:
+    def saved(self) -> dict[str, Any]:
         """The settings as stored with the tournament (``resume`` reads them back)."""
-        return {"parallel": self.parallel, "move_timeout_s": self.move_timeout_s,
-                "start_timeout_s": self.start_timeout_s, "time_bank_s": self.time_bank_s,
-                **self.limits.as_settings()}
+        plain = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "limits"}
+        return {**plain, **self.limits.as_settings()}
 
     @classmethod
     def from_saved(cls, saved: Mapping[str, Any], parallel: int | None = None) -> RunSettings:
-        """Settings stored by :meth:`as_saved` (defaults for keys saved before they existed)."""
-        return cls(parallel or int(saved.get("parallel", 2)),
-                   float(saved.get("move_timeout_s", 10.0)),
-                   float(saved.get("start_timeout_s", 30.0)),
-                   float(saved.get("time_bank_s", 0.0)),
-                   ResourceLimits.from_settings(saved))
+        """Settings stored by :meth:`saved`; defaults for keys saved before they existed."""
+        known = {f.name for f in fields(cls)} - {"limits"}
+        settings = cls(**{key: value for key, value in saved.items() if key in known},
+                       limits=ResourceLimits.from_settings(saved))
+        return replace(settings, parallel=parallel) if parallel else settings
+
+
+class RemoteBotsAbsent(TournamentError):
+    """Remote bots did not attend in time: nothing was played, the tournament can be resumed."""
 
 
 @dataclass
@@ -121,11 +132,27 @@ class RunSummary:
 
 
 Progress = Callable[[int, int], None]
+Notice = Callable[[str], None]
+
+
+@dataclass
+class _Entrant:
+    """A bot of the tournament: managed (a process the arena starts) or remote (it connects
+    by itself with the token its author was given; the host knows it by the token's hash)."""
+
+    name: str
+    token_hash: str
+    process: BotProcess | None
+
+    async def ensure_running(self) -> None:
+        if self.process is not None:
+            await self.process.ensure_running()  # restarts a bot that crashed earlier
 
 
 async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                          settings: RunSettings, progress: Progress | None = None,
-                         stop: asyncio.Event | None = None) -> RunSummary:
+                         stop: asyncio.Event | None = None,
+                         notice: Notice | None = None) -> RunSummary:
     """Play every unfinished match of the tournament; return when all are finished.
 
     Once ``stop`` is set no new match starts; the running ones finish, and the
@@ -133,27 +160,62 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     a write (read-only or full disk), the run stops the same way and then raises
     :class:`StorageStopped`; a match whose result could not be written stays
     pending or running in the database and is replayed on resume.
+
+    Managed bots connect to a private plain-text port on 127.0.0.1. Remote bots
+    connect to ``settings.listen`` (TLS when a certificate is given); before
+    the first match every remote bot has ``wait_for_remote_s`` to attend, else
+    :class:`RemoteBotsAbsent` is raised with nothing played. A remote bot that is
+    not attending when one of its matches starts has the start timeout to come
+    back, and is otherwise a no-show in that match.
     """
     stop = stop or asyncio.Event()
     refused: list[StoreError] = []
     began = time.perf_counter()
+    say = notice or (lambda _: None)
     tournament = store.get_tournament(tournament_id)
     game = get_game(tournament.game)
     options: dict[str, OptionValue] = game.parse_options(tournament.players, tournament.options)
     todo = store.claim_unfinished(tournament_id)
     total, done = tournament.total, tournament.total - len(todo)
+    infos = [store.get_bot_by_id(b) for b in sorted({b for m in todo for b in m.seat_bot_ids})]
+    remote = {info.id: store.bot_token_hash(info.id) for info in infos if info.remote}
+    if remote and settings.listen is None:
+        names = ", ".join(info.label for info in infos if info.remote)
+        raise TournamentError(f"remote bots ({names}) need an address to connect to: give --listen HOST:PORT")
+    credentials = None
+    if settings.listen is not None and (settings.tls_cert or settings.tls_key):
+        if not (settings.tls_cert and settings.tls_key):
+            raise TournamentError("TLS needs both a certificate and a key")
+        credentials = server_credentials(settings.tls_cert, settings.tls_key)
     if progress:
         progress(done, total)
     host = MatchHost()
-    server, port = await create_server(host)
-    bots: dict[int, BotProcess] = {}
+    servers: list[grpc.aio.Server] = []
+    entrants: dict[int, _Entrant] = {}
     try:
-        for bot_id in sorted({b for m in todo for b in m.seat_bot_ids}):
-            info = store.get_bot_by_id(bot_id)
-            bots[bot_id] = BotProcess(info.label, info.command, f"127.0.0.1:{port}",
-                                      data_dir / "logs", limits=settings.limits)
-            host.admit(bots[bot_id].token)
-        await asyncio.gather(*(b.ensure_running() for b in bots.values()))
+        server, port = await create_server(host)
+        servers.append(server)
+        if settings.listen is not None:
+            outside, outside_port = await create_server(host, settings.listen, credentials=credentials)
+            servers.append(outside)
+            shown = settings.listen.rsplit(":", 1)[0]
+            say(f"listening for remote bots on {shown}:{outside_port}"
+                + (" (TLS)" if credentials is not None else " (plain text, no TLS)"))
+        for info in infos:
+            if info.id in remote:
+                entrants[info.id] = _Entrant(info.label, remote[info.id], None)
+            else:
+                process = BotProcess(info.label, info.command, f"127.0.0.1:{port}", data_dir / "logs",
+                                     limits=settings.limits)
+                entrants[info.id] = _Entrant(info.label, digest(process.token), process)
+            host.admit_hash(entrants[info.id].token_hash)
+        await asyncio.gather(*(e.ensure_running() for e in entrants.values()))
+        absent = await _wait_for_remote(host, [e for e in entrants.values() if e.process is None],
+                                        settings.wait_for_remote_s, stop, say)
+        if absent:
+            store.set_tournament_status(tournament_id, "interrupted")
+            raise RemoteBotsAbsent(f"remote bots did not connect within {settings.wait_for_remote_s:g} s: "
+                                   f"{', '.join(absent)}")
         match_settings = MatchSettings(move_timeout_s=settings.move_timeout_s,
                                        start_timeout_s=settings.start_timeout_s,
                                        time_bank_s=settings.time_bank_s)
@@ -165,9 +227,9 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
             async with gate:
                 if stop.is_set():
                     return
-                seat_bots = [bots[b] for b in match.seat_bot_ids]
+                seat_bots = [entrants[b] for b in match.seat_bot_ids]
                 for bot in seat_bots:
-                    await bot.ensure_running()  # restarts a bot that crashed earlier
+                    await bot.ensure_running()
                 try:
                     store.mark_running(match.id)
                 except StoreError as err:
@@ -176,12 +238,15 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                     return
                 spec = MatchSpec(match_id=str(match.id), game=game.name,
                                  players=tournament.players, seed=match.seed, options=options,
-                                 seat_tokens=tuple(b.token for b in seat_bots),
-                                 seat_names=tuple(b.name for b in seat_bots),
-                                 settings=match_settings)
+                                 seat_tokens=(), seat_names=tuple(b.name for b in seat_bots),
+                                 settings=match_settings,
+                                 seat_token_hashes=tuple(b.token_hash for b in seat_bots))
 
                 async def is_alive(seat: int) -> bool:
-                    return await seat_bots[seat].is_alive()
+                    process = seat_bots[seat].process
+                    if process is None:  # a remote bot: alive while it attends
+                        return host.attending(seat_bots[seat].token_hash)
+                    return await process.is_alive()
 
                 report = await host.play(spec, is_alive)
                 try:
@@ -205,13 +270,38 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
         left = total - store.get_tournament(tournament_id).finished
         store.set_tournament_status(tournament_id, "finished" if left == 0 else "interrupted")
         return RunSummary(played=played, wall_s=time.perf_counter() - began,
-                          bot_start_s=sum(b.start_seconds for b in bots.values()), faults=faults,
-                          left=left)
+                          bot_start_s=sum(e.process.start_seconds for e in entrants.values()
+                                          if e.process is not None),
+                          faults=faults, left=left)
     finally:
-        for bot in bots.values():
-            host.dismiss(bot.token)
-        await asyncio.gather(*(b.stop() for b in bots.values()), return_exceptions=True)
-        await server.stop(grace=1.0)
+        for entrant in entrants.values():
+            host.dismiss_hash(entrant.token_hash)
+        await asyncio.gather(*(e.process.stop() for e in entrants.values() if e.process is not None),
+                             return_exceptions=True)
+        for server in servers:
+            await server.stop(grace=1.0)
+
+
+async def _wait_for_remote(host: MatchHost, remote: Sequence[_Entrant], wait_s: float,
+                           stop: asyncio.Event | None, say: Notice) -> list[str]:
+    """Wait up to ``wait_s`` for every remote bot to attend; the names of those still absent.
+
+    Without this wait the first matches of a remote bot that is still connecting
+    would each cost a start timeout and be recorded as no-shows.
+    """
+    absent = [e for e in remote if not host.attending(e.token_hash)]
+    if not absent or wait_s <= 0:
+        return []
+    say(f"waiting up to {wait_s:g} s for remote bots: {', '.join(e.name for e in absent)}")
+    deadline = time.monotonic() + wait_s
+    while absent and time.monotonic() < deadline and not (stop is not None and stop.is_set()):
+        await asyncio.sleep(0.1)
+        for entrant in [e for e in absent if host.attending(e.token_hash)]:
+            say(f"remote bot {entrant.name} connected")
+            absent.remove(entrant)
+    if stop is not None and stop.is_set():
+        return []  # no match starts after a stop; the tournament ends as interrupted
+    return [e.name for e in absent]
 
 
 def _result(report: MatchReport) -> MatchResult:
@@ -221,7 +311,7 @@ def _result(report: MatchReport) -> MatchResult:
 
 
 def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
-                   progress: Progress | None = None) -> RunSummary:
+                   progress: Progress | None = None, notice: Notice | None = None) -> RunSummary:
     """Run the tournament in a fresh event loop.
 
     The first SIGTERM stops it gracefully: no new match starts and the running
@@ -232,7 +322,7 @@ def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: R
     async def main() -> RunSummary:
         stop = asyncio.Event()
         task = asyncio.ensure_future(run_tournament(store, tournament_id, data_dir, settings,
-                                                    progress, stop))
+                                                    progress, stop, notice))
 
         def on_sigterm() -> None:
             if stop.is_set():

@@ -5,6 +5,10 @@ line (``--server HOST:PORT --token T``) or from the environment
 (``ARENA_SERVER``, ``ARENA_TOKEN``, which is how the arena starts managed bots),
 attends, and plays each offered seat on its own stream with a fresh ``MyBot()``.
 It returns when the arena ends the bot's attendance.
+
+A remote bot reaching an arena over TLS adds ``--tls-ca FILE`` (the PEM
+certificate to trust, e.g. the arena's self-signed one; env ``ARENA_TLS_CA``) or
+``--tls`` alone to trust the system's root certificates (env ``ARENA_TLS=1``).
 """
 
 from __future__ import annotations
@@ -38,27 +42,49 @@ def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> No
                         help="referee address HOST:PORT (default: $ARENA_SERVER)")
     parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN", ""),
                         help="this bot's token (default: $ARENA_TOKEN)")
+    parser.add_argument("--tls", action="store_true",
+                        default=os.environ.get("ARENA_TLS", "") not in ("", "0"),
+                        help="connect over TLS, trusting the system's root certificates "
+                             "(default: $ARENA_TLS=1)")
+    parser.add_argument("--tls-ca", metavar="FILE", default=os.environ.get("ARENA_TLS_CA", ""),
+                        help="connect over TLS, trusting this PEM certificate (default: $ARENA_TLS_CA)")
     args, _ = parser.parse_known_args(argv)
     if not args.server or not args.token:
         parser.error("give --server and --token (or set ARENA_SERVER and ARENA_TOKEN)")
+    credentials = None
+    if args.tls or args.tls_ca:
+        root = None
+        if args.tls_ca:
+            try:
+                with open(args.tls_ca, "rb") as file:
+                    root = file.read()
+            except OSError as err:
+                parser.error(f"cannot read --tls-ca {args.tls_ca!r}: {err.strerror or err}")
+        credentials = grpc.ssl_channel_credentials(root_certificates=root)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        attend(bot_factory, args.server, args.token)
+        attend(bot_factory, args.server, args.token, credentials)
     except grpc.RpcError as err:
-        code = err.code() if isinstance(err, grpc.Call) else None
-        print(f"bot: the arena at {args.server} ended the connection: {code}", file=sys.stderr)
+        why = f"{err.code().name} ({err.details()})" if isinstance(err, grpc.Call) else str(err)
+        print(f"bot: the arena at {args.server} refused or ended the connection: {why}",
+              file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
 
 
-def attend(bot_factory: Callable[[], Bot], server: str, token: str) -> None:
-    asyncio.run(attend_async(bot_factory, server, token))
+def attend(bot_factory: Callable[[], Bot], server: str, token: str,
+           credentials: grpc.ChannelCredentials | None = None) -> None:
+    asyncio.run(attend_async(bot_factory, server, token, credentials))
 
 
-async def attend_async(bot_factory: Callable[[], Bot], server: str, token: str) -> None:
-    """Attend until dismissed, playing each offered seat on its own stream."""
-    async with grpc.aio.insecure_channel(server) as channel:
+async def attend_async(bot_factory: Callable[[], Bot], server: str, token: str,
+                       credentials: grpc.ChannelCredentials | None = None) -> None:
+    """Attend until dismissed, playing each offered seat on its own stream (over TLS
+    with ``credentials``, e.g. ``grpc.ssl_channel_credentials(root_certificates=...)``)."""
+    channel = grpc.aio.insecure_channel(server) if credentials is None \
+        else grpc.aio.secure_channel(server, credentials)
+    async with channel:
         stub = pb_grpc.BotServiceStub(channel)
         seats: set[asyncio.Task[None]] = set()
         async for assignment in stub.Attend(pb.AttendRequest(token=token, client=CLIENT)):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.replay import read_log, replay
+from arena.server import digest
 from arena.store import Store
 
 GAME = "face-card-kill-card"
@@ -170,10 +171,35 @@ def test_sigterm_stops_taking_matches_finishes_the_running_ones_and_exits_0(tmp_
     (["match", "show", "999"], "999"),
     (["tournament", "resume", "42"], "42"),
     (["leaderboard", "--game", "poker"], "unknown game 'poker'"),
+    (["bot", "add", "both", "--command", "python -m bots.random_bot", "--remote"], "not both"),
+    (["bot", "add", "neither"], "give either --command CMD (a managed bot) or --remote"),
+    (["bot", "token", "random"], "random@1 is managed, not remote"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway"],
+     "faraway@1 is a remote bot: give --listen HOST:PORT"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+      "--listen", "7000"], "--listen must be HOST:PORT"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+      "--listen", "127.0.0.1:0", "--tls-cert", "cert.pem"], "give both --tls-cert and --tls-key"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+      "--listen", "127.0.0.1:0", "--tls-cert", "no-such-cert.pem", "--tls-key", "no-such-key.pem"],
+     "cannot read the TLS certificate 'no-such-cert.pem'"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+      "--tls-cert", "README.md", "--tls-key", "README.md"], "secure the --listen address"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+      "--listen", "127.0.0.1:0", "--tls-cert", "README.md", "--tls-key", "README.md"],
+     "not a PEM certificate and key"),
+    (["serve", "--port", "0", "--tls-key", "key.pem"], "give both --tls-cert and --tls-key"),
+    (["serve", "--port", "0", "--tls-cert", "no-such-cert.pem", "--tls-key", "no-such-key.pem"],
+     "cannot read the TLS certificate"),
+    (["serve", "--port", "0", "--operator-socket", "README.md"], "exists and is not a socket"),
 ])
 def test_user_mistakes_get_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
     db = tmp_path / "arena.db"
-    add_bots(db)
+    store = Store(str(db))  # the bots of add_bots(), registered without two more processes
+    store.add_bot("random", "python -m bots.random_bot")
+    store.add_bot("heuristic", "python -m bots.face_card_kill_card")
+    store.add_bot("faraway", token_hash=digest("a remote bot's token"))
+    bots_before = Store(str(db)).list_bots()
     size_before = db.stat().st_size
     result = arena(*args, db=db, check=False)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -181,7 +207,9 @@ def test_user_mistakes_get_one_clear_line(tmp_path: Path, args: list[str], messa
     assert message in result.stderr
     assert result.stderr.strip().count("\n") == 0, result.stderr
     assert Store(str(db)).list_tournaments() == []
+    assert Store(str(db)).list_bots() == bots_before
     assert db.stat().st_size >= size_before
+    assert Path("README.md").is_file()
 
 
 def test_bots_are_added_listed_and_removed(tmp_path: Path) -> None:

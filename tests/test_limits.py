@@ -197,4 +197,4 @@ def test_settings_saved_before_limits_existed_get_the_defaults() -> None:
     old = {"parallel": 3, "move_timeout_s": 2.0, "start_timeout_s": 5.0, "time_bank_s": 0.0}
     settings = RunSettings.from_saved(old)
     assert settings.parallel == 3 and settings.limits == ResourceLimits()
-    assert RunSettings.from_saved(settings.as_saved()) == settings
+    assert RunSettings.from_saved(settings.saved()) == settings

@@ -6,15 +6,18 @@ import os
 import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from tests.test_cli import add_bots, arena
+from tests.test_remote import self_signed
 
 
 def test_serve_answers_operators_and_refuses_unknown_bots(tmp_path: Path) -> None:
@@ -85,3 +88,60 @@ def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stderr.strip() == f"error: cannot serve on 127.0.0.1:{port}: " \
                                     f"cannot listen on 127.0.0.1:{port} (in use?)"
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: signal.Signals) -> None:
+    db = tmp_path / "arena.db"
+    add_bots(db)
+    cert, key = self_signed(tmp_path)
+    path = tmp_path / "operator.sock"
+    with socket.socket(socket.AF_UNIX) as stale:  # left behind by a server that died
+        stale.bind(str(path))
+    token = "operator-secret-for-this-test"
+    command = [sys.executable, "-m", "arena", "serve", "--port", "0", "--tls-cert", str(cert),
+               "--tls-key", str(key), "--operator-socket", str(path), "--db", str(db)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": token})
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        found = re.search(r":(\d+) \(TLS", line)
+        assert found, line
+        assert "operator socket" in server.stdout.readline()
+        assert stat.S_ISSOCK(path.lstat().st_mode) and stat.S_IMODE(path.stat().st_mode) == 0o600
+
+        with grpc.insecure_channel(f"unix:{path}") as local:  # no token on the socket
+            bots = pb_grpc.OperatorServiceStub(local).ListBots(pb.ListBotsRequest(), timeout=10)
+            assert sorted(b.name for b in bots.bots) == ["heuristic", "random"]
+
+        trusted = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
+        with grpc.secure_channel(f"localhost:{found.group(1)}", trusted) as tcp:
+            operator = pb_grpc.OperatorServiceStub(tcp)
+            try:  # the same call over TCP (TLS) without the token is refused
+                operator.ListBots(pb.ListBotsRequest(), timeout=10)
+                raise AssertionError("an operator method answered over TCP without the token")
+            except grpc.RpcError as err:
+                assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.UNAUTHENTICATED
+            bots = operator.ListBots(pb.ListBotsRequest(), timeout=10,
+                                     metadata=[("authorization", f"Bearer {token}")])
+            assert len(bots.bots) == 2
+        with grpc.insecure_channel(f"127.0.0.1:{found.group(1)}") as plain:
+            try:  # the TCP port speaks TLS only
+                pb_grpc.OperatorServiceStub(plain).ListBots(
+                    pb.ListBotsRequest(), timeout=5, metadata=[("authorization", f"Bearer {token}")])
+                raise AssertionError("the TLS port answered in plain text")
+            except grpc.RpcError as err:
+                assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.UNAVAILABLE
+
+        second = arena("serve", "--port", "0", "--operator-socket", str(path), db=db, check=False)
+        assert second.returncode == 1 and "already listens on" in second.stderr, second.stderr
+    finally:
+        server.send_signal(stop)
+        try:
+            rest, _ = server.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            rest, _ = server.communicate()
+    assert server.returncode == 0 and rest.strip() == "stopped", rest  # and no warning or traceback
+    assert not path.exists() and not path.is_symlink()  # removed on exit

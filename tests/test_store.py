@@ -92,6 +92,21 @@ def test_remote_bot_found_by_token_hash(store: Store) -> None:
         store.get_bot_by_token_hash("nope")
 
 
+def test_a_remote_bots_token_hash_is_replaced_and_the_old_one_no_longer_finds_it(store: Store) -> None:
+    bot = store.add_bot("far", token_hash="old-hash")
+    assert store.bot_token_hash(bot.id) == "old-hash"
+    assert store.set_bot_token_hash("far", None, "new-hash").id == bot.id
+    assert store.bot_token_hash(bot.id) == "new-hash"
+    assert store.get_bot_by_token_hash("new-hash").id == bot.id
+    with pytest.raises(StoreError):
+        store.get_bot_by_token_hash("old-hash")
+    managed = store.add_bot("local", "python -m bots.random_bot")
+    with pytest.raises(StoreError, match="managed, not remote"):
+        store.set_bot_token_hash("local", "1", "some-hash")
+    with pytest.raises(StoreError, match="not a remote bot"):
+        store.bot_token_hash(managed.id)
+
+
 def test_removing_a_bot_that_never_played_deletes_it(store: Store) -> None:
     store.add_bot("ann", "x")
     assert store.remove_bot("ann") is True

@@ -1,0 +1,255 @@
+"""Remote bots as their authors run them: a token from `arena bot add --remote`, the SDK
+started by hand with --server and --token (not by the arena), over plain text and TLS."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import grpc
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from arena.games import get_game
+from arena.referee import MatchSettings
+from arena.server import MatchHost, MatchSpec, create_server, digest
+from arena.store import Store
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
+from tests.test_cli import arena
+
+GAME = "face-card-kill-card"
+CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for localhost and 127.0.0.1 (made with ``cryptography``, a dev dependency)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5)).not_valid_after(now + timedelta(days=2))
+        .add_extension(x509.SubjectAlternativeName([
+            x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def add_remote(db: Path, name: str = "faraway") -> str:
+    """Register a remote bot; the token it printed (once)."""
+    out = arena("bot", "add", name, "--remote", db=db).stdout
+    tokens = re.findall(r"^([A-Za-z0-9_-]{40,})$", out, flags=re.M)
+    assert len(tokens) == 1, out
+    return str(tokens[0])
+
+
+class Tournament:
+    """`arena tournament run/resume` as a child process, read line by line."""
+
+    def __init__(self, db: Path, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "arena", "tournament", *args, "--db", str(db)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**CLEAN_ENV, "COLUMNS": "200", "PYTHONUNBUFFERED": "1"})
+        self.seen: list[str] = []
+
+    def lines(self) -> Iterator[str]:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.seen.append(line)
+            yield line
+
+    def remote_address(self) -> str:
+        """The address it listens on for remote bots (it prints it once it does)."""
+        for line in self.lines():
+            found = re.search(r"listening for remote bots on (\S+):(\d+)", line)
+            if found:
+                return f"{found.group(1)}:{found.group(2)}"
+        raise AssertionError("no listening address printed:\n" + "".join(self.seen)
+                             + self.finish()[1])
+
+    def finish(self, timeout: float = 180) -> tuple[str, str]:
+        out, err = self.process.communicate(timeout=timeout)
+        return "".join(self.seen) + out, err
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
+
+
+def remote_bot(address: str, token: str, *tls: str) -> subprocess.Popen[str]:
+    """The bundled random bot, started by hand the way a bot author runs it."""
+    return subprocess.Popen([sys.executable, "-m", "bots.random_bot", "--server", address,
+                             "--token", token, *tls],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=CLEAN_ENV)
+
+
+def ended(process: subprocess.Popen[str], timeout: float = 30) -> tuple[int, str]:
+    try:
+        out, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGKILL)
+        out, _ = process.communicate()
+        raise AssertionError(f"the bot did not end by itself:\n{out}") from None
+    return process.returncode, out
+
+
+def assert_all_played_cleanly(db: Path, tournament_id: int, remote: str) -> None:
+    store = Store(str(db))
+    tournament = store.get_tournament(tournament_id)
+    assert tournament.status == "finished" and tournament.finished == tournament.total > 0
+    matches = store.list_matches(tournament_id, 1000)
+    assert len(matches) == tournament.total and all(m.status == "finished" for m in matches)
+    for match in matches:
+        assert remote in [s.bot for s in match.seats], match
+        assert [s.fault for s in match.seats] == [""] * len(match.seats), match
+
+
+def test_a_remote_bot_plays_a_whole_tournament_against_a_managed_bot(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    token = add_remote(db)
+    listing = arena("bot", "list", db=db).stdout
+    assert re.search(r"faraway@1\W+remote", listing) and re.search(r"random@1\W+managed", listing)
+
+    run = Tournament(db, "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+                     "--players", "2", "--repetitions", "3", "--seed", "4",
+                     "--listen", "127.0.0.1:0", "--wait-for-remote", "60")
+    try:
+        address = run.remote_address()
+        with grpc.insecure_channel(address) as channel:  # a wrong token is refused
+            with pytest.raises(grpc.RpcError) as refused:
+                next(iter(pb_grpc.BotServiceStub(channel).Attend(
+                    pb.AttendRequest(token=token[:-1] + ("A" if token[-1] != "A" else "B")), timeout=10)))
+            assert isinstance(refused.value, grpc.Call)
+            assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        impostor = remote_bot(address, "not-the-token-" + token[:10])
+        code, said = ended(impostor)
+        assert code == 1 and "UNAUTHENTICATED" in said, said
+
+        bot = remote_bot(address, token)
+        out, err = run.finish()
+        assert run.process.returncode == 0, out + err
+        assert "waiting up to 60 s for remote bots: faraway@1" in out
+        code, said = ended(bot)  # dismissed when the tournament ends: it exits by itself
+        assert code == 0, said
+    finally:
+        run.kill()
+    assert_all_played_cleanly(db, 1, "faraway@1")
+
+    stored = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("arena.db"))
+    assert token.encode() not in stored  # the token is nowhere in the database files
+    assert digest(token).encode() in stored  # only its hash
+
+
+def test_a_remote_bot_over_tls_after_a_wait_that_ran_out_and_a_new_token(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    cert, key = self_signed(tmp_path)
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    old_token = add_remote(db)
+
+    # Nobody connects: the run stops before the first match, nothing is played.
+    first = arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+                  "--players", "2", "--repetitions", "2", "--seed", "9", "--listen", "localhost:0",
+                  "--tls-cert", str(cert), "--tls-key", str(key), "--wait-for-remote", "0.5",
+                  db=db, check=False)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert first.stderr.strip().count("\n") == 0 and "Traceback" not in first.stderr
+    assert "did not connect within 0.5 s: faraway@1" in first.stderr
+    assert "arena tournament resume 1" in first.stderr
+    assert "(TLS)" in first.stdout
+    stopped = Store(str(db)).get_tournament(1)
+    assert stopped.finished == 0 and stopped.status == "interrupted"
+
+    new_token = arena("bot", "token", "faraway", db=db).stdout.splitlines()[2].strip()
+    assert new_token != old_token and len(new_token) >= 40
+
+    # The resume listens as saved (TLS, localhost); only the wait is given anew.
+    resume = Tournament(db, "resume", "1", "--wait-for-remote", "60")
+    try:
+        address = resume.remote_address()
+        assert address.startswith("localhost:")
+        port = address.rsplit(":", 1)[1]
+        plain = remote_bot(f"127.0.0.1:{port}", new_token)  # no TLS: no connection at all
+        code, said = ended(plain)
+        assert code == 1 and "UNAVAILABLE" in said, said
+        stale = remote_bot(f"127.0.0.1:{port}", old_token, "--tls-ca", str(cert))
+        code, said = ended(stale)
+        assert code == 1 and "UNAUTHENTICATED" in said, said
+
+        bot = remote_bot(f"127.0.0.1:{port}", new_token, "--tls-ca", str(cert))
+        out, err = resume.finish()
+        assert resume.process.returncode == 0, out + err
+        assert "remote bot faraway@1 connected" in out
+        code, said = ended(bot)
+        assert code == 0, said
+    finally:
+        resume.kill()
+    assert_all_played_cleanly(db, 1, "faraway@1")
+
+
+def test_a_remote_bot_token_cannot_be_issued_for_a_managed_bot(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    result = arena("bot", "token", "random", db=db, check=False)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "random@1 is managed, not remote" in result.stderr
+
+
+def test_without_a_wait_an_absent_remote_bot_is_a_no_show_in_each_match(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    add_remote(db)
+    arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway", "--players", "2",
+          "--seed", "1", "--listen", "127.0.0.1:0", "--wait-for-remote", "0", "--start-timeout", "10",
+          db=db)
+    store = Store(str(db))
+    matches = store.list_matches(1, 100)
+    assert len(matches) == store.get_tournament(1).total == 2
+    for match in matches:
+        faults = {s.bot: s.fault for s in match.seats}
+        assert faults == {"faraway@1": "no-show", "random@1": ""}, faults
+
+
+def test_a_bot_that_comes_back_is_not_offered_seats_of_matches_already_over() -> None:
+    async def main() -> list[pb.Assignment]:
+        host = MatchHost()
+        server, port = await create_server(host)
+        try:
+            host.admit_hash(digest("late-token"))
+            options = dict(get_game(GAME).parse_options(2))
+            report = await host.play(MatchSpec(
+                "missed", GAME, 2, 1, options, (), ("late", "late"),
+                MatchSettings(move_timeout_s=1, start_timeout_s=0.2),
+                seat_token_hashes=(digest("late-token"),) * 2))
+            assert report.faults == ("no-show", "no-show")
+            asyncio.get_running_loop().call_later(1.0, host.dismiss, "late-token")
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stream = pb_grpc.BotServiceStub(channel).Attend(pb.AttendRequest(token="late-token"))
+                return [assignment async for assignment in stream]
+        finally:
+            await server.stop(grace=0.5)
+
+    assert asyncio.run(main()) == []  # the two seats it missed are not offered any more
