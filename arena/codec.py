@@ -20,11 +20,12 @@ name: a game is found by its name, its messages by their names.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
 from functools import cache
 from typing import Any
@@ -99,6 +100,7 @@ def _field_encoder(fd: Any) -> Encoder:
         return repeated_scalars
     if fd.is_repeated:
         card = fd.message_type.full_name == CARD_MESSAGE
+        known: dict[Any, bytes] = {}  # item -> its encoding, for frozen (immutable) dataclass items
 
         def repeated_messages(msg: Message, value: Any) -> None:
             container = getattr(msg, name)
@@ -111,8 +113,13 @@ def _field_encoder(fd: Any) -> Encoder:
                 sub = container.add()
                 if isinstance(item, (tuple, list, frozenset)):
                     _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
-                else:
-                    encode_into(sub, item)
+                    continue
+                data = _known(known, item)
+                if data is not None:
+                    sub.MergeFromString(data)
+                    continue
+                encode_into(sub, item)
+                _remember(known, item, sub)
 
         return repeated_messages
     if fd.message_type is not None:
@@ -127,6 +134,45 @@ def _field_encoder(fd: Any) -> Encoder:
         setattr(msg, name, value)
 
     return scalar
+
+
+# Observations repeat their history (King's completed tricks, past results) at every
+# decision. Equal immutable items encode to equal bytes, so each repeated-message
+# field keeps the encodings of the items it has seen and merges those bytes (one C
+# call) instead of re-encoding field by field; a field forgets all once it knows
+# this many, which bounds the memory.
+KNOWN_ITEMS = 4096
+
+
+def _known(known: dict[Any, bytes], item: Any) -> bytes | None:
+    """The remembered encoding of ``item``, if it is immutable and was seen."""
+    if not _immutable(item):
+        return None
+    try:
+        return known.get(item)
+    except TypeError:  # a frozen dataclass holding something unhashable
+        return None
+
+
+def _remember(known: dict[Any, bytes], item: Any, encoded: Message) -> None:
+    if _immutable(item):
+        if len(known) >= KNOWN_ITEMS:
+            known.clear()
+        with contextlib.suppress(TypeError):  # unhashable after all: never remembered
+            known[item] = encoded.SerializeToString()
+
+
+def _immutable(item: Any) -> bool:
+    """A frozen dataclass (hashable, equal values encode the same); found once per type."""
+    cls = type(item)
+    frozen = _FROZEN.get(cls)
+    if frozen is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        frozen = _FROZEN[cls] = bool(params is not None and params.frozen)
+    return frozen
+
+
+_FROZEN: dict[type, bool] = {}
 
 
 def _wrapper_encoder(descriptor: Any) -> Encoder:
@@ -257,9 +303,12 @@ class GameCodec:
         self.pb = importlib.import_module(f"arena.v1.{self.field}_pb2")
         self._action_union = _union(game.action_types)
         self._event_union = _union(game.event_types)
+        self._known_actions: dict[Any, bytes] = {}
 
-    def observation(self, obs: Any) -> arena_pb2.GameObservation:
-        envelope = arena_pb2.GameObservation()
+    def observation(self, obs: Any, into: arena_pb2.GameObservation | None = None
+                    ) -> arena_pb2.GameObservation:
+        """``obs`` as a message (written into ``into`` when given, e.g. a decision request)."""
+        envelope = arena_pb2.GameObservation() if into is None else into
         encode_into(getattr(envelope, self.field), obs)
         return envelope
 
@@ -268,6 +317,22 @@ class GameCodec:
         envelope = arena_pb2.GameAction() if into is None else into
         encode_into(getattr(envelope, self.field), action)
         return envelope
+
+    def actions_into(self, actions: Iterable[Any], into: Any) -> None:
+        """Append ``actions`` to a repeated ``GameAction`` field (the legal actions of a request).
+
+        The same few actions are offered again and again, so each is encoded once
+        and its bytes merged from then on.
+        """
+        known = self._known_actions
+        for action in actions:
+            sub = into.add()
+            data = _known(known, action)
+            if data is not None:
+                sub.MergeFromString(data)
+            else:
+                self.action(action, into=sub)
+                _remember(known, action, sub)
 
     def event(self, event: Any, into: arena_pb2.GameEvent | None = None) -> arena_pb2.GameEvent:
         """``event`` as a message (written into ``into`` when given, e.g. a log entry)."""

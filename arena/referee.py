@@ -223,9 +223,9 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
         await _reject(seat, stale, decision_id)
     if timeout_s > 0:
         timeout_s += seat.bank
-    request = pb.DecisionRequest(decision_id=decision_id, time_left_s=timeout_s,
-                                 observation=codec.observation(observation),
-                                 legal_actions=[codec.action(a) for a in legal])
+    request = pb.DecisionRequest(decision_id=decision_id, time_left_s=timeout_s)
+    codec.observation(observation, into=request.observation)  # in place: no copy
+    codec.actions_into(legal, request.legal_actions)
     if seat.waiting:
         request.events.extend(seat.waiting)
         seat.waiting = []
