@@ -101,8 +101,9 @@ def _field_encoder(fd: Any) -> Encoder:
     if fd.is_repeated:
         card = fd.message_type.full_name == CARD_MESSAGE
         known: dict[Any, bytes] = {}  # item -> its encoding, for frozen (immutable) dataclass items
+        same: dict[int, tuple[Any, bytes | None]] = {}  # id -> (a tuple value, the field's encoding)
 
-        def repeated_messages(msg: Message, value: Any) -> None:
+        def fill(msg: Message, value: Any) -> None:
             container = getattr(msg, name)
             if card:
                 add = container.add
@@ -121,6 +122,24 @@ def _field_encoder(fd: Any) -> Encoder:
                 encode_into(sub, item)
                 _remember(known, item, sub)
 
+        def repeated_messages(msg: Message, value: Any) -> None:
+            if REMEMBER and type(value) is tuple and value and _immutable(value[0]):
+                # the very same tuple again (held here, so its id is not reused): its bytes
+                hit = same.get(id(value))
+                if hit is not None and hit[0] is value:
+                    data = hit[1]
+                    if data is None:  # seen twice: worth encoding alone and keeping
+                        alone = type(msg)()
+                        fill(alone, value)
+                        data = alone.SerializeToString()
+                        same[id(value)] = (value, data)
+                    msg.MergeFromString(data)  # appends to the repeated field
+                    return
+                if len(same) >= KNOWN_VALUES:
+                    same.clear()
+                same[id(value)] = (value, None)
+            fill(msg, value)
+
         return repeated_messages
     if fd.message_type is not None:
         def message(msg: Message, value: Any) -> None:
@@ -136,17 +155,20 @@ def _field_encoder(fd: Any) -> Encoder:
     return scalar
 
 
-# Observations repeat their history (King's completed tricks, past results) at every
-# decision. Equal immutable items encode to equal bytes, so each repeated-message
-# field keeps the encodings of the items it has seen and merges those bytes (one C
-# call) instead of re-encoding field by field; a field forgets all once it knows
-# this many, which bounds the memory.
+# Observations repeat their history (King's completed tricks, past results, the
+# cards drawn for the first dealer) at every decision. Equal immutable values encode
+# to equal bytes, so each repeated-message field keeps the encodings of the frozen
+# dataclass items it has seen, and of tuple values it is given a second time (the
+# same object), and merges those bytes (one C call) instead of re-encoding field by
+# field. A field forgets all once it knows this many, which bounds the memory.
+REMEMBER = True
 KNOWN_ITEMS = 4096
+KNOWN_VALUES = 256
 
 
 def _known(known: dict[Any, bytes], item: Any) -> bytes | None:
     """The remembered encoding of ``item``, if it is immutable and was seen."""
-    if not _immutable(item):
+    if not REMEMBER or not _immutable(item):
         return None
     try:
         return known.get(item)
