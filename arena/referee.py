@@ -223,13 +223,16 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
         await _reject(seat, stale, decision_id)
     if timeout_s > 0:
         timeout_s += seat.bank
-    request = pb.DecisionRequest(decision_id=decision_id, time_left_s=timeout_s)
-    codec.observation(observation, into=request.observation)  # in place: no copy
+    asking = pb.RefereeMessage()  # filled in place: RefereeMessage(decision=...) would copy it all
+    request = asking.decision
+    request.decision_id = decision_id
+    request.time_left_s = timeout_s
+    codec.observation(observation, into=request.observation)
     codec.actions_into(legal, request.legal_actions)
     if seat.waiting:
         request.events.extend(seat.waiting)
         seat.waiting = []
-    await seat.link.send(pb.RefereeMessage(decision=request))
+    await seat.link.send(asking)
     deadline = time.monotonic() + timeout_s if timeout_s > 0 else None
     while True:
         now = time.monotonic()
