@@ -33,6 +33,7 @@ PINGPONG_SERVICE, PINGPONG_NAME = PINGPONG_METHOD.strip("/").split("/")
 GAME = "king"
 PLAYERS = 4
 SETTINGS = MatchSettings(move_timeout_s=30, start_timeout_s=30)
+SAMPLE_MATCHES = 16  # scaling: matches per level and round, at the least
 
 
 def _options(quick_game: bool) -> dict[str, Any]:
@@ -229,11 +230,16 @@ async def _run(quick: bool, tmp: Path) -> list[Row]:
         totals = {level: [0, 0.0, 0.0] for level in levels}
         for r in range(2):  # every level in each round, against load drift
             for level in levels:
-                arena.cpu_s = 0.0
-                dd, tt = await arena.play(level, options, seed=1000 * level + 100 * r)
-                totals[level][0] += dd
-                totals[level][1] += tt
-                totals[level][2] += arena.cpu_s
+                # at least SAMPLE_MATCHES matches per level and round (one after another
+                # below that), so each level is sampled about as long as the others: a
+                # short dip or peak in the machine's load cannot decide a ratio alone
+                for batch in range(max(1, SAMPLE_MATCHES // level)):
+                    arena.cpu_s = 0.0
+                    dd, tt = await arena.play(level, options,
+                                              seed=1000 * level + 100 * r + level * batch)
+                    totals[level][0] += dd
+                    totals[level][1] += tt
+                    totals[level][2] += arena.cpu_s
         rates = {level: d / t for level, (d, t, _) in totals.items()}
         for level in levels:
             target = ">= 1.7x" if level == 16 else ""
