@@ -335,9 +335,16 @@ class GameCodec:
         return envelope
 
     def action(self, action: Any, into: arena_pb2.GameAction | None = None) -> arena_pb2.GameAction:
-        """``action`` as a message (written into ``into`` when given, e.g. a log entry)."""
+        """``action`` as a message (written into ``into`` when given, e.g. a log entry).
+
+        An action offered before (see :meth:`actions_into`) is merged from its bytes.
+        """
         envelope = arena_pb2.GameAction() if into is None else into
-        encode_into(getattr(envelope, self.field), action)
+        data = _known(self._known_actions, action)
+        if data is not None:
+            envelope.MergeFromString(data)
+        else:
+            encode_into(getattr(envelope, self.field), action)
         return envelope
 
     def actions_into(self, actions: Iterable[Any], into: Any) -> None:
@@ -353,7 +360,7 @@ class GameCodec:
             if data is not None:
                 sub.MergeFromString(data)
             else:
-                self.action(action, into=sub)
+                encode_into(getattr(sub, self.field), action)
                 _remember(known, action, sub)
 
     def event(self, event: Any, into: arena_pb2.GameEvent | None = None) -> arena_pb2.GameEvent:

@@ -73,6 +73,7 @@ def test_remembered_encodings_are_the_fresh_bytes(name: str, monkeypatch: pytest
             codec.observation(obs, into=request.observation)
             codec.actions_into(legal, request.legal_actions)
             out.append(request.SerializeToString())
+            out.append(codec.action(legal[-1]).SerializeToString())  # as logged
         return out
 
     encode_all()  # every item seen once: from here on, remembered
