@@ -20,7 +20,6 @@ name: a game is found by its name, its messages by their names.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import importlib
 import types
@@ -100,7 +99,7 @@ def _field_encoder(fd: Any) -> Encoder:
         return repeated_scalars
     if fd.is_repeated:
         card = fd.message_type.full_name == CARD_MESSAGE
-        known: dict[Any, bytes] = {}  # item -> its encoding, for frozen (immutable) dataclass items
+        known = _Memo()  # the encodings of frozen (immutable) dataclass items
         same: dict[int, tuple[Any, bytes | None]] = {}  # id -> (a tuple value, the field's encoding)
 
         def fill(msg: Message, value: Any) -> None:
@@ -115,12 +114,12 @@ def _field_encoder(fd: Any) -> Encoder:
                 if isinstance(item, (tuple, list, frozenset)):
                     _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
                     continue
-                data = _known(known, item)
+                data = known.get(item)
                 if data is not None:
                     sub.MergeFromString(data)
                     continue
                 encode_into(sub, item)
-                _remember(known, item, sub)
+                known.put(item, sub)
 
         def repeated_messages(msg: Message, value: Any) -> None:
             if REMEMBER and type(value) is tuple and value and _immutable(value[0]):
@@ -166,22 +165,53 @@ KNOWN_ITEMS = 4096
 KNOWN_VALUES = 256
 
 
-def _known(known: dict[Any, bytes], item: Any) -> bytes | None:
-    """The remembered encoding of ``item``, if it is immutable and was seen."""
-    if not REMEMBER or not _immutable(item):
-        return None
-    try:
-        return known.get(item)
-    except TypeError:  # a frozen dataclass holding something unhashable
-        return None
+class _Memo:
+    """Encodings of immutable items, found by identity first, then by value.
 
+    By identity costs no hashing (hashing a dataclass calls Python code for every
+    field, card by card), and history items are the same objects decision after
+    decision; by value catches equal items made afresh. Both hold the item, so an
+    id is never reused while it is remembered.
+    """
 
-def _remember(known: dict[Any, bytes], item: Any, encoded: Message) -> None:
-    if _immutable(item):
-        if len(known) >= KNOWN_ITEMS:
-            known.clear()
-        with contextlib.suppress(TypeError):  # unhashable after all: never remembered
-            known[item] = encoded.SerializeToString()
+    __slots__ = ("by_id", "by_value")
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[Any, bytes]] = {}
+        self.by_value: dict[Any, bytes] = {}
+
+    def get(self, item: Any) -> bytes | None:
+        """The remembered encoding of ``item``, if it is immutable and was seen."""
+        if not REMEMBER or not _immutable(item):
+            return None
+        hit = self.by_id.get(id(item))
+        if hit is not None and hit[0] is item:
+            return hit[1]
+        try:
+            data = self.by_value.get(item)
+        except TypeError:  # a frozen dataclass holding something unhashable
+            return None
+        if data is not None:
+            self._hold(item, data)
+        return data
+
+    def put(self, item: Any, encoded: Message) -> None:
+        """Remember ``encoded`` (holding ``item`` alone) as the encoding of ``item``."""
+        if not _immutable(item):
+            return
+        if len(self.by_value) >= KNOWN_ITEMS:
+            self.by_value.clear()
+        data = encoded.SerializeToString()
+        try:
+            self.by_value[item] = data
+        except TypeError:  # unhashable after all: never remembered
+            return
+        self._hold(item, data)
+
+    def _hold(self, item: Any, data: bytes) -> None:
+        if len(self.by_id) >= KNOWN_ITEMS:
+            self.by_id.clear()
+        self.by_id[id(item)] = (item, data)
 
 
 def _immutable(item: Any) -> bool:
@@ -325,7 +355,7 @@ class GameCodec:
         self.pb = importlib.import_module(f"arena.v1.{self.field}_pb2")
         self._action_union = _union(game.action_types)
         self._event_union = _union(game.event_types)
-        self._known_actions: dict[Any, bytes] = {}
+        self._known_actions = _Memo()
 
     def observation(self, obs: Any, into: arena_pb2.GameObservation | None = None
                     ) -> arena_pb2.GameObservation:
@@ -340,7 +370,7 @@ class GameCodec:
         An action offered before (see :meth:`actions_into`) is merged from its bytes.
         """
         envelope = arena_pb2.GameAction() if into is None else into
-        data = _known(self._known_actions, action)
+        data = self._known_actions.get(action)
         if data is not None:
             envelope.MergeFromString(data)
         else:
@@ -356,12 +386,12 @@ class GameCodec:
         known = self._known_actions
         for action in actions:
             sub = into.add()
-            data = _known(known, action)
+            data = known.get(action)
             if data is not None:
                 sub.MergeFromString(data)
             else:
                 encode_into(getattr(sub, self.field), action)
-                _remember(known, action, sub)
+                known.put(action, sub)
 
     def event(self, event: Any, into: arena_pb2.GameEvent | None = None) -> arena_pb2.GameEvent:
         """``event`` as a message (written into ``into`` when given, e.g. a log entry)."""
