@@ -408,14 +408,30 @@ def check_delivery(log: bytes, seat: int, received: Received) -> None:
     assert asked == sorted(before), "the seat decided when asked, and only then"
 
 
-def test_events_reach_a_seat_in_order_before_each_decision_and_before_the_end(tmp_path: Path) -> None:
+def steps_seen(log: bytes, seat: int) -> list[list[bytes]]:
+    """The seat's events in the log, grouped by the move (or the opening) that caused them."""
+    groups: list[list[bytes]] = [[]]
+    for entry in pb.MatchLog.FromString(log).entries:
+        if entry.WhichOneof("entry") == "decision":
+            groups.append([])
+        elif entry.event.public or seat in entry.event.visible_to:
+            groups[-1].append(entry.event.event.SerializeToString())
+    return [group for group in groups if group]
+
+
+@pytest.mark.parametrize("delay", [RAW_SETTINGS.event_delay_s, 0.0], ids=["default", "at-once"])
+def test_events_reach_a_seat_in_order_before_each_decision_and_before_the_end(
+        tmp_path: Path, delay: float) -> None:
+    settings = MatchSettings(RAW_SETTINGS.move_timeout_s, RAW_SETTINGS.start_timeout_s,
+                             event_delay_s=delay)
+
     async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[MatchReport, Received]:
         rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
         host.admit("raw-token")
         try:
             raw = asyncio.create_task(_watching_seat(port, "raw-token"))
             report = await host.play(spec("ev", ("raw-token", rnd.token, rnd.token), seed=8,
-                                          settings=RAW_SETTINGS, first=0))
+                                          settings=settings, first=0))
             return report, await asyncio.wait_for(raw, 10)
         finally:
             await rnd.stop()
@@ -426,6 +442,10 @@ def test_events_reach_a_seat_in_order_before_each_decision_and_before_the_end(tm
     assert sum(1 for kind, *_ in received if kind == "decision") > 1
     riding = [events for kind, _, events, _ in received if kind == "decision" and events]
     assert riding, "events ride on decision requests"
+    if delay == 0:  # each move's events reach it as they happen: one batch per move, none merged
+        batches = [events for _, _, events, _ in received if events]
+        assert batches == steps_seen(report.log, 0)
+        assert any(kind == "events" for kind, *_ in received)
     private = {e for entry in pb.MatchLog.FromString(report.log).entries
                if entry.WhichOneof("entry") == "event" and not entry.event.public
                for e in [entry.event.event.SerializeToString()]}
