@@ -24,7 +24,7 @@ import dataclasses
 import importlib
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
 from functools import cache
 from typing import Any
@@ -99,8 +99,10 @@ def _field_encoder(fd: Any) -> Encoder:
         return repeated_scalars
     if fd.is_repeated:
         card = fd.message_type.full_name == CARD_MESSAGE
+        known = _Memo()  # the encodings of frozen (immutable) dataclass items
+        same: dict[int, tuple[Any, bytes | None]] = {}  # id -> (a tuple value, the field's encoding)
 
-        def repeated_messages(msg: Message, value: Any) -> None:
+        def fill(msg: Message, value: Any) -> None:
             container = getattr(msg, name)
             if card:
                 add = container.add
@@ -111,8 +113,31 @@ def _field_encoder(fd: Any) -> Encoder:
                 sub = container.add()
                 if isinstance(item, (tuple, list, frozenset)):
                     _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
-                else:
-                    encode_into(sub, item)
+                    continue
+                data = known.get(item)
+                if data is not None:
+                    sub.MergeFromString(data)
+                    continue
+                encode_into(sub, item)
+                known.put(item, sub)
+
+        def repeated_messages(msg: Message, value: Any) -> None:
+            if REMEMBER and type(value) is tuple and value and _immutable(value[0]):
+                # the very same tuple again (held here, so its id is not reused): its bytes
+                hit = same.get(id(value))
+                if hit is not None and hit[0] is value:
+                    data = hit[1]
+                    if data is None:  # seen twice: worth encoding alone and keeping
+                        alone = type(msg)()
+                        fill(alone, value)
+                        data = alone.SerializeToString()
+                        same[id(value)] = (value, data)
+                    msg.MergeFromString(data)  # appends to the repeated field
+                    return
+                if len(same) >= KNOWN_VALUES:
+                    same.clear()
+                same[id(value)] = (value, None)
+            fill(msg, value)
 
         return repeated_messages
     if fd.message_type is not None:
@@ -127,6 +152,79 @@ def _field_encoder(fd: Any) -> Encoder:
         setattr(msg, name, value)
 
     return scalar
+
+
+# Observations repeat their history (King's completed tricks, past results, the
+# cards drawn for the first dealer) at every decision. Equal immutable values encode
+# to equal bytes, so each repeated-message field keeps the encodings of the frozen
+# dataclass items it has seen, and of tuple values it is given a second time (the
+# same object), and merges those bytes (one C call) instead of re-encoding field by
+# field. A field forgets all once it knows this many, which bounds the memory.
+REMEMBER = True
+KNOWN_ITEMS = 4096
+KNOWN_VALUES = 256
+
+
+class _Memo:
+    """Encodings of immutable items, found by identity first, then by value.
+
+    By identity costs no hashing (hashing a dataclass calls Python code for every
+    field, card by card), and history items are the same objects decision after
+    decision; by value catches equal items made afresh. Both hold the item, so an
+    id is never reused while it is remembered.
+    """
+
+    __slots__ = ("by_id", "by_value")
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[Any, bytes]] = {}
+        self.by_value: dict[Any, bytes] = {}
+
+    def get(self, item: Any) -> bytes | None:
+        """The remembered encoding of ``item``, if it is immutable and was seen."""
+        if not REMEMBER or not _immutable(item):
+            return None
+        hit = self.by_id.get(id(item))
+        if hit is not None and hit[0] is item:
+            return hit[1]
+        try:
+            data = self.by_value.get(item)
+        except TypeError:  # a frozen dataclass holding something unhashable
+            return None
+        if data is not None:
+            self._hold(item, data)
+        return data
+
+    def put(self, item: Any, encoded: Message) -> None:
+        """Remember ``encoded`` (holding ``item`` alone) as the encoding of ``item``."""
+        if not _immutable(item):
+            return
+        if len(self.by_value) >= KNOWN_ITEMS:
+            self.by_value.clear()
+        data = encoded.SerializeToString()
+        try:
+            self.by_value[item] = data
+        except TypeError:  # unhashable after all: never remembered
+            return
+        self._hold(item, data)
+
+    def _hold(self, item: Any, data: bytes) -> None:
+        if len(self.by_id) >= KNOWN_ITEMS:
+            self.by_id.clear()
+        self.by_id[id(item)] = (item, data)
+
+
+def _immutable(item: Any) -> bool:
+    """A frozen dataclass (hashable, equal values encode the same); found once per type."""
+    cls = type(item)
+    frozen = _FROZEN.get(cls)
+    if frozen is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        frozen = _FROZEN[cls] = bool(params is not None and params.frozen)
+    return frozen
+
+
+_FROZEN: dict[type, bool] = {}
 
 
 def _wrapper_encoder(descriptor: Any) -> Encoder:
@@ -257,17 +355,43 @@ class GameCodec:
         self.pb = importlib.import_module(f"arena.v1.{self.field}_pb2")
         self._action_union = _union(game.action_types)
         self._event_union = _union(game.event_types)
+        self._known_actions = _Memo()
 
-    def observation(self, obs: Any) -> arena_pb2.GameObservation:
-        envelope = arena_pb2.GameObservation()
+    def observation(self, obs: Any, into: arena_pb2.GameObservation | None = None
+                    ) -> arena_pb2.GameObservation:
+        """``obs`` as a message (written into ``into`` when given, e.g. a decision request)."""
+        envelope = arena_pb2.GameObservation() if into is None else into
         encode_into(getattr(envelope, self.field), obs)
         return envelope
 
     def action(self, action: Any, into: arena_pb2.GameAction | None = None) -> arena_pb2.GameAction:
-        """``action`` as a message (written into ``into`` when given, e.g. a log entry)."""
+        """``action`` as a message (written into ``into`` when given, e.g. a log entry).
+
+        An action offered before (see :meth:`actions_into`) is merged from its bytes.
+        """
         envelope = arena_pb2.GameAction() if into is None else into
-        encode_into(getattr(envelope, self.field), action)
+        data = self._known_actions.get(action)
+        if data is not None:
+            envelope.MergeFromString(data)
+        else:
+            encode_into(getattr(envelope, self.field), action)
         return envelope
+
+    def actions_into(self, actions: Iterable[Any], into: Any) -> None:
+        """Append ``actions`` to a repeated ``GameAction`` field (the legal actions of a request).
+
+        The same few actions are offered again and again, so each is encoded once
+        and its bytes merged from then on.
+        """
+        known = self._known_actions
+        for action in actions:
+            sub = into.add()
+            data = known.get(action)
+            if data is not None:
+                sub.MergeFromString(data)
+            else:
+                encode_into(getattr(sub, self.field), action)
+                known.put(action, sub)
 
     def event(self, event: Any, into: arena_pb2.GameEvent | None = None) -> arena_pb2.GameEvent:
         """``event`` as a message (written into ``into`` when given, e.g. a log entry)."""

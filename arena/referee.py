@@ -8,6 +8,16 @@ A seat that times out, disconnects, crashes, never shows up or answers with an
 illegal or malformed action is marked with that fault; from then on the
 fallback policy (a random legal action from a generator of the referee's own)
 plays for it, and it ranks last in the match.
+
+Events reach each seat in order, only those it may see, each once, and all of
+them before it must decide and before the end: a seat's events wait in a queue
+and ride on its next ``DecisionRequest`` (or on ``MatchEnd``). Sending every
+event batch to every seat at once cost a gRPC write per seat per decision, most
+of the referee's time; riding along, a decision costs one write and one read.
+So that a seat which is not asked still hears what happens, events that have
+waited ``MatchSettings.event_delay_s`` (or piled up to ``MAX_WAITING_EVENTS``)
+go out on their own ``Events`` message, also while the referee waits on a slow
+decision. Every event is logged at once, with its audience, whatever its delivery.
 """
 
 from __future__ import annotations
@@ -45,6 +55,7 @@ class Link(Protocol):
 
 
 MAX_NOTICES = 20  # rejected messages answered with a notice, per seat and match
+MAX_WAITING_EVENTS = 256  # a seat's queue this long goes out on its own, whatever its age
 
 
 @dataclass(frozen=True)
@@ -52,6 +63,7 @@ class MatchSettings:
     move_timeout_s: float = 10.0   # per decision; 0 means no deadline
     start_timeout_s: float = 30.0  # for every seat to connect
     time_bank_s: float = 0.0       # per seat and match: extra time for slow decisions
+    event_delay_s: float = 0.2     # longest an event waits to ride on a decision request; 0: at once
 
 
 @dataclass
@@ -75,6 +87,8 @@ class _Seat:
     fault: pb.Fault = pb.FAULT_NONE
     rejected: int = 0
     notes: list[str] = field(default_factory=list)
+    waiting: list[pb.GameEvent] = field(default_factory=list)  # its events, not yet delivered
+    waiting_since: float = 0.0  # when the oldest of them happened (monotonic)
 
     @property
     def playing(self) -> bool:
@@ -127,9 +141,11 @@ async def run_match(
             start.seat = number
             await seat.link.send(pb.RefereeMessage(start=start))
 
-    await _broadcast(codec, seats, game.opening_events(state), log)
+    mail = _Mail(codec, seats, log, settings.event_delay_s)
+    mail.post(game.opening_events(state))
     decision_id = 0
     while (to_act := game.to_act(state)) is not None:
+        await mail.send_due(skip=to_act)  # the seat to act gets its events with the request
         legal = list(game.legal_actions(state))
         seat = seats[to_act]
         asked_at = time.monotonic()
@@ -137,7 +153,7 @@ async def run_match(
         if seat.playing:
             decision_id += 1
             action = await _ask(codec, seat, decision_id, game.observe(state, to_act), legal,
-                                settings.move_timeout_s)
+                                settings.move_timeout_s, mail)
             if settings.move_timeout_s > 0:  # time beyond the move's own comes from the bank
                 over = time.monotonic() - asked_at - settings.move_timeout_s
                 seat.bank = max(0.0, seat.bank - max(0.0, over))
@@ -154,7 +170,7 @@ async def run_match(
         codec.action(action, into=entry.action)
         entry.fallback = used_fallback
         entry.seconds = time.monotonic() - asked_at
-        await _broadcast(codec, seats, events, log)
+        mail.post(events)
 
     outcome = game.outcome(state)
     assert outcome is not None
@@ -165,7 +181,9 @@ async def run_match(
         if seat.link is not None:
             seat.rejected += len(seat.link.drain())
             if seat.playing:
-                await seat.link.send(pb.RefereeMessage(end=end))
+                message = pb.RefereeMessage(end=end)
+                message.end.events.extend(seat.waiting)  # the last events come before the outcome
+                await seat.link.send(message)
             await seat.link.close()
     return MatchReport(
         scores=outcome.scores,
@@ -195,23 +213,42 @@ async def _connect(links: Sequence[Awaitable[Link]], timeout: float) -> list[_Se
 
 
 async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any,
-               legal: list[Any], timeout_s: float) -> Any:
-    """Ask a seat for a decision; the action, or ``None`` with the seat's fault set."""
+               legal: list[Any], timeout_s: float, mail: _Mail) -> Any:
+    """Ask a seat for a decision; the action, or ``None`` with the seat's fault set.
+
+    The request carries the seat's waiting events. While the bot thinks, the
+    other seats' events go out as they fall due.
+    """
     assert seat.link is not None
     for stale in seat.link.drain():
         await _reject(seat, stale, decision_id)
     if timeout_s > 0:
         timeout_s += seat.bank
-    request = pb.DecisionRequest(decision_id=decision_id, time_left_s=timeout_s,
-                                 observation=codec.observation(observation),
-                                 legal_actions=[codec.action(a) for a in legal])
-    await seat.link.send(pb.RefereeMessage(decision=request))
+    asking = pb.RefereeMessage()  # filled in place: RefereeMessage(decision=...) would copy it all
+    request = asking.decision
+    request.decision_id = decision_id
+    request.time_left_s = timeout_s
+    codec.observation(observation, into=request.observation)
+    codec.actions_into(legal, request.legal_actions)
+    if seat.waiting:
+        request.events.extend(seat.waiting)
+        seat.waiting = []
+    await seat.link.send(asking)
     deadline = time.monotonic() + timeout_s if timeout_s > 0 else None
     while True:
-        remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+        now = time.monotonic()
+        wait = None if deadline is None else max(0.0, deadline - now)
+        due = mail.due_in(now)
+        if due is not None and (wait is None or due < wait):
+            if due <= 0:
+                await mail.send_due()
+                continue
+            wait = due
         try:
-            message = await seat.link.receive(remaining)
+            message = await seat.link.receive(wait)
         except TimeoutError:
+            if deadline is None or time.monotonic() < deadline:
+                continue  # woken to send the events that fell due (on the next turn of the loop)
             seat.fault = pb.FAULT_TIMEOUT
             return None
         if message is None:
@@ -258,24 +295,52 @@ async def _reject(seat: _Seat, message: pb.BotMessage, decision_id: int) -> None
         decision_id=message.choice.decision_id if kind == "choice" else 0)))
 
 
-async def _broadcast(codec: GameCodec, seats: Sequence[_Seat], events: Sequence[Any],
-                     log: pb.MatchLog) -> None:
-    """Log every event with its audience and send each seat the ones it may see."""
-    if not events:
-        return
-    encoded = []
-    for tagged in events:
-        entry = log.entries.add().event
-        wire = codec.event(tagged.event, into=entry.event)
-        entry.public = tagged.visible_to is None
-        if tagged.visible_to is not None:
-            entry.visible_to.extend(sorted(tagged.visible_to))
-        encoded.append((tagged, wire))
-    sends = []
-    for number, seat in enumerate(seats):
-        if not seat.playing or seat.link is None:
-            continue
-        mine = [wire for tagged, wire in encoded if tagged.visible(number)]
-        if mine:
-            sends.append(seat.link.send(pb.RefereeMessage(events=pb.Events(events=mine))))
-    await asyncio.gather(*sends)  # to every seat at once
+class _Mail:
+    """Each seat's events on their way: logged at once, delivered by the rule in the module doc."""
+
+    def __init__(self, codec: GameCodec, seats: Sequence[_Seat], log: pb.MatchLog,
+                 delay_s: float) -> None:
+        self.codec = codec
+        self.seats = seats
+        self.log = log
+        self.delay_s = delay_s
+
+    def post(self, events: Sequence[Any]) -> None:
+        """Log every event with its audience and queue it for each playing seat that may see it."""
+        if not events:
+            return
+        encoded = []
+        for tagged in events:
+            entry = self.log.entries.add().event
+            wire = self.codec.event(tagged.event, into=entry.event)
+            entry.public = tagged.visible_to is None
+            if tagged.visible_to is not None:
+                entry.visible_to.extend(sorted(tagged.visible_to))
+            encoded.append((tagged, wire))
+        now = time.monotonic()
+        for number, seat in enumerate(self.seats):
+            if not seat.playing:
+                continue
+            mine = [wire for tagged, wire in encoded if tagged.visible(number)]
+            if mine:
+                if not seat.waiting:
+                    seat.waiting_since = now
+                seat.waiting += mine
+
+    def due_in(self, now: float) -> float | None:
+        """Seconds until some seat's waiting events fall due (``None``: no seat has any)."""
+        oldest = min((s.waiting_since for s in self.seats if s.waiting and s.playing), default=None)
+        return None if oldest is None else oldest + self.delay_s - now
+
+    async def send_due(self, skip: int | None = None) -> None:
+        """Send, on their own, the events that waited long enough or piled up (not to ``skip``)."""
+        now = time.monotonic()
+        for number, seat in enumerate(self.seats):
+            if not seat.waiting or number == skip or seat.link is None:
+                continue
+            if not seat.playing:
+                seat.waiting = []  # a faulted seat is no longer told anything
+            elif seat.waiting_since + self.delay_s <= now or len(seat.waiting) >= MAX_WAITING_EVENTS:
+                message = pb.RefereeMessage(events=pb.Events(events=seat.waiting))
+                seat.waiting = []
+                await seat.link.send(message)

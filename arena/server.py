@@ -141,14 +141,16 @@ class GrpcLink:
         if self._gone or self.finished.is_set():
             return
         try:
-            await asyncio.wait_for(self._context.write(message), self._send_timeout_s)
+            async with asyncio.timeout(self._send_timeout_s):  # no extra task, unlike wait_for
+                await self._context.write(message)
         except Exception:  # timed out, or the stream is gone (grpc raises several types for that)
             self.hang_up()
 
     async def receive(self, timeout: float | None) -> pb.BotMessage | None:
-        if timeout is None:
+        if not self._inbox.empty():  # the answer is often here already: no timer, no wait
+            return self._inbox.get_nowait()
+        async with asyncio.timeout(timeout):  # a timer, not wait_for's extra task per receive
             return await self._inbox.get()
-        return await asyncio.wait_for(self._inbox.get(), timeout)
 
     def drain(self) -> list[pb.BotMessage]:
         waiting = []

@@ -31,6 +31,9 @@ from arena.server import MatchHost, MatchSpec, create_server, digest
 from arena.store import MatchResult, MatchToRun, ScheduledMatch, Store, StoreError
 from arena.tls import server_credentials
 
+MANAGED_START_GRACE_S = 30.0
+"""How long managed bots may take to start and attend before the first match (at least)."""
+
 
 class TournamentError(ValueError):
     """A tournament cannot be created or run as asked."""
@@ -210,6 +213,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                 entrants[info.id] = _Entrant(info.label, digest(process.token), process)
             host.admit_hash(entrants[info.id].token_hash)
         await asyncio.gather(*(e.ensure_running() for e in entrants.values()))
+        await _wait_for_managed(host, [e for e in entrants.values() if e.process is not None],
+                                max(settings.start_timeout_s, MANAGED_START_GRACE_S), stop)
         absent = await _wait_for_remote(host, [e for e in entrants.values() if e.process is None],
                                         settings.wait_for_remote_s, stop, say)
         if absent:
@@ -280,6 +285,22 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                              return_exceptions=True)
         for server in servers:
             await server.stop(grace=1.0)
+
+
+async def _wait_for_managed(host: MatchHost, managed: Sequence[_Entrant], wait_s: float,
+                            stop: asyncio.Event) -> None:
+    """Before the first match, let the managed bots start and attend.
+
+    Otherwise, on a busy machine, a bot slower to start than the start timeout
+    would be a no-show in its first matches. Waits for each bot until it attends
+    or its process ends (a bot that exits at once is not waited for), at most
+    ``wait_s``; a bot still absent then meets the usual start timeout.
+    """
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline and not stop.is_set():
+        if all(host.attending(e.token_hash) or not (e.process and e.process.alive) for e in managed):
+            return
+        await asyncio.sleep(0.02)
 
 
 async def _wait_for_remote(host: MatchHost, remote: Sequence[_Entrant], wait_s: float,

@@ -5,7 +5,8 @@ are trivial raw-gRPC clients (:mod:`benchmarks.trivial_bot`), one process per
 seat, started with :class:`arena.runner.BotProcess`. The ping-pong reference
 replays, over a bare grpcio bidirectional stream per seat (one client process
 per seat, same client code), exactly the messages a real match sent: the same
-decision requests, the same event batches, the same replies.
+decision requests (with the events riding on them), the same event messages,
+the same replies, and each seat's own match end.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ PINGPONG_SERVICE, PINGPONG_NAME = PINGPONG_METHOD.strip("/").split("/")
 GAME = "king"
 PLAYERS = 4
 SETTINGS = MatchSettings(move_timeout_s=30, start_timeout_s=30)
+SAMPLE_MATCHES = 16  # scaling: matches per level and round, at the least
 
 
 def _options(quick_game: bool) -> dict[str, Any]:
@@ -91,12 +93,15 @@ async def pingpong(journal: Journal, repeats: int = 1) -> tuple[int, float]:
         stdin=asyncio.subprocess.DEVNULL) for s in range(PLAYERS)]
     try:
         await asyncio.wait_for(connected.wait(), 30)
-        # the referee's order: per step, events to every seat at once, then one decision
+        # the referee's order: per step, the event messages that fell due, then one decision
         steps: list[tuple[list[tuple[int, pb.RefereeMessage]], tuple[int, pb.RefereeMessage] | None]]
         steps = []
         pending: list[tuple[int, pb.RefereeMessage]] = []
+        ends = {seat: pb.RefereeMessage(end=pb.MatchEnd()) for seat in streams}
         for seat, message in journal:
             kind = message.WhichOneof("kind")
+            if kind == "end":
+                ends[seat] = message  # sent once, after the timed part (it ends the client)
             if kind in ("start", "end"):
                 continue  # one-offs, not per-decision traffic
             if kind == "decision":
@@ -118,8 +123,7 @@ async def pingpong(journal: Journal, repeats: int = 1) -> tuple[int, float]:
                     assert reply.choice.decision_id == message.decision.decision_id
                     decisions += 1
         elapsed = time.perf_counter() - began
-        end = pb.RefereeMessage(end=pb.MatchEnd())
-        await asyncio.gather(*(context.write(end) for context in streams.values()))
+        await asyncio.gather(*(context.write(ends[seat]) for seat, context in streams.items()))
         return decisions, elapsed
     finally:
         finished.set()
@@ -180,10 +184,13 @@ async def _run(quick: bool, tmp: Path) -> list[Row]:
     options = _options(quick_game=quick)
     rows: list[Row] = []
     journal, report = await record_match(12345, options)
-    sizes_dec = [m.ByteSize() for _, m in journal if m.WhichOneof("kind") == "decision"]
+    decisions = [m.decision for _, m in journal if m.WhichOneof("kind") == "decision"]
     sizes_ev = [m.ByteSize() for _, m in journal if m.WhichOneof("kind") == "events"]
-    traffic = (f"{report.decisions} decisions/match, decision msg {sum(sizes_dec) / len(sizes_dec):.0f} B"
-               f" avg, {len(sizes_ev)} event msgs {sum(sizes_ev) / len(sizes_ev):.0f} B avg")
+    riding = sum(len(d.events) for d in decisions)
+    traffic = (f"{report.decisions} decisions/match, decision msg "
+               f"{sum(d.ByteSize() for d in decisions) / len(decisions):.0f} B avg carrying "
+               f"{riding / len(decisions):.1f} events, {len(sizes_ev)} event msgs"
+               + (f" {sum(sizes_ev) / len(sizes_ev):.0f} B avg" if sizes_ev else ""))
 
     d, cpu = await in_process_rate(options, 2 if quick else 5)
     rows.append(Row("2 referee", "referee in process, instant links (no gRPC)", d / cpu,
@@ -223,11 +230,16 @@ async def _run(quick: bool, tmp: Path) -> list[Row]:
         totals = {level: [0, 0.0, 0.0] for level in levels}
         for r in range(2):  # every level in each round, against load drift
             for level in levels:
-                arena.cpu_s = 0.0
-                dd, tt = await arena.play(level, options, seed=1000 * level + 100 * r)
-                totals[level][0] += dd
-                totals[level][1] += tt
-                totals[level][2] += arena.cpu_s
+                # at least SAMPLE_MATCHES matches per level and round (one after another
+                # below that), so each level is sampled about as long as the others: a
+                # short dip or peak in the machine's load cannot decide a ratio alone
+                for batch in range(max(1, SAMPLE_MATCHES // level)):
+                    arena.cpu_s = 0.0
+                    dd, tt = await arena.play(level, options,
+                                              seed=1000 * level + 100 * r + level * batch)
+                    totals[level][0] += dd
+                    totals[level][1] += tt
+                    totals[level][2] += arena.cpu_s
         rates = {level: d / t for level, (d, t, _) in totals.items()}
         for level in levels:
             target = ">= 1.7x" if level == 16 else ""

@@ -1,7 +1,8 @@
 """A trivial bot over raw gRPC: answers every decision at once with a random legal index.
 
-No SDK, no decoding of observations or events: the cheapest client there is, so
-what is measured is the referee and the transport.
+No SDK, no decoding of observations or events (whether they ride on a decision
+request, on the match end or come on their own): the cheapest client there is,
+so what is measured is the referee and the transport.
 
     python -m benchmarks.trivial_bot                       # attend (ARENA_SERVER, ARENA_TOKEN)
     python -m benchmarks.trivial_bot --pingpong ADDR SEAT  # the bare ping-pong client

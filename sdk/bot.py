@@ -48,7 +48,12 @@ class Bot:
         """The match starts; ``match`` says the game, options and this bot's seat."""
 
     def on_events(self, events: Sequence[Any]) -> None:
-        """Events as they happen (only those this seat may see), as typed values."""
+        """Events (only those this seat may see), as typed values, in the order they happened.
+
+        Every event reaches the bot before its next ``act`` and before ``on_end``;
+        to save messages they mostly arrive in one batch just before ``act``, and
+        a seat that is not asked to act gets them within a fraction of a second.
+        """
 
     def on_end(self, result: Result) -> None:
         """The match is over."""

@@ -98,7 +98,9 @@ async def attend_async(bot_factory: Callable[[], Bot], server: str, token: str,
 async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
     """Play one seat of one match to its end.
 
-    The bot's methods run on the event loop: a slow ``act`` holds up this
+    Events reach ``on_events`` in order, all of them before the ``act`` or
+    ``on_end`` they precede: those riding on a decision request or on the match
+    end are handed over first. The bot's methods run on the event loop: a slow ``act`` holds up this
     process's other seats, never the referee (each seat has its own clock).
     """
     codec = codec_for(assignment.game)
@@ -108,7 +110,10 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
         async for message in call:
             kind = message.WhichOneof("kind")
             if kind == "decision":
-                await call.write(pb.BotMessage(choice=_decide(bot, codec, message.decision)))
+                request = message.decision
+                if request.events:  # what happened since the last delivery comes first
+                    bot.on_events([codec.decode_event(e) for e in request.events])
+                await call.write(pb.BotMessage(choice=_decide(bot, codec, request)))
             elif kind == "events":
                 bot.on_events([codec.decode_event(e) for e in message.events.events])
             elif kind == "start":
@@ -119,6 +124,8 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
                                        start.time_bank_s))
             elif kind == "end":
                 end = message.end
+                if end.events:
+                    bot.on_events([codec.decode_event(e) for e in end.events])
                 bot.on_end(Result(tuple(end.scores), tuple(end.ranks),
                                   tuple(FAULT_NAMES.get(f, str(f)) for f in end.faults)))
                 break

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from arena import codec as codec_module
 from arena.codec import codec_for
 from arena.games import all_games, get_game
 from arena.games import conformance as suite
+from arena.v1 import arena_pb2 as pb
 
 
 @pytest.mark.parametrize("name", list(all_games()))
@@ -25,6 +27,10 @@ def test_round_trip_of_random_games(name: str) -> None:
             for legal in game.legal_actions(state):
                 wire = codec.action(legal)
                 assert codec.decode_action(type(wire).FromString(wire.SerializeToString())) == legal
+            request = pb.DecisionRequest()
+            codec.actions_into(game.legal_actions(state), request.legal_actions)
+            assert [codec.decode_action(a) for a in request.legal_actions] == \
+                list(game.legal_actions(state))
             for tagged in game.apply(state, action):
                 assert codec.decode_event(codec.event(tagged.event)) == tagged.event
                 checked += 1
@@ -42,3 +48,35 @@ def test_every_declared_type_has_a_message(name: str) -> None:
     event_fields = {f.message_type.name for f in codec.pb.Event.DESCRIPTOR.fields}
     assert {t.__name__ for t in game.action_types} == action_fields
     assert {t.__name__ for t in game.event_types} == event_fields
+
+
+@pytest.mark.parametrize("name", list(all_games()))
+def test_remembered_encodings_are_the_fresh_bytes(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Repeated immutable items, tuples given again and legal actions are encoded once, then
+    merged from bytes: the result is byte for byte what encoding them afresh gives."""
+    game = get_game(name)
+    codec = codec_for(name)
+    requests = []
+    for seed in range(3):
+        trace = suite.random_game(game, seed)
+        state = game.new(trace.players, seed, trace.options)
+        for action in trace.actions:
+            seat = game.to_act(state)
+            assert seat is not None
+            requests.append((game.observe(state, seat), list(game.legal_actions(state))))
+            game.apply(state, action)
+
+    def encode_all() -> list[bytes]:
+        out = []
+        for obs, legal in requests:
+            request = pb.DecisionRequest()
+            codec.observation(obs, into=request.observation)
+            codec.actions_into(legal, request.legal_actions)
+            out.append(request.SerializeToString())
+            out.append(codec.action(legal[-1]).SerializeToString())  # as logged
+        return out
+
+    encode_all()  # every item seen once: from here on, remembered
+    remembered = encode_all()
+    monkeypatch.setattr(codec_module, "REMEMBER", False)
+    assert remembered == encode_all()

@@ -90,8 +90,8 @@ async def hostile_seat(port: int, token: str, answer: Answer, *, read: bool = Tr
                         await call.write(reply)
                 elif message.WhichOneof("kind") == "end":
                     break
-        except grpc.aio.AioRpcError:
-            pass  # the referee ended the stream: that is what some tests provoke
+        except (grpc.aio.AioRpcError, asyncio.InvalidStateError):
+            pass  # the referee ended the stream (maybe mid-write): what some tests provoke
         attend.cancel()
     return received
 
@@ -232,7 +232,9 @@ def test_a_bot_cannot_claim_a_result(tmp_path: Path) -> None:
     assert decisions == [(line.seat, line.value) for line in read_log(GAME, honest.log)
                          if line.kind == "decision"]
     asked = sum(1 for m in received if m.WhichOneof("kind") == "decision")
-    assert claimed.rejected_replies == 7 * asked  # all but the honest choice, every time
+    # all but the honest choice, every time (the duplicate sent after the very last choice
+    # may arrive after the match has ended, uncounted)
+    assert 7 * asked - 1 <= claimed.rejected_replies <= 7 * asked
     notices = [m for m in received if m.WhichOneof("kind") == "notice"]
     assert len(notices) == MAX_NOTICES  # answered up to the cap, then only counted
     end = [m.end for m in received if m.WhichOneof("kind") == "end"]

@@ -344,3 +344,140 @@ def test_a_time_bank_pays_for_slow_moves_until_it_runs_out() -> None:
     assert len(time_left) == 3 and report.faults[0] == "timeout"  # the third answer is too late
     own = [line for line in read_log("king", report.log) if line.kind == "decision" and line.seat == 0]
     assert [line.fallback for line in own[:3]] == [False, False, True]
+
+
+# ---------------------------------------------------------------- event delivery
+
+Received = list[tuple[str, int, list[bytes], float]]  # (kind, decision id, events, monotonic time)
+
+
+async def _watching_seat(port: int, token: str, think_s: float = 0.0, slow: int = 0) -> Received:
+    """Attend with ``token``, play one seat by hand and record everything it receives.
+
+    It answers index 0, after ``think_s`` seconds for its first ``slow`` decisions.
+    """
+    received: Received = []
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = pb_grpc.BotServiceStub(channel)
+        attend = stub.Attend(pb.AttendRequest(token=token))
+        assignment = await attend.read()
+        assert isinstance(assignment, pb.Assignment)
+        play = stub.Play()
+        await play.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        async for message in play:
+            kind = message.WhichOneof("kind")
+            if kind == "decision":
+                request = message.decision
+                received.append((kind, request.decision_id,
+                                 [e.SerializeToString() for e in request.events], time.monotonic()))
+                if slow > 0:
+                    slow -= 1
+                    await asyncio.sleep(think_s)
+                await play.write(choice(request.decision_id, 0))
+            elif kind == "events":
+                received.append((kind, 0, [e.SerializeToString() for e in message.events.events],
+                                 time.monotonic()))
+            elif kind == "end":
+                received.append((kind, 0, [e.SerializeToString() for e in message.end.events],
+                                 time.monotonic()))
+                break
+        attend.cancel()
+    return received
+
+
+def check_delivery(log: bytes, seat: int, received: Received) -> None:
+    """``received`` holds exactly the seat's view of the log, in order, each event before
+    the decision it precedes and all of them before the end."""
+    visible: list[bytes] = []
+    before: dict[int, int] = {}  # decision id -> how many visible events came before it
+    for entry in pb.MatchLog.FromString(log).entries:
+        if entry.WhichOneof("entry") == "event":
+            event = entry.event
+            if event.public or seat in event.visible_to:
+                visible.append(event.event.SerializeToString())
+        elif entry.decision.seat == seat and not entry.decision.fallback:
+            before[entry.decision.decision_id] = len(visible)
+    got: list[bytes] = []
+    asked = []
+    for kind, decision_id, events, _ in received:
+        got += events
+        if kind == "decision":
+            asked.append(decision_id)
+            assert got == visible[:before[decision_id]], f"decision {decision_id}"
+    assert received[-1][0] == "end" and got == visible
+    assert asked == sorted(before), "the seat decided when asked, and only then"
+
+
+def steps_seen(log: bytes, seat: int) -> list[list[bytes]]:
+    """The seat's events in the log, grouped by the move (or the opening) that caused them."""
+    groups: list[list[bytes]] = [[]]
+    for entry in pb.MatchLog.FromString(log).entries:
+        if entry.WhichOneof("entry") == "decision":
+            groups.append([])
+        elif entry.event.public or seat in entry.event.visible_to:
+            groups[-1].append(entry.event.event.SerializeToString())
+    return [group for group in groups if group]
+
+
+@pytest.mark.parametrize("delay", [RAW_SETTINGS.event_delay_s, 0.0], ids=["default", "at-once"])
+def test_events_reach_a_seat_in_order_before_each_decision_and_before_the_end(
+        tmp_path: Path, delay: float) -> None:
+    settings = MatchSettings(RAW_SETTINGS.move_timeout_s, RAW_SETTINGS.start_timeout_s,
+                             event_delay_s=delay)
+
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[MatchReport, Received]:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        host.admit("raw-token")
+        try:
+            raw = asyncio.create_task(_watching_seat(port, "raw-token"))
+            report = await host.play(spec("ev", ("raw-token", rnd.token, rnd.token), seed=8,
+                                          settings=settings, first=0))
+            return report, await asyncio.wait_for(raw, 10)
+        finally:
+            await rnd.stop()
+
+    report, received = on_server(tmp_path, scenario)
+    assert report.faults == ("", "", "")
+    check_delivery(report.log, 0, received)
+    assert sum(1 for kind, *_ in received if kind == "decision") > 1
+    riding = [events for kind, _, events, _ in received if kind == "decision" and events]
+    assert riding, "events ride on decision requests"
+    if delay == 0:  # each move's events reach it as they happen: one batch per move, none merged
+        batches = [events for _, _, events, _ in received if events]
+        assert batches == steps_seen(report.log, 0)
+        assert any(kind == "events" for kind, *_ in received)
+    private = {e for entry in pb.MatchLog.FromString(report.log).entries
+               if entry.WhichOneof("entry") == "event" and not entry.event.public
+               for e in [entry.event.event.SerializeToString()]}
+    assert private & {e for _, _, events, _ in received for e in events}, "its own hidden events came"
+
+
+def test_a_seat_not_asked_hears_events_while_another_thinks(tmp_path: Path) -> None:
+    """The thinker's requests carry its events; the watcher's go out on their own once due."""
+    settings = MatchSettings(move_timeout_s=5, start_timeout_s=10, event_delay_s=0.05)
+    options = dict(get_game("king").parse_options(4, {"quick": "true"}))
+
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[MatchReport, Received, Received]:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        host.admit("watcher")
+        host.admit("thinker")
+        try:
+            watcher = asyncio.create_task(_watching_seat(port, "watcher"))
+            thinker = asyncio.create_task(_watching_seat(port, "thinker", think_s=0.3, slow=3))
+            report = await host.play(MatchSpec("slow", "king", 4, 2, options,
+                                               ("watcher", "thinker", rnd.token, rnd.token),
+                                               ("watcher", "thinker", "r2", "r3"), settings))
+            return report, await asyncio.wait_for(watcher, 10), await asyncio.wait_for(thinker, 10)
+        finally:
+            await rnd.stop()
+
+    report, watched, thought = on_server(tmp_path, scenario)
+    assert report.faults == ("",) * 4
+    check_delivery(report.log, 0, watched)
+    check_delivery(report.log, 1, thought)
+    # while the thinker takes 0.3 s over each of its first 3 decisions, the watcher's
+    # waiting events fall due and come on their own, before the thinker answers
+    alone = [(events, at) for kind, _, events, at in watched if kind == "events"]
+    assert alone and all(events for events, _ in alone)
+    for _, _, _, asked_at in [r for r in thought if r[0] == "decision"][:3]:
+        assert any(asked_at < at < asked_at + 0.3 for _, at in alone), "not while the thinker thought"

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from arena.games import get_game
+from arena.referee import MatchReport, MatchSettings
+from arena.replay import read_log, view
+from arena.server import MatchHost, MatchSpec, create_server
 from bots.random_bot import RandomBot
 from sdk import Bot
+from sdk.bot import MatchInfo, Result
 from sdk.local import play_local
+from sdk.run import attend_async
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,3 +68,89 @@ def test_the_sdk_does_not_load_server_code() -> None:
             "('sqlmodel', 'sqlalchemy', 'trueskill', 'typer', 'arena.store')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+class Recorder(Bot):
+    """Records the events that reach it, and how many it had at each act and at the end."""
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.events: list[Any] = []
+        self.at_act: list[int] = []
+        self.at_end = -1
+        self.calls: list[str] = []
+
+    def on_start(self, match: MatchInfo) -> None:
+        self.seat = match.seat
+
+    def on_events(self, events: Sequence[Any]) -> None:
+        self.events.extend(events)
+        self.calls.append("events")
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        self.at_act.append(len(self.events))
+        self.calls.append("act")
+        return legal_actions[-1]
+
+    def on_end(self, result: Result) -> None:
+        self.at_end = len(self.events)
+        self.calls.append("end")
+
+
+def expected_delivery(game: str, log: bytes, seat: int) -> tuple[list[Any], list[int]]:
+    """The seat's events in the log, and how many of them came before each of its decisions."""
+    events: list[Any] = []
+    before: list[int] = []
+    for line in view(read_log(game, log), seat):
+        if line.kind == "event":
+            events.append(line.value)
+        elif not line.fallback:
+            before.append(len(events))
+    return events, before
+
+
+@pytest.mark.parametrize("game, short", [("king", {"quick": "true"}), ("kill", {"rounds": "1"})])
+def test_sdk_bots_get_every_event_in_order_before_they_act_and_before_the_end(
+        game: str, short: dict[str, str]) -> None:
+    players = get_game(game).default_players
+    options = dict(get_game(game).parse_options(players, short))
+
+    async def main() -> tuple[MatchReport, list[Recorder]]:
+        host = MatchHost()
+        server, port = await create_server(host)
+        bots: list[Recorder] = []
+
+        def recorder() -> Recorder:
+            bots.append(Recorder())
+            return bots[-1]
+
+        try:
+            host.admit("sdk")
+            attending = asyncio.create_task(attend_async(recorder, f"127.0.0.1:{port}", "sdk"))
+            report = await host.play(MatchSpec("sdk", game, players, 5, options, ("sdk",) * players,
+                                               ("sdk",) * players, MatchSettings(5, 10)))
+            host.dismiss("sdk")
+            await asyncio.wait_for(attending, 10)
+            return report, bots
+        finally:
+            await server.stop(grace=0.5)
+
+    report, bots = asyncio.run(main())
+    assert report.faults == ("",) * players
+    assert sorted(bot.seat for bot in bots) == list(range(players))
+    for bot in bots:
+        events, before = expected_delivery(game, report.log, bot.seat)
+        assert bot.events == events, bot.seat  # all of them, in order, nothing hidden from it
+        assert bot.at_act == before, bot.seat
+        assert bot.at_end == len(events)
+
+
+def test_play_local_delivers_each_seats_events_in_one_batch_before_it_acts_and_ends() -> None:
+    """The latest delivery the referee allows, so a bot tested locally relies on no more."""
+    bots = [Recorder() for _ in range(4)]
+    play_local("king", bots, seed=5, options={"quick": "true"})
+    for bot in bots:
+        assert bot.events and bot.at_end == len(bot.events)
+        following = [bot.calls[i + 1] for i, call in enumerate(bot.calls) if call == "events"]
+        assert following and set(following) <= {"act", "end"}, "a batch goes right before act/end"
+        assert bot.calls[-1] == "end" and bot.calls.count("act") == len(bot.at_act) > 0

@@ -176,16 +176,18 @@ class MatchStart(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., game_version: _Optional[int] = ..., seat: _Optional[int] = ..., players: _Optional[int] = ..., options: _Optional[_Mapping[str, OptionValue]] = ..., seat_names: _Optional[_Iterable[str]] = ..., move_timeout_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("decision_id", "observation", "legal_actions", "time_left_s")
+    __slots__ = ("decision_id", "observation", "legal_actions", "time_left_s", "events")
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_LEFT_S_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     decision_id: int
     observation: GameObservation
     legal_actions: _containers.RepeatedCompositeFieldContainer[GameAction]
     time_left_s: float
-    def __init__(self, decision_id: _Optional[int] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[GameAction, _Mapping]]] = ..., time_left_s: _Optional[float] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, decision_id: _Optional[int] = ..., observation: _Optional[_Union[GameObservation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[GameAction, _Mapping]]] = ..., time_left_s: _Optional[float] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Events(_message.Message):
     __slots__ = ("events",)
@@ -194,14 +196,16 @@ class Events(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class MatchEnd(_message.Message):
-    __slots__ = ("scores", "ranks", "faults")
+    __slots__ = ("scores", "ranks", "faults", "events")
     SCORES_FIELD_NUMBER: _ClassVar[int]
     RANKS_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     scores: _containers.RepeatedScalarFieldContainer[float]
     ranks: _containers.RepeatedScalarFieldContainer[int]
     faults: _containers.RepeatedScalarFieldContainer[Fault]
-    def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranks: _Optional[_Iterable[int]] = ..., faults: _Optional[_Iterable[_Union[Fault, str]]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    def __init__(self, scores: _Optional[_Iterable[float]] = ..., ranks: _Optional[_Iterable[int]] = ..., faults: _Optional[_Iterable[_Union[Fault, str]]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class Notice(_message.Message):
     __slots__ = ("text", "decision_id")

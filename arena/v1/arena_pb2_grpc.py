@@ -63,6 +63,16 @@ class BotServiceServicer:
 
     def Play(self, request_iterator, context):
         """One stream per seat: Hello first, then a Choice for each DecisionRequest.
+
+        Events (only those this seat may see) reach the seat in the order they
+        happened, each exactly once, in the `events` of three messages: a
+        DecisionRequest carries every event not yet delivered, to be applied
+        before deciding; MatchEnd carries the rest, before the outcome; and an
+        Events message delivers a seat's events when they have waited for a ride
+        for the match's event delay (0.2 s by default; 0: every event at once) or
+        have piled up, so a seat that is not asked to decide still hears what
+        happens. A bot therefore never decides or ends without every event before
+        it, and one decision costs the referee one write and one read.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
