@@ -227,6 +227,9 @@ def tournament_run(
     = 30.0,
     time_bank: Annotated[float, typer.Option(min=0.0, help="Extra seconds per seat and match "
                                              "for moves slower than --move-timeout.")] = 0.0,
+    event_delay: Annotated[float, typer.Option(
+        min=0.0, help="Longest an event waits to ride with a seat's next decision request "
+        "before it is sent on its own; 0 sends every event at once.")] = 0.2,
     bot_memory: Annotated[str, typer.Option(
         help="Address space per bot process: MB, or a size like 512MB or 2GiB; 'unlimited'.")]
     = "2048MB",
@@ -249,9 +252,9 @@ def tournament_run(
                             processes=parse_count("--bot-processes", bot_processes),
                             open_files=parse_count("--bot-open-files", bot_open_files))
     listen, cert, key = remote_access(listen, tls_cert, tls_key)
-    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank, limits=limits,
-                           listen=listen, tls_cert=cert, tls_key=key,
-                           wait_for_remote_s=wait_for_remote)
+    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank,
+                           event_delay_s=event_delay, limits=limits, listen=listen, tls_cert=cert,
+                           tls_key=key, wait_for_remote_s=wait_for_remote)
     store = open_store(db)
     tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
                                        parse_options(option or []), settings)

@@ -101,6 +101,7 @@ class RunSettings:
     move_timeout_s: float = 10.0
     start_timeout_s: float = 30.0
     time_bank_s: float = 0.0
+    event_delay_s: float = 0.2  # see MatchSettings.event_delay_s
     limits: ResourceLimits = field(default_factory=ResourceLimits)  # for every bot process
     listen: str | None = None  # HOST:PORT where remote bots connect; None: managed bots only
     tls_cert: str | None = None  # PEM files securing ``listen`` (both or neither)
@@ -223,7 +224,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                                    f"{', '.join(absent)}")
         match_settings = MatchSettings(move_timeout_s=settings.move_timeout_s,
                                        start_timeout_s=settings.start_timeout_s,
-                                       time_bank_s=settings.time_bank_s)
+                                       time_bank_s=settings.time_bank_s,
+                                       event_delay_s=settings.event_delay_s)
         gate = asyncio.Semaphore(max(1, settings.parallel))
         faults = played = 0
 

@@ -247,6 +247,7 @@ def test_a_bad_database_is_a_clear_error(tmp_path: Path) -> None:
     (["tournament", "run", "--game", GAME, "--bot", "random", "--start-timeout", "0"],
      "--start-timeout"),
     (["tournament", "run", "--game", GAME, "--bot", "random", "--time-bank", "-5"], "--time-bank"),
+    (["tournament", "run", "--game", GAME, "--bot", "random", "--event-delay", "-1"], "--event-delay"),
     (["tournament", "run", "--game", GAME, "--bot", "random", "--players", "four"], "--players"),
 ])
 def test_typos_on_the_command_line_get_usage_not_tracebacks(tmp_path: Path, args: list[str],
@@ -268,7 +269,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database with one finished tournament (created with RESUMABLE), copied per test."""
     db = tmp_path_factory.mktemp("played") / "arena.db"
     add_bots(db)
-    arena("tournament", "run", *RESUMABLE, db=db)
+    arena("tournament", "run", *RESUMABLE, "--event-delay", "0", db=db)
     return db
 
 
@@ -298,6 +299,8 @@ def test_resuming_with_the_same_settings_is_accepted(tmp_path: Path, played: Pat
     shutil.copy(played, db)
     result = arena("tournament", "resume", "1", *RESUMABLE, "--parallel", "3", db=db)
     assert "0 of" in result.stdout
+    saved = Store(str(db)).get_tournament(1).settings
+    assert (saved["event_delay_s"], saved["move_timeout_s"]) == (0.0, 10.0)
 
 
 def assert_rebuild_changes_nothing(store: Store) -> None:
