@@ -37,6 +37,7 @@ dataclasses.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -312,6 +313,17 @@ class HistoryPoint:
 # ---------------------------------------------------------------- engines
 
 
+def _create_private(path: Path) -> None:
+    """An empty database file readable by its owner only (SQLite's journal files take the
+    same mode): it holds the deals' seeds, which no bot may read."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass  # another process created it first
+    except OSError as error:
+        raise StoreError(f"cannot create database {str(path)!r}: {error.strerror}") from None
+
+
 def _one_line(error: BaseException) -> str:
     orig = getattr(error, "orig", None)
     text = str(orig if orig is not None else error).strip()
@@ -383,7 +395,10 @@ class Store:
                 raise StoreError(
                     f"cannot open database {str(path)!r}: no directory {str(path.parent)!r}"
                 )
+        self.path = path
         self.where = str(path) if path is not None else _safe_url(resolved)
+        if path is not None and not path.exists():
+            _create_private(path)
         try:
             backend = sa.engine.make_url(resolved).get_backend_name()
             self._sqlite = backend == "sqlite"

@@ -528,3 +528,13 @@ def test_read_only_database_reads_but_refuses_writes(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="readonly database") as info:
         ro.add_bot("bob", "y")
     assert "\n" not in str(info.value)
+
+
+def test_a_new_database_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "private.db"
+    store = Store(str(path))
+    store.add_bot("ann", "run ann")  # a write: the WAL and shared-memory files appear too
+    modes = {f.name: f.stat().st_mode & 0o777 for f in tmp_path.iterdir()}
+    store.close()
+    assert modes["private.db"] == 0o600 and modes.get("private.db-wal", 0o600) == 0o600
+    assert all(mode & 0o077 == 0 for mode in modes.values()), modes
