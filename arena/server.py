@@ -65,25 +65,17 @@ def digest(secret: str) -> str:
 
 @dataclass(frozen=True)
 class MatchSpec:
-    """One match to host: the game and, per seat, the token of the bot playing it.
-
-    A host that knows a bot only by the SHA-256 of its token (a remote bot, whose
-    token the store keeps hashed) gives ``seat_token_hashes`` instead of
-    ``seat_tokens``.
-    """
+    """One match to host: the game and, per seat, the bot playing it, named by the
+    SHA-256 of its token (:func:`digest`) — all a host knows of a remote bot."""
 
     match_id: str
     game: str
     players: int
     seed: int
     options: dict[str, OptionValue]
-    seat_tokens: tuple[str, ...]
+    seat_token_hashes: tuple[str, ...]
     seat_names: tuple[str, ...]
     settings: MatchSettings = field(default_factory=MatchSettings)
-    seat_token_hashes: tuple[str, ...] = ()
-
-    def seat_keys(self) -> tuple[str, ...]:
-        return self.seat_token_hashes or tuple(digest(t) for t in self.seat_tokens)
 
 
 @dataclass
@@ -226,7 +218,7 @@ class MatchHost:
         """Offer every seat to its bot, then referee the match to its end."""
         loop = asyncio.get_running_loop()
         seats: list[_PendingSeat] = []
-        for seat, key in enumerate(spec.seat_keys()):
+        for seat, key in enumerate(spec.seat_token_hashes):
             credential = secrets.token_urlsafe(24)
             pending = _PendingSeat(spec.match_id, seat, digest(credential), loop.create_future(),
                                    spec.settings.move_timeout_s or SEND_TIMEOUT_S)

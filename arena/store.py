@@ -907,7 +907,9 @@ def _rate_ready(s: Session, changed: Match) -> None:
     it is every finished, unrated match scheduled before the first one still
     pending or running. Each gets the next ``finish_seq``.
     """
+    ready: list[int]
     if changed.tournament_id is None:
+        assert changed.id is not None
         ready = [changed.id] if changed.status == "finished" and changed.finish_seq is None else []
     else:
         frontier = s.execute(
@@ -924,11 +926,11 @@ def _rate_ready(s: Session, changed: Match) -> None:
         )
         if frontier is not None:
             query = query.where(Match.index < frontier)
-        ready = list(s.execute(query).scalars())
+        ready = [int(m) for m in s.execute(query).scalars()]
     if not ready:
         return
     placed: dict[int, list[_Placed]] = {}
-    for chunk in _chunks([m for m in ready if m is not None]):
+    for chunk in _chunks(ready):
         for match_id, bot_id, rank, fault in s.execute(
             select(Seat.match_id, Seat.bot_id, Seat.rank, Seat.fault)
             .where(col(Seat.match_id).in_(chunk))
@@ -940,7 +942,6 @@ def _rate_ready(s: Session, changed: Match) -> None:
     next_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
     numbered = []
     for match_id in ready:
-        assert match_id is not None
         book.apply(changed.game, match_id, next_seq, placed.get(match_id, []))
         numbered.append({"id": match_id, "finish_seq": next_seq})
         next_seq += 1

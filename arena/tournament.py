@@ -152,6 +152,10 @@ class _Entrant:
         if self.process is not None:
             await self.process.ensure_running()  # restarts a bot that crashed earlier
 
+    def settled(self, host: MatchHost) -> bool:
+        """Attending, or a managed bot whose process has ended (nothing to wait for)."""
+        return host.attending(self.token_hash) or (self.process is not None and not self.process.alive)
+
 
 async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                          settings: RunSettings, progress: Progress | None = None,
@@ -214,14 +218,22 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                 entrants[info.id] = _Entrant(info.label, digest(process.token), process)
             host.admit_hash(entrants[info.id].token_hash)
         await asyncio.gather(*(e.ensure_running() for e in entrants.values()))
-        await _wait_for_managed(host, [e for e in entrants.values() if e.process is not None],
-                                max(settings.start_timeout_s, MANAGED_START_GRACE_S), stop)
-        absent = await _wait_for_remote(host, [e for e in entrants.values() if e.process is None],
-                                        settings.wait_for_remote_s, stop, say)
-        if absent:
-            store.set_tournament_status(tournament_id, "interrupted")
-            raise RemoteBotsAbsent(f"remote bots did not connect within {settings.wait_for_remote_s:g} s: "
-                                   f"{', '.join(absent)}")
+        # Before the first match every bot gets time to attend: a managed bot slower to
+        # start than the start timeout (a busy machine) or a remote bot still connecting
+        # would otherwise be a no-show in its first matches.
+        await _wait_for(host, [e for e in entrants.values() if e.process is not None],
+                        max(settings.start_timeout_s, MANAGED_START_GRACE_S), stop)
+        remote_bots = [e for e in entrants.values() if e.process is None]
+        if settings.wait_for_remote_s > 0 and not all(e.settled(host) for e in remote_bots):
+            say(f"waiting up to {settings.wait_for_remote_s:g} s for remote bots: "
+                + ", ".join(e.name for e in remote_bots if not e.settled(host)))
+            absent = await _wait_for(host, remote_bots, settings.wait_for_remote_s, stop,
+                                     lambda e: say(f"remote bot {e.name} connected"))
+            if absent and not stop.is_set():
+                store.set_tournament_status(tournament_id, "interrupted")
+                raise RemoteBotsAbsent(f"remote bots did not connect within "
+                                       f"{settings.wait_for_remote_s:g} s: "
+                                       f"{', '.join(e.name for e in absent)}")
         match_settings = MatchSettings(move_timeout_s=settings.move_timeout_s,
                                        start_timeout_s=settings.start_timeout_s,
                                        time_bank_s=settings.time_bank_s,
@@ -245,9 +257,9 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                     return
                 spec = MatchSpec(match_id=str(match.id), game=game.name,
                                  players=tournament.players, seed=match.seed, options=options,
-                                 seat_tokens=(), seat_names=tuple(b.name for b in seat_bots),
-                                 settings=match_settings,
-                                 seat_token_hashes=tuple(b.token_hash for b in seat_bots))
+                                 seat_token_hashes=tuple(b.token_hash for b in seat_bots),
+                                 seat_names=tuple(b.name for b in seat_bots),
+                                 settings=match_settings)
 
                 async def is_alive(seat: int) -> bool:
                     process = seat_bots[seat].process
@@ -289,42 +301,19 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
             await server.stop(grace=1.0)
 
 
-async def _wait_for_managed(host: MatchHost, managed: Sequence[_Entrant], wait_s: float,
-                            stop: asyncio.Event) -> None:
-    """Before the first match, let the managed bots start and attend.
-
-    Otherwise, on a busy machine, a bot slower to start than the start timeout
-    would be a no-show in its first matches. Waits for each bot until it attends
-    or its process ends (a bot that exits at once is not waited for), at most
-    ``wait_s``; a bot still absent then meets the usual start timeout.
-    """
+async def _wait_for(host: MatchHost, entrants: Sequence[_Entrant], wait_s: float,
+                    stop: asyncio.Event, arrived: Callable[[_Entrant], None] | None = None
+                    ) -> list[_Entrant]:
+    """Wait up to ``wait_s`` (or a stop) until every entrant is settled; those still absent."""
+    absent = [e for e in entrants if not e.settled(host)]
     deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline and not stop.is_set():
-        if all(host.attending(e.token_hash) or not (e.process and e.process.alive) for e in managed):
-            return
+    while absent and time.monotonic() < deadline and not stop.is_set():
         await asyncio.sleep(0.02)
-
-
-async def _wait_for_remote(host: MatchHost, remote: Sequence[_Entrant], wait_s: float,
-                           stop: asyncio.Event | None, say: Notice) -> list[str]:
-    """Wait up to ``wait_s`` for every remote bot to attend; the names of those still absent.
-
-    Without this wait the first matches of a remote bot that is still connecting
-    would each cost a start timeout and be recorded as no-shows.
-    """
-    absent = [e for e in remote if not host.attending(e.token_hash)]
-    if not absent or wait_s <= 0:
-        return []
-    say(f"waiting up to {wait_s:g} s for remote bots: {', '.join(e.name for e in absent)}")
-    deadline = time.monotonic() + wait_s
-    while absent and time.monotonic() < deadline and not (stop is not None and stop.is_set()):
-        await asyncio.sleep(0.1)
-        for entrant in [e for e in absent if host.attending(e.token_hash)]:
-            say(f"remote bot {entrant.name} connected")
+        for entrant in [e for e in absent if e.settled(host)]:
             absent.remove(entrant)
-    if stop is not None and stop.is_set():
-        return []  # no match starts after a stop; the tournament ends as interrupted
-    return [e.name for e in absent]
+            if arrived is not None:
+                arrived(entrant)
+    return absent
 
 
 def _result(report: MatchReport) -> MatchResult:

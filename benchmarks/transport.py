@@ -23,7 +23,7 @@ import grpc
 from arena.games import get_game
 from arena.referee import Link, MatchReport, MatchSettings, run_match
 from arena.runner import BotProcess
-from arena.server import MatchHost, MatchSpec, create_server
+from arena.server import MatchHost, MatchSpec, create_server, digest
 from arena.v1 import arena_pb2 as pb
 from benchmarks.common import InstantLink, Row
 from benchmarks.trivial_bot import PINGPONG_METHOD
@@ -166,7 +166,7 @@ class Arena:
     async def play(self, concurrent: int, options: dict[str, Any],
                    seed: int = 0) -> tuple[int, float]:
         """``concurrent`` matches at once: (total decisions, wall seconds)."""
-        tokens = tuple(bot.token for bot in self.bots)
+        tokens = tuple(digest(bot.token) for bot in self.bots)
         names = tuple(bot.name for bot in self.bots)
         specs = [MatchSpec(f"m{seed}-{i}", GAME, PLAYERS, seed + i, options, tokens, names, SETTINGS)
                  for i in range(concurrent)]

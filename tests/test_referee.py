@@ -16,7 +16,7 @@ from arena.games import get_game
 from arena.referee import MatchReport, MatchSettings
 from arena.replay import read_log, replay, view
 from arena.runner import BotCommandError, BotProcess
-from arena.server import MatchHost, MatchSpec, create_server
+from arena.server import MatchHost, MatchSpec, create_server, digest
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
@@ -34,7 +34,7 @@ def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,
     options = dict(OPTIONS)
     if first is not None:
         options["dealer"] = (first - 1) % len(tokens)  # the dealer's left plays first
-    return MatchSpec(match_id, GAME, len(tokens), seed, options, tokens,
+    return MatchSpec(match_id, GAME, len(tokens), seed, options, tuple(map(digest, tokens)),
                      tuple(f"bot{i}" for i in range(len(tokens))), settings)
 
 
@@ -465,7 +465,8 @@ def test_a_seat_not_asked_hears_events_while_another_thinks(tmp_path: Path) -> N
             watcher = asyncio.create_task(_watching_seat(port, "watcher"))
             thinker = asyncio.create_task(_watching_seat(port, "thinker", think_s=0.3, slow=3))
             report = await host.play(MatchSpec("slow", "king", 4, 2, options,
-                                               ("watcher", "thinker", rnd.token, rnd.token),
+                                               tuple(map(digest, ("watcher", "thinker",
+                                                                  rnd.token, rnd.token))),
                                                ("watcher", "thinker", "r2", "r3"), settings))
             return report, await asyncio.wait_for(watcher, 10), await asyncio.wait_for(thinker, 10)
         finally:

@@ -241,9 +241,8 @@ def test_a_bot_that_comes_back_is_not_offered_seats_of_matches_already_over() ->
             host.admit_hash(digest("late-token"))
             options = dict(get_game(GAME).parse_options(2))
             report = await host.play(MatchSpec(
-                "missed", GAME, 2, 1, options, (), ("late", "late"),
-                MatchSettings(move_timeout_s=1, start_timeout_s=0.2),
-                seat_token_hashes=(digest("late-token"),) * 2))
+                "missed", GAME, 2, 1, options, (digest("late-token"),) * 2, ("late", "late"),
+                MatchSettings(move_timeout_s=1, start_timeout_s=0.2)))
             assert report.faults == ("no-show", "no-show")
             asyncio.get_running_loop().call_later(1.0, host.dismiss, "late-token")
             async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:

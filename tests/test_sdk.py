@@ -16,7 +16,7 @@ import pytest
 from arena.games import get_game
 from arena.referee import MatchReport, MatchSettings
 from arena.replay import read_log, view
-from arena.server import MatchHost, MatchSpec, create_server
+from arena.server import MatchHost, MatchSpec, create_server, digest
 from bots.random_bot import RandomBot
 from sdk import Bot
 from sdk.bot import MatchInfo, Result
@@ -127,7 +127,7 @@ def test_sdk_bots_get_every_event_in_order_before_they_act_and_before_the_end(
         try:
             host.admit("sdk")
             attending = asyncio.create_task(attend_async(recorder, f"127.0.0.1:{port}", "sdk"))
-            report = await host.play(MatchSpec("sdk", game, players, 5, options, ("sdk",) * players,
+            report = await host.play(MatchSpec("sdk", game, players, 5, options, (digest("sdk"),) * players,
                                                ("sdk",) * players, MatchSettings(5, 10)))
             host.dismiss("sdk")
             await asyncio.wait_for(attending, 10)
