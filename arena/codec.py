@@ -35,8 +35,6 @@ from arena.games import Game, get_game, module_name
 from arena.games.base import InvalidActionError, OptionValue
 from arena.v1 import arena_pb2
 
-CARD_MESSAGE = "arena.v1.Card"
-
 
 class CodecError(ValueError):
     """A message does not hold a valid value of the expected game type."""
@@ -98,46 +96,36 @@ def _field_encoder(fd: Any) -> Encoder:
 
         return repeated_scalars
     if fd.is_repeated:
-        card = fd.message_type.full_name == CARD_MESSAGE
-        known = _Memo()  # the encodings of frozen (immutable) dataclass items
-        same: dict[int, tuple[Any, bytes | None]] = {}  # id -> (a tuple value, the field's encoding)
+        pieces = _Pieces(fd.number, name)  # the wire bytes of each frozen dataclass item seen here
+        same: dict[int, tuple[Any, bytes]] = {}  # id -> (a tuple value, the field's wire bytes)
 
         def fill(msg: Message, value: Any) -> None:
             container = getattr(msg, name)
-            if card:
-                add = container.add
-                for c in value:
-                    add(rank=c.rank, suit=c.suit, copy=c.copy)
-                return
             for item in sorted(value) if isinstance(value, frozenset) else value:
                 sub = container.add()
                 if isinstance(item, (tuple, list, frozenset)):
                     _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
-                    continue
-                data = known.get(item)
-                if data is not None:
-                    sub.MergeFromString(data)
-                    continue
-                encode_into(sub, item)
-                known.put(item, sub)
+                else:
+                    encode_into(sub, item)
 
         def repeated_messages(msg: Message, value: Any) -> None:
-            if REMEMBER and type(value) is tuple and value and _immutable(value[0]):
-                # the very same tuple again (held here, so its id is not reused): its bytes
+            if not (REMEMBER and value and type(value) is not frozenset):
+                fill(msg, value)
+                return
+            if type(value) is tuple:  # the very same tuple again (held, so its id is not reused)
                 hit = same.get(id(value))
                 if hit is not None and hit[0] is value:
-                    data = hit[1]
-                    if data is None:  # seen twice: worth encoding alone and keeping
-                        alone = type(msg)()
-                        fill(alone, value)
-                        data = alone.SerializeToString()
-                        same[id(value)] = (value, data)
-                    msg.MergeFromString(data)  # appends to the repeated field
+                    msg.MergeFromString(hit[1])  # appends to the repeated field
                     return
+            data = pieces.join(value, type(msg))
+            if data is None:  # an item that is no frozen dataclass: field by field
+                fill(msg, value)
+                return
+            if type(value) is tuple:
                 if len(same) >= KNOWN_VALUES:
                     same.clear()
-                same[id(value)] = (value, None)
-            fill(msg, value)
+                same[id(value)] = (value, data)
+            msg.MergeFromString(data)
 
         return repeated_messages
     if fd.message_type is not None:
@@ -155,14 +143,25 @@ def _field_encoder(fd: Any) -> Encoder:
 
 
 # Observations repeat their history (King's completed tricks, past results, the
-# cards drawn for the first dealer) at every decision. Equal immutable values encode
-# to equal bytes, so each repeated-message field keeps the encodings of the frozen
-# dataclass items it has seen, and of tuple values it is given a second time (the
-# same object), and merges those bytes (one C call) instead of re-encoding field by
-# field. A field forgets all once it knows this many, which bounds the memory.
+# cards drawn for the first dealer) and their cards at every decision, and equal
+# frozen dataclasses encode to equal bytes. So each repeated-message field keeps
+# the wire bytes of every frozen item it has encoded (its tag, length and body)
+# and writes a whole field as one join of those pieces, merged in one C call,
+# instead of building a sub-message field by field per item; a tuple given a
+# second time (the same object) is one remembered join. A field forgets all once
+# it knows this many, which bounds the memory.
 REMEMBER = True
 KNOWN_ITEMS = 4096
 KNOWN_VALUES = 256
+
+
+def _varint(number: int) -> bytes:
+    out = bytearray()
+    while number > 0x7F:
+        out.append((number & 0x7F) | 0x80)
+        number >>= 7
+    out.append(number)
+    return bytes(out)
 
 
 class _Memo:
@@ -195,13 +194,13 @@ class _Memo:
             self._hold(item, data)
         return data
 
-    def put(self, item: Any, encoded: Message) -> None:
-        """Remember ``encoded`` (holding ``item`` alone) as the encoding of ``item``."""
+    def put(self, item: Any, encoded: Message | bytes) -> None:
+        """Remember ``encoded`` (a message or its bytes) as the encoding of ``item``."""
         if not _immutable(item):
             return
         if len(self.by_value) >= KNOWN_ITEMS:
             self.by_value.clear()
-        data = encoded.SerializeToString()
+        data = encoded if isinstance(encoded, bytes) else encoded.SerializeToString()
         try:
             self.by_value[item] = data
         except TypeError:  # unhashable after all: never remembered
@@ -212,6 +211,38 @@ class _Memo:
         if len(self.by_id) >= KNOWN_ITEMS:
             self.by_id.clear()
         self.by_id[id(item)] = (item, data)
+
+
+class _Pieces(_Memo):
+    """Per repeated field: each frozen item's wire bytes as an element of that field."""
+
+    __slots__ = ("name", "tag")
+
+    def __init__(self, number: int, name: str) -> None:
+        super().__init__()
+        self.name = name
+        self.tag = _varint(number << 3 | 2)  # a length-delimited field
+
+    def join(self, items: Any, parent: type[Message]) -> bytes | None:
+        """The field's bytes holding ``items`` in order; ``None`` if one is not frozen."""
+        by_id = self.by_id
+        parts = []
+        for item in items:
+            hit = by_id.get(id(item))
+            if hit is not None and hit[0] is item:
+                parts.append(hit[1])
+                continue
+            piece = self.get(item)
+            if piece is None:
+                if not _immutable(item):
+                    return None
+                sub = getattr(parent(), self.name).add()
+                encode_into(sub, item)
+                body = sub.SerializeToString()
+                piece = self.tag + _varint(len(body)) + body
+                self.put(item, piece)
+            parts.append(piece)
+        return b"".join(parts)
 
 
 def _immutable(item: Any) -> bool:

@@ -93,6 +93,17 @@ class Tournament:
         out, err = self.process.communicate(timeout=timeout)
         return "".join(self.seen) + out, err
 
+    def finish_beside(self, bot: subprocess.Popen[str]) -> str:
+        """Its output once it ended well; otherwise fail with its output and the bot's."""
+        out, err = self.finish()
+        if self.process.returncode != 0:
+            if bot.poll() is None:
+                bot.send_signal(signal.SIGKILL)
+            said, _ = bot.communicate()
+            raise AssertionError(f"the tournament failed:\n{out}{err}\nthe remote bot "
+                                 f"(exit code {bot.returncode}) said:\n{said}")
+        return out
+
     def kill(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
@@ -150,8 +161,7 @@ def test_a_remote_bot_plays_a_whole_tournament_against_a_managed_bot(tmp_path: P
         assert code == 1 and "UNAUTHENTICATED" in said, said
 
         bot = remote_bot(address, token)
-        out, err = run.finish()
-        assert run.process.returncode == 0, out + err
+        out = run.finish_beside(bot)
         assert "waiting up to 60 s for remote bots: faraway@1" in out
         code, said = ended(bot)  # dismissed when the tournament ends: it exits by itself
         assert code == 0, said
@@ -200,8 +210,7 @@ def test_a_remote_bot_over_tls_after_a_wait_that_ran_out_and_a_new_token(tmp_pat
         assert code == 1 and "UNAUTHENTICATED" in said, said
 
         bot = remote_bot(f"127.0.0.1:{port}", new_token, "--tls-ca", str(cert))
-        out, err = resume.finish()
-        assert resume.process.returncode == 0, out + err
+        out = resume.finish_beside(bot)
         assert "remote bot faraway@1 connected" in out
         code, said = ended(bot)
         assert code == 0, said

@@ -69,12 +69,14 @@ def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> No
         deadline = time.monotonic() + 30
         while not _tournament_exists(db) and time.monotonic() < deadline:
             time.sleep(0.02)
-        # a random moment: while bots start, mid-match, or between matches
-        target = _finished(db) + draw.randrange(0, 12)
+        # a random moment: while bots start, mid-match, or between matches; within this
+        # attempt's share of the matches left, so that a busy machine cannot outrun the kills
+        left = total - _finished(db)
+        target = _finished(db) + draw.randrange(0, max(1, left // (KILLS - attempt + 1)))
         deadline = time.monotonic() + 30
         while _finished(db) < target and time.monotonic() < deadline:
             time.sleep(0.01)
-        time.sleep(draw.uniform(0.0, 0.3))
+        time.sleep(draw.uniform(0.0, 0.05))
         process.send_signal(signal.SIGKILL)
         process.wait()
         kills += 1
