@@ -70,20 +70,26 @@ def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
             encode_into(sub, value)
 
         return encode_member
-    names = tuple(f.name for f in dataclasses.fields(cls))
-    steps = []
-    for name in names:
-        fd = descriptor.fields_by_name.get(name)
+    # One straight-line function per (dataclass, message): no loop over fields and
+    # no call per scalar, which is most of an observation. Names are checked
+    # against the message first, and are identifiers (dataclass fields).
+    lines = ["def encode(msg, value):"]
+    steps: dict[str, Encoder] = {}
+    for f in dataclasses.fields(cls):
+        fd = descriptor.fields_by_name.get(f.name)
         if fd is None:
-            raise CodecError(f"message {descriptor.full_name} has no field {name!r}")
-        steps.append((name, _field_encoder(fd)))
-
-    def encode(msg: Message, value: Any) -> None:
-        for name, step in steps:
-            item = getattr(value, name)
-            if item is not None:
-                step(msg, item)
-
+            raise CodecError(f"message {descriptor.full_name} has no field {f.name!r}")
+        lines.append(f"    x = value.{f.name}")
+        if fd.message_type is None and not fd.is_repeated:
+            lines.append(f"    if x is not None: msg.{f.name} = x")
+        else:  # an empty repeated field is no field at all
+            steps[f"step_{f.name}"] = _field_encoder(fd)
+            test = "x is not None" if not fd.is_repeated else "x"
+            lines.append(f"    if {test}: step_{f.name}(msg, x)")
+    lines.append("    return None")
+    namespace: dict[str, Any] = dict(steps)
+    exec("\n".join(lines), namespace)
+    encode: Encoder = namespace["encode"]
     return encode
 
 

@@ -17,7 +17,12 @@ of the referee's time; riding along, a decision costs one write and one read.
 So that a seat which is not asked still hears what happens, events that have
 waited ``MatchSettings.event_delay_s`` (or piled up to ``MAX_WAITING_EVENTS``)
 go out on their own ``Events`` message, also while the referee waits on a slow
-decision. Every event is logged at once, with its audience, whatever its delivery.
+decision (a timer does it then, without disturbing the wait). Every event is
+logged at once, with its audience, whatever its delivery.
+
+A message a bot sends out of turn (stale, duplicate, forged) is read in turn and
+rejected; more than ``MAX_REJECTED_IN_TURN`` of them while one decision waits is
+a flood, and the seat is hung up on (a disconnect).
 """
 
 from __future__ import annotations
@@ -44,7 +49,8 @@ class Link(Protocol):
     async def receive(self, timeout: float | None) -> pb.BotMessage | None:
         """The bot's next message; ``None`` once the stream is closed.
 
-        Raises ``TimeoutError`` when nothing arrives within ``timeout`` seconds.
+        Raises ``TimeoutError`` when nothing arrives within ``timeout`` seconds;
+        the link may be closed by then (the referee asks the seat nothing more).
         """
 
     def drain(self) -> list[pb.BotMessage]:
@@ -56,6 +62,7 @@ class Link(Protocol):
 
 MAX_NOTICES = 20  # rejected messages answered with a notice, per seat and match
 MAX_WAITING_EVENTS = 256  # a seat's queue this long goes out on its own, whatever its age
+MAX_REJECTED_IN_TURN = 256  # messages rejected while one decision waits; more is a flood
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,7 @@ async def run_match(
     mail.post(game.opening_events(state))
     decision_id = 0
     while (to_act := game.to_act(state)) is not None:
-        await mail.send_due(skip=to_act)  # the seat to act gets its events with the request
+        await mail.send_due(skip=seats[to_act])  # the seat to act gets its events with the request
         legal = list(game.legal_actions(state))
         seat = seats[to_act]
         asked_at = time.monotonic()
@@ -217,7 +224,7 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
     """Ask a seat for a decision; the action, or ``None`` with the seat's fault set.
 
     The request carries the seat's waiting events. While the bot thinks, the
-    other seats' events go out as they fall due.
+    other seats' events go out as they fall due (see :class:`_Mail`).
     """
     assert seat.link is not None
     for stale in seat.link.drain():
@@ -235,20 +242,23 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
         seat.waiting = []
     await seat.link.send(asking)
     deadline = time.monotonic() + timeout_s if timeout_s > 0 else None
+    mail.waiting_on(seat)
+    try:
+        return await _answer(codec, seat, decision_id, legal, deadline)
+    finally:
+        await mail.done_waiting()
+
+
+async def _answer(codec: GameCodec, seat: _Seat, decision_id: int, legal: list[Any],
+                  deadline: float | None) -> Any:
+    """The seat's answer to the decision (rejecting whatever else it sent meanwhile)."""
+    assert seat.link is not None
+    rejected = 0
     while True:
-        now = time.monotonic()
-        wait = None if deadline is None else max(0.0, deadline - now)
-        due = mail.due_in(now)
-        if due is not None and (wait is None or due < wait):
-            if due <= 0:
-                await mail.send_due()
-                continue
-            wait = due
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
             message = await seat.link.receive(wait)
         except TimeoutError:
-            if deadline is None or time.monotonic() < deadline:
-                continue  # woken to send the events that fell due (on the next turn of the loop)
             seat.fault = pb.FAULT_TIMEOUT
             return None
         if message is None:
@@ -256,6 +266,11 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
             return None
         kind = message.WhichOneof("kind")
         if kind != "choice" or message.choice.decision_id != decision_id:
+            if rejected == MAX_REJECTED_IN_TURN:  # a flood: read no further
+                seat.fault = pb.FAULT_DISCONNECTED
+                await seat.link.close()
+                return None
+            rejected += 1
             await _reject(seat, message, decision_id)
             continue
         choice = message.choice
@@ -296,7 +311,12 @@ async def _reject(seat: _Seat, message: pb.BotMessage, decision_id: int) -> None
 
 
 class _Mail:
-    """Each seat's events on their way: logged at once, delivered by the rule in the module doc."""
+    """Each seat's events on their way: logged at once, delivered by the rule in the module doc.
+
+    While the referee waits on one seat's decision, a timer sends the other
+    seats' events as they fall due (in a task of its own, joined before the
+    referee writes again, so that no stream has two writers).
+    """
 
     def __init__(self, codec: GameCodec, seats: Sequence[_Seat], log: pb.MatchLog,
                  delay_s: float) -> None:
@@ -304,6 +324,9 @@ class _Mail:
         self.seats = seats
         self.log = log
         self.delay_s = delay_s
+        self._asked: _Seat | None = None  # the seat whose decision the referee waits on
+        self._timer: asyncio.TimerHandle | None = None
+        self._sending: asyncio.Task[None] | None = None
 
     def post(self, events: Sequence[Any]) -> None:
         """Log every event with its audience and queue it for each playing seat that may see it."""
@@ -332,11 +355,11 @@ class _Mail:
         oldest = min((s.waiting_since for s in self.seats if s.waiting and s.playing), default=None)
         return None if oldest is None else oldest + self.delay_s - now
 
-    async def send_due(self, skip: int | None = None) -> None:
+    async def send_due(self, skip: _Seat | None = None) -> None:
         """Send, on their own, the events that waited long enough or piled up (not to ``skip``)."""
         now = time.monotonic()
-        for number, seat in enumerate(self.seats):
-            if not seat.waiting or number == skip or seat.link is None:
+        for seat in self.seats:
+            if not seat.waiting or seat is skip or seat.link is None:
                 continue
             if not seat.playing:
                 seat.waiting = []  # a faulted seat is no longer told anything
@@ -344,3 +367,36 @@ class _Mail:
                 message = pb.RefereeMessage(events=pb.Events(events=seat.waiting))
                 seat.waiting = []
                 await seat.link.send(message)
+
+    # -- while the referee waits on a decision ---------------------------------------
+    def waiting_on(self, seat: _Seat) -> None:
+        self._asked = seat
+        self._arm()
+
+    async def done_waiting(self) -> None:
+        self._asked = None
+        if self._sending is not None:
+            await self._sending
+
+    def _arm(self) -> None:
+        if self._timer is not None or self._sending is not None:
+            return
+        due = self.due_in(time.monotonic())
+        if due is not None:
+            self._timer = asyncio.get_running_loop().call_later(max(0.0, due), self._ring)
+
+    def _ring(self) -> None:
+        self._timer = None
+        if self._asked is None:
+            return  # the referee is busy: it sends what is due before its next wait
+        due = self.due_in(time.monotonic())
+        if due is not None and due > 0:
+            self._arm()  # the queues moved on since the timer was set
+        elif due is not None:
+            self._sending = asyncio.ensure_future(self.send_due(skip=self._asked))
+            self._sending.add_done_callback(self._sent)
+
+    def _sent(self, _: asyncio.Task[None]) -> None:
+        self._sending = None
+        if self._asked is not None:
+            self._arm()

@@ -7,17 +7,18 @@ with :func:`arena.referee.run_match`.
 
 Limits against hostile bots: small messages (a bot only ever sends a Hello and
 Choices), a bounded number of streams per connection and of Attend streams per
-token, keepalive pings that find dead or frozen peers, a bounded backlog of
-unread messages per seat, and a deadline on every write to a bot, so a bot that
-stops reading its stream (HTTP/2 flow control) cannot stall the match. The waits
-without a deadline are the ones that end with the match (``link.finished``) or
-with the bot's attendance (the Attend queue), or when the peer goes away.
+token, keepalive pings that find dead or frozen peers, and a deadline on every
+write to a bot, so a bot that stops reading its stream (HTTP/2 flow control)
+cannot stall the match. A bot's messages are read only when the referee waits on
+its decision, so what it sends meanwhile waits in its own flow-control window
+(the referee bounds what it reads per decision). The waits without a deadline
+are the ones that end with the match (``link.finished``) or with the bot's
+attendance (the Attend queue), or when the peer goes away.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import secrets
@@ -38,7 +39,6 @@ MAX_SEND_BYTES = 16 * 1024 * 1024   # operators' match records can be large
 MAX_METADATA_BYTES = 16 * 1024
 MAX_STREAMS_PER_CONNECTION = 256    # a bot plays every seat it holds on one connection
 MAX_ATTEND_STREAMS = 4              # per bot token; a restarted bot needs a second one briefly
-MAX_WAITING_MESSAGES = 256          # per seat, unread by the referee; more is a flood
 SEND_TIMEOUT_S = 10.0               # per write, for matches without a move deadline
 KEEPALIVE_S = 30.0                  # the server pings each connection this often ...
 KEEPALIVE_TIMEOUT_S = 10.0          # ... and closes it when no answer comes back in time
@@ -95,64 +95,123 @@ class _Attendee:
     streams: int = 0
 
 
+class _Alarm:
+    """A deadline for one awaited operation at a time, on a timer that is re-armed lazily.
+
+    Like ``asyncio.timeout`` it cancels the task still awaiting the operation at
+    its deadline, but it keeps one timer per link instead of scheduling and
+    cancelling one per operation: the next deadline is almost always later than
+    the armed timer, which then only re-arms itself when it fires early.
+    """
+
+    __slots__ = ("_deadline", "_handle", "_task", "rang")
+
+    def __init__(self) -> None:
+        self._deadline: float | None = None
+        self._handle: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self.rang = False
+
+    def set(self, seconds: float) -> None:
+        """Cancel the current task if it is still awaiting in ``seconds``, unless cleared first."""
+        loop = asyncio.get_running_loop()
+        self._deadline = deadline = loop.time() + seconds
+        self._task = asyncio.current_task()
+        if self._handle is None or self._handle.when() > deadline:
+            if self._handle is not None:
+                self._handle.cancel()
+            self._handle = loop.call_at(deadline, self._ring)
+
+    def clear(self) -> None:
+        self._deadline = None
+        self._task = None
+
+    def took(self) -> bool:
+        """Whether the alarm cut the operation short (a ``CancelledError`` of its own)."""
+        if not self.rang:
+            return False
+        self.rang = False
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        return True
+
+    def _ring(self) -> None:
+        self._handle = None
+        if self._deadline is None or self._task is None:
+            return
+        loop = asyncio.get_running_loop()
+        if loop.time() + 0.001 < self._deadline:  # armed for an earlier operation: wait on
+            self._handle = loop.call_at(self._deadline, self._ring)
+            return
+        self.rang = True
+        self._task.cancel()
+        self.clear()
+
+
 class GrpcLink:
     """A seat's Play stream, seen by the referee as a :class:`arena.referee.Link`.
 
-    A write that does not complete within ``send_timeout_s`` (the bot stopped
-    reading and flow control holds the write back) or a backlog of more than
-    ``MAX_WAITING_MESSAGES`` unread messages (a flood) hangs up: the stream ends
-    and the referee sees the seat as disconnected.
+    The referee reads the stream itself, only while it waits on the seat's
+    decision (no reader task and no queue between the two: a hop fewer per
+    decision). A read or a write that does not finish in time (a silent bot, or
+    one that stopped reading so that flow control holds the write back) is cut
+    short; grpc then cancels the call, so the seat is gone for this match:
+    the referee marks it with a timeout or a disconnect.
     """
 
     def __init__(self, context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage],
                  send_timeout_s: float = SEND_TIMEOUT_S) -> None:
         self._context = context
-        self._inbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
         self._gone = False
         self._send_timeout_s = send_timeout_s
+        self._alarm = _Alarm()
         self.finished = asyncio.Event()
 
-    def deliver(self, message: pb.BotMessage | None) -> bool:
-        """Queue a message for the referee; ``False`` once the link has hung up."""
-        if self._gone:
-            return False
-        if message is not None and self._inbox.qsize() >= MAX_WAITING_MESSAGES:
-            self.hang_up()
-            return False
-        self._inbox.put_nowait(message)
-        return True
-
     def hang_up(self) -> None:
-        """Stop talking to this bot: the referee reads end-of-stream, the Play call ends."""
-        if not self._gone:
-            self._gone = True
-            self._inbox.put_nowait(None)
+        """Stop talking to this bot: its Play call ends."""
+        self._gone = True
         self.finished.set()
 
     async def send(self, message: pb.RefereeMessage) -> None:
-        if self._gone or self.finished.is_set():
+        if self._gone:
             return
+        self._alarm.set(self._send_timeout_s)
         try:
-            async with asyncio.timeout(self._send_timeout_s):  # no extra task, unlike wait_for
-                await self._context.write(message)
-        except Exception:  # timed out, or the stream is gone (grpc raises several types for that)
+            await self._context.write(message)
+        except asyncio.CancelledError:
+            if not self._alarm.took():
+                raise
             self.hang_up()
+        except Exception:  # the stream is gone (grpc raises several types for that)
+            self.hang_up()
+        finally:
+            self._alarm.clear()
 
     async def receive(self, timeout: float | None) -> pb.BotMessage | None:
-        if not self._inbox.empty():  # the answer is often here already: no timer, no wait
-            return self._inbox.get_nowait()
-        async with asyncio.timeout(timeout):  # a timer, not wait_for's extra task per receive
-            return await self._inbox.get()
+        if self._gone:
+            return None
+        if timeout is not None:
+            self._alarm.set(timeout)
+        try:
+            message = await self._context.read()
+        except asyncio.CancelledError:
+            if not self._alarm.took():
+                raise
+            self.hang_up()  # a read cut short cancels the call: nothing more comes
+            raise TimeoutError from None
+        except Exception:  # bytes that are no BotMessage, or the stream is gone
+            self.hang_up()
+            return None
+        finally:
+            self._alarm.clear()
+        if not isinstance(message, pb.BotMessage):  # grpc.aio.EOF: the bot closed its side
+            self.hang_up()
+            return None
+        return message
 
     def drain(self) -> list[pb.BotMessage]:
-        waiting = []
-        while not self._inbox.empty():
-            message = self._inbox.get_nowait()
-            if message is None:
-                self._inbox.put_nowait(None)  # keep the end-of-stream mark
-                break
-            waiting.append(message)
-        return waiting
+        return []  # nothing is read ahead: what a bot sent out of turn is read (and rejected) in turn
 
     async def close(self) -> None:
         self.finished.set()
@@ -292,28 +351,7 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
             return
         link = GrpcLink(context, pending.send_timeout_s)
         pending.link.set_result(link)
-        reader = asyncio.create_task(_read_into(context, link))
-        try:
-            await link.finished.wait()
-        finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
-
-
-async def _read_into(context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage],
-                     link: GrpcLink) -> None:
-    try:
-        while True:
-            message = await context.read()
-            if not isinstance(message, pb.BotMessage):  # grpc.aio.EOF: the bot closed its side
-                break
-            if not link.deliver(message):  # hung up (a flood): stop reading
-                break
-    except Exception:
-        pass
-    finally:
-        link.deliver(None)
+        await link.finished.wait()  # the referee reads and writes the stream until then
 
 
 async def create_server(host: MatchHost, address: str = "127.0.0.1:0",

@@ -11,9 +11,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.referee import MAX_NOTICES, MatchReport, MatchSettings
+from arena.referee import MAX_NOTICES, MAX_REJECTED_IN_TURN, MatchReport, MatchSettings
 from arena.replay import read_log
-from arena.server import MAX_ATTEND_STREAMS, MAX_RECEIVE_BYTES, MAX_WAITING_MESSAGES, MatchHost
+from arena.server import MAX_ATTEND_STREAMS, MAX_RECEIVE_BYTES, MatchHost
 from arena.v1 import arena_pb2 as pb
 from tests.test_referee import GAME, on_server, spec, started
 
@@ -270,7 +270,7 @@ def test_a_bot_that_stops_reading_cannot_stall_the_referee(tmp_path: Path) -> No
 
 def test_a_flood_of_messages_hangs_up_on_the_seat(tmp_path: Path) -> None:
     """Junk sent while the referee is busy elsewhere waits unread: beyond a bound, a hang-up."""
-    junk = tuple(choice(1000 + n, 0) for n in range(MAX_WAITING_MESSAGES * 2))
+    junk = tuple(choice(1000 + n, 0) for n in range(MAX_REJECTED_IN_TURN * 2))
 
     async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
         host.admit("flood")
@@ -285,7 +285,7 @@ def test_a_flood_of_messages_hangs_up_on_the_seat(tmp_path: Path) -> None:
     report = on_server(tmp_path, scenario)
     # every junk message alone is harmless (rejected); the backlog of them is what hangs up
     assert report.faults == ("disconnected", "")
-    assert report.rejected_replies == MAX_WAITING_MESSAGES  # read up to the bound, no further
+    assert report.rejected_replies == MAX_REJECTED_IN_TURN  # read up to the bound, no further
 
 
 @pytest.mark.parametrize("size", [MAX_RECEIVE_BYTES // 2])
