@@ -133,8 +133,13 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
                 log.warning("referee: %s", message.notice.text)
         with contextlib.suppress(grpc.RpcError, RuntimeError):
             await call.done_writing()
-    except grpc.RpcError as err:
-        if isinstance(err, grpc.Call) and err.code() != grpc.StatusCode.CANCELLED:
+    except (grpc.RpcError, asyncio.InvalidStateError) as err:
+        # The referee ends a seat's stream when the seat is out of the match (its clock ran
+        # out, or a flood): grpc reports a cancelled call, or refuses the late write.
+        if not isinstance(err, grpc.Call) or err.code() == grpc.StatusCode.CANCELLED:
+            log.warning("match %s seat %s: the referee ended this seat's stream (out of time?); "
+                        "the match goes on without it", assignment.match_id, assignment.seat)
+        else:
             log.warning("match %s seat %s: %s", assignment.match_id, assignment.seat, err.details())
     except MemoryError:
         # Out of memory (e.g. at the arena's memory limit) the process is in no state to go

@@ -219,6 +219,32 @@ def test_crashed_bot_is_recorded_and_restarted(tmp_path: Path) -> None:
     assert again.faults[1] == ""  # the other seat plays on either way
 
 
+def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path: Path) -> None:
+    """A bot too slow for its clock: a timeout, its stream ended at once, no crash, and the
+    same process plays the next match (the SDK says why, without a traceback)."""
+    settings = MatchSettings(move_timeout_s=0.5, start_timeout_s=10)
+
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[list[MatchReport], int]:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        slow = await started(host, port, tmp, "slow", "python -m tests.bots.misbehaving slow")
+        try:
+            tokens = (slow.token, rnd.token)
+            reports = [await host.play(spec(f"s{i}", tokens, seed=3 + i, settings=settings, first=0),
+                                       is_alive(slow, rnd)) for i in range(2)]
+            await asyncio.sleep(1.5)  # the late answer of the last match is given, and refused
+            assert await slow.is_alive()
+            return reports, slow.starts
+        finally:
+            await asyncio.gather(rnd.stop(), slow.stop())
+
+    reports, starts = on_server(tmp_path, scenario)
+    assert [r.faults for r in reports] == [("timeout", "")] * 2
+    assert starts == 1
+    said = (tmp_path / "logs" / "slow.log").read_text()
+    assert said.count("the referee ended this seat's stream (out of time?)") == 2, said
+    assert "Traceback" not in said
+
+
 def is_alive(*bots: BotProcess) -> Callable[[int], Awaitable[bool]]:
     async def check(seat: int) -> bool:
         return await bots[seat].is_alive()

@@ -5,6 +5,7 @@
     python -m tests.bots.misbehaving exit       # exits at once
     python -m tests.bots.misbehaving flood      # plays, writing a megabyte to stdout and stderr each move
     python -m tests.bots.misbehaving hang       # loops forever when asked to decide
+    python -m tests.bots.misbehaving slow       # takes 1.5 s over its first decision of a match
     python -m tests.bots.misbehaving stall      # stops itself (SIGSTOP) when asked to decide
     python -m tests.bots.misbehaving illegal    # answers an action that is never legal
     python -m tests.bots.misbehaving forge      # answers for a decision id it was not asked, then legally
@@ -22,6 +23,7 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,6 +54,18 @@ class HangingBot(RandomBot):
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         while True:
             pass
+
+
+class SlowBot(RandomBot):
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.decisions = 0
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        self.decisions += 1
+        if self.decisions == 1:
+            time.sleep(1.5)
+        return super().act(observation, legal_actions)
 
 
 class StallingBot(RandomBot):
@@ -178,7 +192,7 @@ def forge() -> None:
 
 
 MODES = {"flood": FloodingBot, "hang": HangingBot, "stall": StallingBot, "illegal": IllegalBot,
-         "hog": HoggingBot}
+         "hog": HoggingBot, "slow": SlowBot}
 
 
 def main(mode: str) -> None:
