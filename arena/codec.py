@@ -479,6 +479,11 @@ FAULT_NUMBERS: dict[str, arena_pb2.Fault] = {
 FAULT_NAMES: dict[int, str] = {number: name for name, number in FAULT_NUMBERS.items()}
 
 
+# The initial metadata an Attend call gets once the arena has accepted the bot's
+# token (a refused call ends without it): the SDK knows it is in before any seat.
+ATTENDING_MARK = ("arena-attending", "1")
+
+
 # -- options ---------------------------------------------------------------------
 def encode_options(options: dict[str, OptionValue], target: Any) -> None:
     """Fill a ``map<string, OptionValue>`` field from typed options."""

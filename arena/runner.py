@@ -84,7 +84,8 @@ class BotProcess:
             log_path.replace(log_path.with_suffix(".log.1"))
         env = dict(os.environ, ARENA_SERVER=self.server, ARENA_TOKEN=self.token,
                    ARENA_BOT_NAME=self.name, PYTHONUNBUFFERED="1",
-                   ARENA_TLS="", ARENA_TLS_CA="")  # managed bots use the private plain-text port
+                   ARENA_TLS="", ARENA_TLS_CA="",  # managed bots use the private plain-text port
+                   ARENA_RETRY="0")  # and end when the arena does, not wait for it to come back
         argv = self.limits.wrap(self.argv) if self.limits is not None else self.argv
         self.process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,

@@ -28,6 +28,7 @@ from typing import Any
 
 import grpc
 
+from arena.codec import ATTENDING_MARK
 from arena.games.base import OptionValue
 from arena.referee import Link, MatchReport, MatchSettings, run_match
 from arena.v1 import arena_pb2 as pb
@@ -316,6 +317,7 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"at most {MAX_ATTEND_STREAMS} Attend streams per bot token")
             return
+        await context.send_initial_metadata((ATTENDING_MARK,))  # the bot knows it is in
         attendee.streams += 1
         try:
             while True:

@@ -9,6 +9,12 @@ It returns when the arena ends the bot's attendance.
 A remote bot reaching an arena over TLS adds ``--tls-ca FILE`` (the PEM
 certificate to trust, e.g. the arena's self-signed one; env ``ARENA_TLS_CA``) or
 ``--tls`` alone to trust the system's root certificates (env ``ARENA_TLS=1``).
+
+While the arena cannot be reached (not started yet, restarting, a network
+glitch) the bot tries again, for up to ``--retry SECONDS`` (env ``ARENA_RETRY``;
+60 by default, counted from the first failure since it last attended), so a
+remote bot may be started before its tournament and survives a resumed one.
+The arena starts its managed bots with ``ARENA_RETRY=0``: they end with it.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Any
 
 import grpc
 
-from arena.codec import FAULT_NAMES, CodecError, codec_for, decode_options
+from arena.codec import ATTENDING_MARK, FAULT_NAMES, CodecError, codec_for, decode_options
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from sdk.bot import Bot, MatchInfo, Result
@@ -33,6 +39,8 @@ log = logging.getLogger("sdk")
 
 CLIENT = "card-arena-sdk/0.1.0"
 OUT_OF_MEMORY_EXIT = 137
+DEFAULT_RETRY_S = 60.0
+RETRY_PAUSES_S = (0.2, 0.5, 1.0, 2.0, 5.0)  # between attempts; the last one repeats
 
 
 def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> None:
@@ -48,9 +56,18 @@ def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> No
                              "(default: $ARENA_TLS=1)")
     parser.add_argument("--tls-ca", metavar="FILE", default=os.environ.get("ARENA_TLS_CA", ""),
                         help="connect over TLS, trusting this PEM certificate (default: $ARENA_TLS_CA)")
+    parser.add_argument("--retry", metavar="SECONDS", default=os.environ.get("ARENA_RETRY", ""),
+                        help=f"how long to keep trying while the arena cannot be reached "
+                             f"(default: $ARENA_RETRY or {DEFAULT_RETRY_S:g}; 0: give up at once)")
     args, _ = parser.parse_known_args(argv)
     if not args.server or not args.token:
         parser.error("give --server and --token (or set ARENA_SERVER and ARENA_TOKEN)")
+    try:
+        retry_s = float(args.retry) if args.retry != "" else DEFAULT_RETRY_S
+    except ValueError:
+        retry_s = -1.0
+    if not retry_s >= 0 or retry_s == float("inf"):
+        parser.error(f"--retry must be a number of seconds, 0 or more, not {args.retry!r}")
     credentials = None
     if args.tls or args.tls_ca:
         root = None
@@ -63,9 +80,10 @@ def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> No
         credentials = grpc.ssl_channel_credentials(root_certificates=root)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        attend(bot_factory, args.server, args.token, credentials)
+        attend(bot_factory, args.server, args.token, credentials, retry_s)
     except grpc.RpcError as err:
-        why = f"{err.code().name} ({err.details()})" if isinstance(err, grpc.Call) else str(err)
+        code = _status(err)
+        why = f"{code.name} ({_details(err)})" if code is not None else str(err)
         print(f"bot: the arena at {args.server} refused or ended the connection: {why}",
               file=sys.stderr)
         sys.exit(1)
@@ -74,25 +92,82 @@ def run(bot_factory: Callable[[], Bot], argv: Sequence[str] | None = None) -> No
 
 
 def attend(bot_factory: Callable[[], Bot], server: str, token: str,
-           credentials: grpc.ChannelCredentials | None = None) -> None:
-    asyncio.run(attend_async(bot_factory, server, token, credentials))
+           credentials: grpc.ChannelCredentials | None = None, retry_s: float = 0.0) -> None:
+    asyncio.run(attend_async(bot_factory, server, token, credentials, retry_s))
 
 
 async def attend_async(bot_factory: Callable[[], Bot], server: str, token: str,
-                       credentials: grpc.ChannelCredentials | None = None) -> None:
+                       credentials: grpc.ChannelCredentials | None = None,
+                       retry_s: float = 0.0) -> None:
     """Attend until dismissed, playing each offered seat on its own stream (over TLS
-    with ``credentials``, e.g. ``grpc.ssl_channel_credentials(root_certificates=...)``)."""
+    with ``credentials``, e.g. ``grpc.ssl_channel_credentials(root_certificates=...)``).
+
+    While the arena is unreachable (``UNAVAILABLE``) it tries again for up to
+    ``retry_s`` seconds from the first failure since it last attended; any other
+    refusal (a wrong token, say) ends it at once.
+    """
+    failed_at: float | None = None
+    attempt = 0
+    while True:
+        try:
+            await _attend_once(bot_factory, server, token, credentials)
+            return  # dismissed: the tournament is over
+        except _Attended:
+            failed_at, attempt = None, 0  # it was in: the next outage gets the whole window
+        except grpc.RpcError as err:
+            if _status(err) != grpc.StatusCode.UNAVAILABLE:
+                raise
+            now = asyncio.get_running_loop().time()
+            failed_at = now if failed_at is None else failed_at
+            if now - failed_at >= retry_s:
+                raise
+            if attempt == 0:
+                log.warning("the arena at %s cannot be reached (%s); trying again for up to %g s",
+                            server, _details(err), retry_s)
+            await asyncio.sleep(RETRY_PAUSES_S[min(attempt, len(RETRY_PAUSES_S) - 1)])
+            attempt += 1
+
+
+def _status(err: BaseException) -> grpc.StatusCode | None:
+    """The status of a failed call (``grpc.aio`` errors are no ``grpc.Call``, but have one)."""
+    code = getattr(err, "code", None)
+    status = code() if callable(code) else None
+    return status if isinstance(status, grpc.StatusCode) else None
+
+
+def _details(err: BaseException) -> str:
+    details = getattr(err, "details", None)
+    return str(details() if callable(details) else err)
+
+
+class _Attended(Exception):
+    """The arena accepted the bot, then the connection was lost (worth trying again at once)."""
+
+
+async def _attend_once(bot_factory: Callable[[], Bot], server: str, token: str,
+                       credentials: grpc.ChannelCredentials | None) -> None:
     channel = grpc.aio.insecure_channel(server) if credentials is None \
         else grpc.aio.secure_channel(server, credentials)
     async with channel:
         stub = pb_grpc.BotServiceStub(channel)
         seats: set[asyncio.Task[None]] = set()
-        async for assignment in stub.Attend(pb.AttendRequest(token=token, client=CLIENT)):
-            task = asyncio.create_task(play_seat(stub, assignment, bot_factory()))
-            seats.add(task)
-            task.add_done_callback(seats.discard)
-        if seats:
-            await asyncio.wait(seats, timeout=5)
+        call = stub.Attend(pb.AttendRequest(token=token, client=CLIENT))
+        # the arena sends this mark as soon as it accepts the token (empty on a refusal)
+        metadata = await call.initial_metadata() or ()
+        accepted = any((key, value) == ATTENDING_MARK for key, value in metadata)
+        try:
+            async for assignment in call:
+                task = asyncio.create_task(play_seat(stub, assignment, bot_factory()))
+                seats.add(task)
+                task.add_done_callback(seats.discard)
+        except grpc.RpcError as err:
+            if accepted and _status(err) == grpc.StatusCode.UNAVAILABLE:
+                log.warning("lost the connection to the arena at %s: %s", server, _details(err))
+                raise _Attended() from err
+            raise
+        finally:
+            if seats:
+                await asyncio.wait(seats, timeout=5)
 
 
 async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
@@ -136,11 +211,11 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
     except (grpc.RpcError, asyncio.InvalidStateError) as err:
         # The referee ends a seat's stream when the seat is out of the match (its clock ran
         # out, or a flood): grpc reports a cancelled call, or refuses the late write.
-        if not isinstance(err, grpc.Call) or err.code() == grpc.StatusCode.CANCELLED:
+        if _status(err) in (None, grpc.StatusCode.CANCELLED):
             log.warning("match %s seat %s: the referee ended this seat's stream (out of time?); "
                         "the match goes on without it", assignment.match_id, assignment.seat)
         else:
-            log.warning("match %s seat %s: %s", assignment.match_id, assignment.seat, err.details())
+            log.warning("match %s seat %s: %s", assignment.match_id, assignment.seat, _details(err))
     except MemoryError:
         # Out of memory (e.g. at the arena's memory limit) the process is in no state to go
         # on: it ends, the arena records a crash and starts it afresh for its next match.

@@ -8,8 +8,10 @@ import ipaddress
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -27,7 +29,7 @@ from arena.server import MatchHost, MatchSpec, create_server, digest
 from arena.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.test_cli import arena
+from tests.test_cli import _finished, arena
 
 GAME = "face-card-kill-card"
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
@@ -202,7 +204,7 @@ def test_a_remote_bot_over_tls_after_a_wait_that_ran_out_and_a_new_token(tmp_pat
         address = resume.remote_address()
         assert address.startswith("localhost:")
         port = address.rsplit(":", 1)[1]
-        plain = remote_bot(f"127.0.0.1:{port}", new_token)  # no TLS: no connection at all
+        plain = remote_bot(f"127.0.0.1:{port}", new_token, "--retry", "0")  # no TLS: no connection
         code, said = ended(plain)
         assert code == 1 and "UNAVAILABLE" in said, said
         stale = remote_bot(f"127.0.0.1:{port}", old_token, "--tls-ca", str(cert))
@@ -216,6 +218,51 @@ def test_a_remote_bot_over_tls_after_a_wait_that_ran_out_and_a_new_token(tmp_pat
         assert code == 0, said
     finally:
         resume.kill()
+    assert_all_played_cleanly(db, 1, "faraway@1")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_a_remote_bot_started_first_waits_for_its_tournament_and_outlives_a_kill_9(
+        tmp_path: Path) -> None:
+    """The bot is up before the arena listens, and keeps trying while the arena is killed
+    and resumed (on the saved address): every match is played once, with no fault."""
+    db = tmp_path / "arena.db"
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    token = add_remote(db)
+    address = f"127.0.0.1:{free_port()}"
+    bot = remote_bot(address, token, "--retry", "60")
+    run = Tournament(db, "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+                     "--players", "2", "--repetitions", "20", "--seed", "5", "--listen", address)
+    resume = None
+    try:
+        total = 40
+        deadline = time.monotonic() + 60
+        while not 3 <= _finished(db) < total and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert 3 <= _finished(db) < total, run.finish()
+        run.process.send_signal(signal.SIGKILL)
+        run.process.wait()
+        time.sleep(1.0)  # the bot finds the arena gone, and keeps trying
+        assert bot.poll() is None, bot.communicate()[0]
+
+        resume = Tournament(db, "resume", "1")
+        out = resume.finish_beside(bot)
+        assert f"listening for remote bots on {address}" in out
+        code, said = ended(bot)  # dismissed at the end: it exits by itself
+        assert code == 0, said
+        assert "cannot be reached" in said and "lost the connection" in said, said
+    finally:
+        for tournament in (run, resume):
+            if tournament is not None:
+                tournament.kill()
+        if bot.poll() is None:
+            bot.kill()
+            bot.communicate()
     assert_all_played_cleanly(db, 1, "faraway@1")
 
 
