@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -154,3 +156,28 @@ def test_play_local_delivers_each_seats_events_in_one_batch_before_it_acts_and_e
         following = [bot.calls[i + 1] for i, call in enumerate(bot.calls) if call == "events"]
         assert following and set(following) <= {"act", "end"}, "a batch goes right before act/end"
         assert bot.calls[-1] == "end" and bot.calls.count("act") == len(bot.at_act) > 0
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    ([], "give --server and --token"),
+    (["--server", "127.0.0.1:1", "--token", "t", "--retry", "soon"], "--retry must be a number"),
+    (["--server", "127.0.0.1:1", "--token", "t", "--retry", "-1"], "--retry must be a number"),
+    (["--server", "127.0.0.1:1", "--token", "t", "--tls-ca", "/nowhere.pem"], "cannot read --tls-ca"),
+])
+def test_a_bot_started_with_bad_arguments_says_which(args: list[str], said: str) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    out = subprocess.run([sys.executable, "-m", "bots.random_bot", *args], capture_output=True,
+                         text=True, env=env, timeout=30)
+    assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_a_bot_gives_up_when_its_retry_time_runs_out() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
+    began = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "bots.random_bot", "--server", "127.0.0.1:1",
+                          "--token", "t", "--retry", "1.5"], capture_output=True, text=True,
+                         env=env, timeout=30)
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert "cannot be reached" in out.stderr and "trying again for up to 1.5 s" in out.stderr
+    assert "refused or ended the connection: UNAVAILABLE" in out.stderr
+    assert 1.5 <= time.monotonic() - began < 15
