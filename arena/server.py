@@ -19,6 +19,7 @@ attendance (the Attend queue), or when the peer goes away.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -99,55 +100,67 @@ class _Attendee:
 class _Alarm:
     """A deadline for one awaited operation at a time, on a timer that is re-armed lazily.
 
-    Like ``asyncio.timeout`` it cancels the task still awaiting the operation at
-    its deadline, but it keeps one timer per link instead of scheduling and
-    cancelling one per operation: the next deadline is almost always later than
-    the armed timer, which then only re-arms itself when it fires early.
+    When the operation is still pending at its deadline the alarm calls
+    ``ring`` (which ends the call with a status for the bot, and so fails the
+    operation); if that cannot get through (a bot that stopped reading holds
+    even the status back) the awaiting task is cancelled ``FORCE_AFTER_S`` later,
+    which resets the stream. Unlike ``asyncio.timeout`` it keeps one timer per
+    link instead of scheduling and cancelling one per operation: the next
+    deadline is almost always later than the armed timer, which then only
+    re-arms itself when it fires early.
     """
 
-    __slots__ = ("_deadline", "_handle", "_task", "rang")
+    FORCE_AFTER_S = 1.0
+    __slots__ = ("_deadline", "_handle", "_ring", "_task", "forced", "rang")
 
-    def __init__(self) -> None:
+    def __init__(self, ring: Callable[[], None]) -> None:
         self._deadline: float | None = None
         self._handle: asyncio.TimerHandle | None = None
-        self._task: asyncio.Task[Any] | None = None
+        self._ring = ring
+        self._task: asyncio.Task[Any] | None = None  # the task awaiting the operation
         self.rang = False
+        self.forced = False
 
     def set(self, seconds: float) -> None:
-        """Cancel the current task if it is still awaiting in ``seconds``, unless cleared first."""
         loop = asyncio.get_running_loop()
         self._deadline = deadline = loop.time() + seconds
         self._task = asyncio.current_task()
         if self._handle is None or self._handle.when() > deadline:
             if self._handle is not None:
                 self._handle.cancel()
-            self._handle = loop.call_at(deadline, self._ring)
+            self._handle = loop.call_at(deadline, self._check)
 
     def clear(self) -> None:
         self._deadline = None
         self._task = None
 
     def took(self) -> bool:
-        """Whether the alarm cut the operation short (a ``CancelledError`` of its own)."""
-        if not self.rang:
+        """Whether the alarm cancelled the current task (a ``CancelledError`` of its own)."""
+        if not self.forced:
             return False
-        self.rang = False
+        self.forced = False
         task = asyncio.current_task()
         if task is not None:
             task.uncancel()
         return True
 
-    def _ring(self) -> None:
+    def _check(self) -> None:
         self._handle = None
-        if self._deadline is None or self._task is None:
+        if self._deadline is None:
             return
         loop = asyncio.get_running_loop()
         if loop.time() + 0.001 < self._deadline:  # armed for an earlier operation: wait on
-            self._handle = loop.call_at(self._deadline, self._ring)
+            self._handle = loop.call_at(self._deadline, self._check)
             return
+        self._deadline = None
         self.rang = True
-        self._task.cancel()
-        self.clear()
+        self._ring()
+        loop.call_later(self.FORCE_AFTER_S, self._force)
+
+    def _force(self) -> None:
+        if self._task is not None:  # the operation is still pending
+            self.forced = True
+            self._task.cancel()
 
 
 class GrpcLink:
@@ -156,9 +169,10 @@ class GrpcLink:
     The referee reads the stream itself, only while it waits on the seat's
     decision (no reader task and no queue between the two: a hop fewer per
     decision). A read or a write that does not finish in time (a silent bot, or
-    one that stopped reading so that flow control holds the write back) is cut
-    short; grpc then cancels the call, so the seat is gone for this match:
-    the referee marks it with a timeout or a disconnect.
+    one that stopped reading so that flow control holds the write back) ends the
+    call with ``DEADLINE_EXCEEDED`` and a reason for the bot; the pending
+    operation fails at once, and the referee marks the seat with a timeout or a
+    disconnect. The seat is out of the match either way.
     """
 
     def __init__(self, context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage],
@@ -166,7 +180,9 @@ class GrpcLink:
         self._context = context
         self._gone = False
         self._send_timeout_s = send_timeout_s
-        self._alarm = _Alarm()
+        self._alarm = _Alarm(self._cut_off)
+        self._why = ""
+        self._ending: asyncio.Task[None] | None = None
         self.finished = asyncio.Event()
 
     def hang_up(self) -> None:
@@ -177,6 +193,7 @@ class GrpcLink:
     async def send(self, message: pb.RefereeMessage) -> None:
         if self._gone:
             return
+        self._why = f"the bot read nothing for {self._send_timeout_s:g} s"
         self._alarm.set(self._send_timeout_s)
         try:
             await self._context.write(message)
@@ -184,7 +201,7 @@ class GrpcLink:
             if not self._alarm.took():
                 raise
             self.hang_up()
-        except Exception:  # the stream is gone (grpc raises several types for that)
+        except Exception:  # cut off, or the stream is gone (grpc raises several types for that)
             self.hang_up()
         finally:
             self._alarm.clear()
@@ -193,16 +210,19 @@ class GrpcLink:
         if self._gone:
             return None
         if timeout is not None:
+            self._why = "no answer in time"
             self._alarm.set(timeout)
         try:
             message = await self._context.read()
         except asyncio.CancelledError:
             if not self._alarm.took():
                 raise
-            self.hang_up()  # a read cut short cancels the call: nothing more comes
-            raise TimeoutError from None
-        except Exception:  # bytes that are no BotMessage, or the stream is gone
             self.hang_up()
+            raise TimeoutError from None
+        except Exception:  # cut off, bytes that are no BotMessage, or the stream is gone
+            self.hang_up()
+            if self._alarm.rang:
+                raise TimeoutError from None
             return None
         finally:
             self._alarm.clear()
@@ -210,6 +230,15 @@ class GrpcLink:
             self.hang_up()
             return None
         return message
+
+    def _cut_off(self) -> None:
+        """End the call with a status that tells the bot why; its pending operation fails."""
+        async def end() -> None:
+            with contextlib.suppress(Exception):
+                await self._context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                          f"{self._why}: this seat is out of the match")
+
+        self._ending = asyncio.ensure_future(end())
 
     def drain(self) -> list[pb.BotMessage]:
         return []  # nothing is read ahead: what a bot sent out of turn is read (and rejected) in turn

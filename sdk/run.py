@@ -188,7 +188,13 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
                 request = message.decision
                 if request.events:  # what happened since the last delivery comes first
                     bot.on_events([codec.decode_event(e) for e in request.events])
-                await call.write(pb.BotMessage(choice=_decide(bot, codec, request)))
+                try:
+                    await call.write(pb.BotMessage(choice=_decide(bot, codec, request)))
+                except (grpc.RpcError, asyncio.InvalidStateError):
+                    log.warning("match %s seat %s: the referee ended this seat's stream before "
+                                "its answer went out (out of time?); the match goes on without it",
+                                assignment.match_id, assignment.seat)
+                    return
             elif kind == "events":
                 bot.on_events([codec.decode_event(e) for e in message.events.events])
             elif kind == "start":
@@ -209,10 +215,10 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
         with contextlib.suppress(grpc.RpcError, RuntimeError):
             await call.done_writing()
     except (grpc.RpcError, asyncio.InvalidStateError) as err:
-        # The referee ends a seat's stream when the seat is out of the match (its clock ran
-        # out, or a flood): grpc reports a cancelled call, or refuses the late write.
+        # The referee ends a seat's stream when the seat is out of the match, with a status
+        # that says why (its clock ran out, say); a late write is refused without one.
         if _status(err) in (None, grpc.StatusCode.CANCELLED):
-            log.warning("match %s seat %s: the referee ended this seat's stream (out of time?); "
+            log.warning("match %s seat %s: the referee ended this seat's stream; "
                         "the match goes on without it", assignment.match_id, assignment.seat)
         else:
             log.warning("match %s seat %s: %s", assignment.match_id, assignment.seat, _details(err))

@@ -81,6 +81,8 @@ async def fuzz(port: int, rng: random.Random, seconds: float, credentials: list[
                 outcomes["play answered"] += 1
             except grpc.aio.AioRpcError as err:
                 outcomes[f"play {err.code().name}"] += 1
+            except asyncio.InvalidStateError:  # refused before all was written: the call is over
+                outcomes["play ended"] += 1
             except TimeoutError:
                 outcomes["play waiting"] += 1
             finally:

@@ -108,7 +108,8 @@ def test_seat_views_hide_other_hole_cards(tmp_path: Path) -> None:
 
 async def _raw_seat(port: int, token: str,
                     answer: Callable[[pb.DecisionRequest, int], list[pb.BotMessage]]) -> list[str]:
-    """Attend with ``token`` and play one seat by hand; returns the notices received."""
+    """Attend with ``token`` and play one seat by hand; returns the notices received (and
+    ``ended: ...`` when the referee ends the seat's stream with a status)."""
     notices: list[str] = []
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
         stub = pb_grpc.BotServiceStub(channel)
@@ -118,16 +119,20 @@ async def _raw_seat(port: int, token: str,
         play = stub.Play()
         await play.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
         asked = 0
-        async for message in play:
-            kind = message.WhichOneof("kind")
-            if kind == "decision":
-                asked += 1
-                for reply in answer(message.decision, asked):
-                    await play.write(reply)
-            elif kind == "notice":
-                notices.append(message.notice.text)
-            elif kind == "end":
-                break
+        try:
+            async for message in play:
+                kind = message.WhichOneof("kind")
+                if kind == "decision":
+                    asked += 1
+                    for reply in answer(message.decision, asked):
+                        await play.write(reply)
+                elif kind == "notice":
+                    notices.append(message.notice.text)
+                elif kind == "end":
+                    break
+        except grpc.aio.AioRpcError as err:
+            assert err.code() == grpc.StatusCode.DEADLINE_EXCEEDED, err
+            notices.append(f"ended: {err.details()}")
         attend.cancel()
     return notices
 
@@ -189,9 +194,10 @@ def test_malformed_answer_is_a_fault(tmp_path: Path) -> None:
 
 def test_silence_is_a_timeout_and_the_match_goes_on(tmp_path: Path) -> None:
     began = time.monotonic()
-    report, _ = run_with_raw_seat(tmp_path, lambda req, n: [], MatchSettings(0.3, 10))
+    report, notices = run_with_raw_seat(tmp_path, lambda req, n: [], MatchSettings(0.3, 10))
     assert time.monotonic() - began < 8  # the seat is asked once, then the fallback plays
     assert report.faults[0] == "timeout"
+    assert notices == ["ended: no answer in time: this seat is out of the match"]  # told why
     assert report.ranks[0] == 3
     lines = read_log(GAME, report.log)
     mine = [line for line in lines if line.kind == "decision" and line.seat == 0]
@@ -241,7 +247,7 @@ def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path
     assert [r.faults for r in reports] == [("timeout", "")] * 2
     assert starts == 1
     said = (tmp_path / "logs" / "slow.log").read_text()
-    assert said.count("the referee ended this seat's stream (out of time?)") == 2, said
+    assert said.count("the referee ended this seat's stream before its answer went out") == 2, said
     assert "Traceback" not in said
 
 
