@@ -42,7 +42,7 @@ class CodecError(ValueError):
 
 # Encoders and decoders are compiled once per (type, message) pair into small
 # closures, so the hot path does no reflection: one getattr/setattr per field.
-Encoder = Callable[[Message, Any], None]
+Encoder = Callable[..., None]  # (message, value), or (message, value, parts) for a dataclass
 Decoder = Callable[[Message], Any]
 _ENCODERS: dict[tuple[type, str], Encoder] = {}
 _DECODERS: dict[tuple[Any, str], Decoder] = {}
@@ -56,6 +56,25 @@ def encode_into(msg: Message, value: Any) -> None:
     if encoder is None:
         encoder = _ENCODERS[key] = _compile_encoder(type(value), msg.DESCRIPTOR)
     encoder(msg, value)
+
+
+def encode_wire(msg: Message, value: Any) -> bytes:
+    """The wire bytes of ``value`` as the message ``msg`` (empty, used as scratch).
+
+    Equal to filling ``msg`` and serializing it, but repeated fields of remembered
+    items are joined as bytes and never parsed into ``msg``: a message's bytes are
+    the concatenation of its fields' bytes, in any order.
+    """
+    if msg.DESCRIPTOR.name != type(value).__name__:  # a oneof member: no shortcut
+        encode_into(msg, value)
+        return msg.SerializeToString()
+    key = (type(value), msg.DESCRIPTOR.full_name)
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        encoder = _ENCODERS[key] = _compile_encoder(type(value), msg.DESCRIPTOR)
+    parts: list[bytes] = []
+    encoder(msg, value, parts)
+    return msg.SerializeToString() + b"".join(parts)
 
 
 def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
@@ -73,7 +92,7 @@ def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
     # One straight-line function per (dataclass, message): no loop over fields and
     # no call per scalar, which is most of an observation. Names are checked
     # against the message first, and are identifiers (dataclass fields).
-    lines = ["def encode(msg, value):"]
+    lines = ["def encode(msg, value, parts=None):"]
     steps: dict[str, Encoder] = {}
     for f in dataclasses.fields(cls):
         fd = descriptor.fields_by_name.get(f.name)
@@ -82,7 +101,10 @@ def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
         lines.append(f"    x = value.{f.name}")
         if fd.message_type is None and not fd.is_repeated:
             lines.append(f"    if x is not None: msg.{f.name} = x")
-        else:  # an empty repeated field is no field at all
+        elif fd.is_repeated and fd.message_type is not None:  # an empty one is no field at all
+            steps[f"step_{f.name}"] = _field_encoder(fd)
+            lines.append(f"    if x: step_{f.name}(msg, x, parts)")
+        else:
             steps[f"step_{f.name}"] = _field_encoder(fd)
             test = "x is not None" if not fd.is_repeated else "x"
             lines.append(f"    if {test}: step_{f.name}(msg, x)")
@@ -114,24 +136,29 @@ def _field_encoder(fd: Any) -> Encoder:
                 else:
                     encode_into(sub, item)
 
-        def repeated_messages(msg: Message, value: Any) -> None:
+        def repeated_messages(msg: Message, value: Any, parts: list[bytes] | None = None) -> None:
+            """Fill the field of ``msg``, or (given ``parts``) add its wire bytes to them."""
             if not (REMEMBER and value and type(value) is not frozenset):
                 fill(msg, value)
                 return
+            data = None
             if type(value) is tuple:  # the very same tuple again (held, so its id is not reused)
                 hit = same.get(id(value))
                 if hit is not None and hit[0] is value:
-                    msg.MergeFromString(hit[1])  # appends to the repeated field
+                    data = hit[1]
+            if data is None:
+                data = pieces.join(value, type(msg))
+                if data is None:  # an item that is no frozen dataclass: field by field
+                    fill(msg, value)
                     return
-            data = pieces.join(value, type(msg))
-            if data is None:  # an item that is no frozen dataclass: field by field
-                fill(msg, value)
-                return
-            if type(value) is tuple:
-                if len(same) >= KNOWN_VALUES:
-                    same.clear()
-                same[id(value)] = (value, data)
-            msg.MergeFromString(data)
+                if type(value) is tuple:
+                    if len(same) >= KNOWN_VALUES:
+                        same.clear()
+                    same[id(value)] = (value, data)
+            if parts is None:
+                msg.MergeFromString(data)  # appends to the repeated field
+            else:
+                parts.append(data)
 
         return repeated_messages
     if fd.message_type is not None:
@@ -393,6 +420,9 @@ class GameCodec:
         self._action_union = _union(game.action_types)
         self._event_union = _union(game.event_types)
         self._known_actions = _Memo()
+        self._known_events = _Memo()
+        self._observation_message = self.pb.Observation
+        self._observation_tag = key(arena_pb2.GameObservation, self.field)
 
     def observation(self, obs: Any, into: arena_pb2.GameObservation | None = None
                     ) -> arena_pb2.GameObservation:
@@ -429,6 +459,42 @@ class GameCodec:
             else:
                 encode_into(getattr(sub, self.field), action)
                 known.put(action, sub)
+
+    # -- wire bytes, for the referee's hot path (see the "Wire" section below) --------
+    def observation_wire(self, obs: Any) -> bytes:
+        """``obs`` as the bytes of a ``GameObservation``."""
+        inner = encode_wire(self._observation_message(), obs)
+        return self._observation_tag + _varint(len(inner)) + inner
+
+    def actions_wire(self, actions: Iterable[Any], tag: bytes) -> bytes:
+        """``actions`` as the elements of a repeated ``GameAction`` field with key ``tag``."""
+        known = self._known_actions
+        parts = []
+        for action in actions:
+            data = known.get(action)
+            if data is None:
+                sub = arena_pb2.GameAction()
+                encode_into(getattr(sub, self.field), action)
+                data = sub.SerializeToString()
+                known.put(action, data)
+            parts.append(tag + _varint(len(data)) + data)
+        return b"".join(parts)
+
+    def event_wire(self, event: Any) -> bytes:
+        """``event`` as the bytes of a ``GameEvent`` (remembered: a game's events repeat)."""
+        data = self._known_events.get(event)
+        if data is None:
+            data = self.event(event).SerializeToString()
+            self._known_events.put(event, data)
+        return data
+
+    def action_wire(self, action: Any) -> bytes:
+        """``action`` as the bytes of a ``GameAction`` (remembered, as offered actions are)."""
+        data = self._known_actions.get(action)
+        if data is None:
+            data = self.action(action).SerializeToString()
+            self._known_actions.put(action, data)
+        return data
 
     def event(self, event: Any, into: arena_pb2.GameEvent | None = None) -> arena_pb2.GameEvent:
         """``event`` as a message (written into ``into`` when given, e.g. a log entry)."""
@@ -477,6 +543,76 @@ FAULT_NUMBERS: dict[str, arena_pb2.Fault] = {
     typing.cast(arena_pb2.Fault, number) for name, number in arena_pb2.Fault.items()
 }
 FAULT_NAMES: dict[int, str] = {number: name for name, number in FAULT_NUMBERS.items()}
+
+
+# -- wire ------------------------------------------------------------------------
+# The referee sends serialized RefereeMessages, built from bytes on the hot path:
+# a message's bytes are its fields' bytes in any order, and a repeated or nested
+# message field is its key, its length and its bytes. The observation, the legal
+# actions and the events (each encoded once, for every seat that sees it) are never
+# parsed into messages only to be serialized again.
+def key(message: type[Message], name: str) -> bytes:
+    """The key (field number and length-delimited wire type) of a message field."""
+    return _varint(message.DESCRIPTOR.fields_by_name[name].number << 3 | 2)
+
+
+def delimited(field_key: bytes, body: bytes) -> bytes:
+    return field_key + _varint(len(body)) + body
+
+
+_DECISION = key(arena_pb2.RefereeMessage, "decision")
+_OBSERVATION = key(arena_pb2.DecisionRequest, "observation")
+LEGAL_ACTIONS = key(arena_pb2.DecisionRequest, "legal_actions")
+_REQUEST_EVENTS = key(arena_pb2.DecisionRequest, "events")
+_EVENTS = key(arena_pb2.RefereeMessage, "events")
+_EVENTS_EVENTS = key(arena_pb2.Events, "events")
+_END = key(arena_pb2.RefereeMessage, "end")
+_END_EVENTS = key(arena_pb2.MatchEnd, "events")
+
+
+def decision_message(decision_id: int, time_left_s: float, observation: bytes,
+                     legal_actions: bytes, events: Sequence[bytes]) -> bytes:
+    """A ``RefereeMessage`` asking for a decision, from ``GameObservation`` bytes, legal
+    actions as from :meth:`GameCodec.actions_wire` and each event's ``GameEvent`` bytes."""
+    head = arena_pb2.DecisionRequest(decision_id=decision_id, time_left_s=time_left_s)
+    body = b"".join([head.SerializeToString(), delimited(_OBSERVATION, observation), legal_actions,
+                     *(delimited(_REQUEST_EVENTS, e) for e in events)])
+    return delimited(_DECISION, body)
+
+
+def events_message(events: Sequence[bytes]) -> bytes:
+    """A ``RefereeMessage`` with events on their own (each as ``GameEvent`` bytes)."""
+    return delimited(_EVENTS, b"".join(delimited(_EVENTS_EVENTS, e) for e in events))
+
+
+def end_message(end: arena_pb2.MatchEnd, events: Sequence[bytes]) -> bytes:
+    """A ``RefereeMessage`` ending the match, with the seat's last events."""
+    body = end.SerializeToString() + b"".join(delimited(_END_EVENTS, e) for e in events)
+    return delimited(_END, body)
+
+
+_ENTRY = key(arena_pb2.MatchLog, "entries")
+_LOGGED_DECISION = key(arena_pb2.LogEntry, "decision")
+_LOGGED_ACTION = key(arena_pb2.LoggedDecision, "action")
+_LOGGED_EVENT = key(arena_pb2.LogEntry, "event")
+_LOGGED_EVENT_EVENT = key(arena_pb2.LoggedEvent, "event")
+_PUBLIC = arena_pb2.LoggedEvent(public=True).SerializeToString()
+
+
+def logged_decision(decision_id: int, seat: int, action: bytes, fallback: bool,
+                    seconds: float) -> bytes:
+    """A ``MatchLog`` entry (as the bytes of one ``entries`` element) for a decision;
+    ``action`` is ``GameAction`` bytes."""
+    head = arena_pb2.LoggedDecision(decision_id=decision_id, seat=seat, fallback=fallback,
+                                    seconds=seconds).SerializeToString()
+    return delimited(_ENTRY, delimited(_LOGGED_DECISION, head + delimited(_LOGGED_ACTION, action)))
+
+
+def logged_event(event: bytes, visible_to: Iterable[int] | None) -> bytes:
+    """A ``MatchLog`` entry for an event (``GameEvent`` bytes) and its audience (``None``: all)."""
+    audience = _PUBLIC if visible_to is None else arena_pb2.LoggedEvent(
+        visible_to=sorted(visible_to)).SerializeToString()
+    return delimited(_ENTRY, delimited(_LOGGED_EVENT, delimited(_LOGGED_EVENT_EVENT, event) + audience))
 
 
 # The initial metadata an Attend call gets once the arena has accepted the bot's

@@ -34,7 +34,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from arena.codec import FAULT_NAMES, GameCodec, codec_for, encode_options
+from arena.codec import (
+    FAULT_NAMES,
+    LEGAL_ACTIONS,
+    GameCodec,
+    codec_for,
+    decision_message,
+    encode_options,
+    end_message,
+    events_message,
+    logged_decision,
+    logged_event,
+)
 from arena.games import get_game
 from arena.games.base import GameError, OptionValue, Outcome, competition_ranks
 from arena.v1 import arena_pb2 as pb
@@ -43,8 +54,8 @@ from arena.v1 import arena_pb2 as pb
 class Link(Protocol):
     """One seat's channel to its bot."""
 
-    async def send(self, message: pb.RefereeMessage) -> None:
-        """Deliver a message; silently drops it once the bot is gone."""
+    async def send(self, message: bytes) -> None:
+        """Deliver a serialized ``RefereeMessage``; silently drops it once the bot is gone."""
 
     async def receive(self, timeout: float | None) -> pb.BotMessage | None:
         """The bot's next message; ``None`` once the stream is closed.
@@ -82,7 +93,7 @@ class MatchReport:
     faults: tuple[str, ...]
     log: bytes
     decisions: int
-    rejected_replies: int
+    rejected_replies: int  # messages read and rejected (what a bot sends after its last turn is not read)
     started_at: float
     duration_s: float
 
@@ -94,7 +105,7 @@ class _Seat:
     fault: pb.Fault = pb.FAULT_NONE
     rejected: int = 0
     notes: list[str] = field(default_factory=list)
-    waiting: list[pb.GameEvent] = field(default_factory=list)  # its events, not yet delivered
+    waiting: list[bytes] = field(default_factory=list)  # its events (GameEvent bytes), not yet delivered
     waiting_since: float = 0.0  # when the oldest of them happened (monotonic)
 
     @property
@@ -136,7 +147,7 @@ async def run_match(
     seats = await _connect(links, settings.start_timeout_s)
     for seat in seats:
         seat.bank = settings.time_bank_s
-    log = pb.MatchLog()
+    log: list[bytes] = []  # the MatchLog's bytes, entry by entry
 
     start = pb.MatchStart(match_id=match_id, game=game.name, game_version=game.version,
                           players=players, seat_names=list(seat_names),
@@ -146,7 +157,7 @@ async def run_match(
     for number, seat in enumerate(seats):
         if seat.link is not None:
             start.seat = number
-            await seat.link.send(pb.RefereeMessage(start=start))
+            await seat.link.send(pb.RefereeMessage(start=start).SerializeToString())
 
     mail = _Mail(codec, seats, log, settings.event_delay_s)
     mail.post(game.opening_events(state))
@@ -171,12 +182,9 @@ async def run_match(
         if used_fallback:
             action = fallback.choice(legal)
         events = game.apply(state, action)
-        entry = log.entries.add().decision
-        entry.decision_id = decision_id if not used_fallback else 0
-        entry.seat = to_act
-        codec.action(action, into=entry.action)
-        entry.fallback = used_fallback
-        entry.seconds = time.monotonic() - asked_at
+        log.append(logged_decision(0 if used_fallback else decision_id, to_act,
+                                   codec.action_wire(action), used_fallback,
+                                   time.monotonic() - asked_at))
         mail.post(events)
 
     outcome = game.outcome(state)
@@ -187,16 +195,14 @@ async def run_match(
     for seat in seats:
         if seat.link is not None:
             seat.rejected += len(seat.link.drain())
-            if seat.playing:
-                message = pb.RefereeMessage(end=end)
-                message.end.events.extend(seat.waiting)  # the last events come before the outcome
-                await seat.link.send(message)
+            if seat.playing:  # the last events come before the outcome
+                await seat.link.send(end_message(end, seat.waiting))
             await seat.link.close()
     return MatchReport(
         scores=outcome.scores,
         ranks=ranks,
         faults=tuple(FAULT_NAMES[s.fault] for s in seats),
-        log=log.SerializeToString(),
+        log=b"".join(log),
         decisions=decision_id,
         rejected_replies=sum(s.rejected for s in seats),
         started_at=started_at,
@@ -231,15 +237,9 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
         await _reject(seat, stale, decision_id)
     if timeout_s > 0:
         timeout_s += seat.bank
-    asking = pb.RefereeMessage()  # filled in place: RefereeMessage(decision=...) would copy it all
-    request = asking.decision
-    request.decision_id = decision_id
-    request.time_left_s = timeout_s
-    codec.observation(observation, into=request.observation)
-    codec.actions_into(legal, request.legal_actions)
-    if seat.waiting:
-        request.events.extend(seat.waiting)
-        seat.waiting = []
+    asking = decision_message(decision_id, timeout_s, codec.observation_wire(observation),
+                              codec.actions_wire(legal, LEGAL_ACTIONS), seat.waiting)
+    seat.waiting = []
     await seat.link.send(asking)
     deadline = time.monotonic() + timeout_s if timeout_s > 0 else None
     mail.waiting_on(seat)
@@ -307,7 +307,7 @@ async def _reject(seat: _Seat, message: pb.BotMessage, decision_id: int) -> None
     kind = message.WhichOneof("kind")
     await seat.link.send(pb.RefereeMessage(notice=pb.Notice(
         text=f"rejected: expected a choice for decision {decision_id}",
-        decision_id=message.choice.decision_id if kind == "choice" else 0)))
+        decision_id=message.choice.decision_id if kind == "choice" else 0)).SerializeToString())
 
 
 class _Mail:
@@ -318,7 +318,7 @@ class _Mail:
     referee writes again, so that no stream has two writers).
     """
 
-    def __init__(self, codec: GameCodec, seats: Sequence[_Seat], log: pb.MatchLog,
+    def __init__(self, codec: GameCodec, seats: Sequence[_Seat], log: list[bytes],
                  delay_s: float) -> None:
         self.codec = codec
         self.seats = seats
@@ -334,11 +334,8 @@ class _Mail:
             return
         encoded = []
         for tagged in events:
-            entry = self.log.entries.add().event
-            wire = self.codec.event(tagged.event, into=entry.event)
-            entry.public = tagged.visible_to is None
-            if tagged.visible_to is not None:
-                entry.visible_to.extend(sorted(tagged.visible_to))
+            wire = self.codec.event_wire(tagged.event)
+            self.log.append(logged_event(wire, tagged.visible_to))
             encoded.append((tagged, wire))
         now = time.monotonic()
         for number, seat in enumerate(self.seats):
@@ -364,7 +361,7 @@ class _Mail:
             if not seat.playing:
                 seat.waiting = []  # a faulted seat is no longer told anything
             elif seat.waiting_since + self.delay_s <= now or len(seat.waiting) >= MAX_WAITING_EVENTS:
-                message = pb.RefereeMessage(events=pb.Events(events=seat.waiting))
+                message = events_message(seat.waiting)
                 seat.waiting = []
                 await seat.link.send(message)
 

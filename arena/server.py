@@ -35,6 +35,7 @@ from arena.referee import Link, MatchReport, MatchSettings, run_match
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
+SERVICE = pb.DESCRIPTOR.services_by_name["BotService"].full_name
 HELLO_TIMEOUT_S = 10.0
 MAX_RECEIVE_BYTES = 64 * 1024       # a Hello or a Choice is well under 1 KB
 MAX_SEND_BYTES = 16 * 1024 * 1024   # operators' match records can be large
@@ -190,13 +191,13 @@ class GrpcLink:
         self._gone = True
         self.finished.set()
 
-    async def send(self, message: pb.RefereeMessage) -> None:
+    async def send(self, message: bytes) -> None:
         if self._gone:
             return
         self._why = f"the bot read nothing for {self._send_timeout_s:g} s"
         self._alarm.set(self._send_timeout_s)
         try:
-            await self._context.write(message)
+            await self._context.write(message)  # type: ignore[arg-type]  # bytes: see _as_is
         except asyncio.CancelledError:
             if not self._alarm.took():
                 raise
@@ -385,6 +386,25 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
         await link.finished.wait()  # the referee reads and writes the stream until then
 
 
+def _add_bot_service(servicer: BotServicer, server: grpc.aio.Server) -> None:
+    """The generated ``add_BotServiceServicer_to_server``, but Play writes bytes as they are:
+    the referee sends serialized ``RefereeMessage``s (see ``arena.codec``'s wire section)."""
+    handlers = {
+        "Attend": grpc.unary_stream_rpc_method_handler(
+            servicer.Attend, request_deserializer=pb.AttendRequest.FromString,
+            response_serializer=pb.Assignment.SerializeToString),
+        "Play": grpc.stream_stream_rpc_method_handler(
+            servicer.Play, request_deserializer=pb.BotMessage.FromString,
+            response_serializer=_as_is),
+    }
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
+    server.add_registered_method_handlers(SERVICE, handlers)  # type: ignore[attr-defined]
+
+
+def _as_is(message: bytes) -> bytes:
+    return message
+
+
 async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
                         extra_servicers: Sequence[Callable[[grpc.aio.Server], None]] = (),
                         interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
@@ -395,7 +415,7 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
     With ``credentials`` (see :mod:`arena.tls`) the port speaks TLS only.
     """
     server = grpc.aio.server(interceptors=list(interceptors), options=SERVER_OPTIONS)
-    pb_grpc.add_BotServiceServicer_to_server(BotServicer(host), server)
+    _add_bot_service(BotServicer(host), server)
     for add in extra_servicers:
         add(server)
     try:

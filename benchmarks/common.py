@@ -66,7 +66,8 @@ class InstantLink:
         self._journal = journal
         self.parked = asyncio.Event()
 
-    async def send(self, message: pb.RefereeMessage) -> None:
+    async def send(self, data: bytes) -> None:
+        message = pb.RefereeMessage.FromString(data)
         if self._journal is not None:
             self._journal.append((self._seat, message))
         if message.WhichOneof("kind") != "decision":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arena import codec as codec_module
-from arena.codec import codec_for
+from arena.codec import LEGAL_ACTIONS, codec_for, decision_message, end_message, events_message
 from arena.games import all_games, get_game
 from arena.games import conformance as suite
 from arena.v1 import arena_pb2 as pb
@@ -80,3 +80,35 @@ def test_remembered_encodings_are_the_fresh_bytes(name: str, monkeypatch: pytest
     remembered = encode_all()
     monkeypatch.setattr(codec_module, "REMEMBER", False)
     assert remembered == encode_all()
+
+
+@pytest.mark.parametrize("name", list(all_games()))
+def test_wire_bytes_are_the_messages_built_field_by_field(name: str) -> None:
+    """What the referee sends (built from bytes) parses to the very messages the codec builds."""
+    game = get_game(name)
+    codec = codec_for(name)
+    for seed in range(3):
+        trace = suite.random_game(game, seed)
+        state = game.new(trace.players, seed, trace.options)
+        events = [codec.event(t.event).SerializeToString() for t in game.opening_events(state)]
+        for number, action in enumerate(trace.actions, start=1):
+            seat = game.to_act(state)
+            assert seat is not None
+            observation, legal = game.observe(state, seat), list(game.legal_actions(state))
+            expected = pb.RefereeMessage()
+            request = expected.decision
+            request.decision_id, request.time_left_s = number, 2.5 * (number % 3)
+            codec.observation(observation, into=request.observation)
+            codec.actions_into(legal, request.legal_actions)
+            request.events.extend(pb.GameEvent.FromString(e) for e in events)
+            sent = decision_message(number, 2.5 * (number % 3), codec.observation_wire(observation),
+                                    codec.actions_wire(legal, LEGAL_ACTIONS), events)
+            assert pb.RefereeMessage.FromString(sent) == expected
+            events = [codec.event(t.event).SerializeToString() for t in game.apply(state, action)]
+        alone = pb.RefereeMessage.FromString(events_message(events))
+        assert [codec.decode_event(e) for e in alone.events.events] == [
+            codec.decode_event(pb.GameEvent.FromString(e)) for e in events]
+        end = pb.MatchEnd(scores=[1.5, -2.0], ranks=[1, 2], faults=[pb.FAULT_NONE, pb.FAULT_TIMEOUT])
+        last = pb.RefereeMessage.FromString(end_message(end, events)).end
+        assert list(last.scores) == [1.5, -2.0] and list(last.faults) == [0, pb.FAULT_TIMEOUT]
+        assert [e.SerializeToString() for e in last.events] == events
