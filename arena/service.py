@@ -61,7 +61,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:
         bots = await _read(context, self.store.list_bots)
         return pb.ListBotsResponse(bots=[
-            pb.BotInfo(id=b.id, name=b.name, version=b.version, command=b.command) for b in bots])
+            pb.BotInfo(id=b.id, name=b.name, version=b.version, command=b.command, remote=b.remote)
+            for b in bots])
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest,
                               context: Context) -> pb.ListTournamentsResponse:

@@ -94,6 +94,7 @@ def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
 def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: signal.Signals) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)
+    arena("bot", "add", "faraway", "--remote", db=db)  # listed as remote, with no command
     cert, key = self_signed(tmp_path)
     path = tmp_path / "operator.sock"
     with socket.socket(socket.AF_UNIX) as stale:  # left behind by a server that died
@@ -113,7 +114,8 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
 
         with grpc.insecure_channel(f"unix:{path}") as local:  # no token on the socket
             bots = pb_grpc.OperatorServiceStub(local).ListBots(pb.ListBotsRequest(), timeout=10)
-            assert sorted(b.name for b in bots.bots) == ["heuristic", "random"]
+            assert sorted((b.name, b.remote, bool(b.command)) for b in bots.bots) == [
+                ("faraway", True, False), ("heuristic", False, True), ("random", False, True)]
 
         trusted = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
         with grpc.secure_channel(f"localhost:{found.group(1)}", trusted) as tcp:
@@ -125,7 +127,7 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
                 assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.UNAUTHENTICATED
             bots = operator.ListBots(pb.ListBotsRequest(), timeout=10,
                                      metadata=[("authorization", f"Bearer {token}")])
-            assert len(bots.bots) == 2
+            assert len(bots.bots) == 3
         with grpc.insecure_channel(f"127.0.0.1:{found.group(1)}") as plain:
             try:  # the TCP port speaks TLS only
                 pb_grpc.OperatorServiceStub(plain).ListBots(

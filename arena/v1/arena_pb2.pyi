@@ -216,16 +216,18 @@ class Notice(_message.Message):
     def __init__(self, text: _Optional[str] = ..., decision_id: _Optional[int] = ...) -> None: ...
 
 class BotInfo(_message.Message):
-    __slots__ = ("id", "name", "version", "command")
+    __slots__ = ("id", "name", "version", "command", "remote")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
+    REMOTE_FIELD_NUMBER: _ClassVar[int]
     id: int
     name: str
     version: str
     command: str
-    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., command: _Optional[str] = ...) -> None: ...
+    remote: bool
+    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., command: _Optional[str] = ..., remote: _Optional[bool] = ...) -> None: ...
 
 class ListBotsRequest(_message.Message):
     __slots__ = ()
