@@ -445,7 +445,7 @@ class State:
     dealer: int = 0
     phase: Phase = Phase.PLAY
     to_act: int | None = None
-    hands: list[list[Card]] = field(default_factory=list)
+    hands: list[tuple[Card, ...]] = field(default_factory=list)  # tuples: observations share them
     # contract
     mode: Mode | None = None
     trump: Suit | None = None
@@ -453,19 +453,19 @@ class State:
     sold_to: int | None = None
     price: int = 0
     # auction
-    calls: list[Call] = field(default_factory=list)
+    calls: tuple[Call, ...] = ()  # tuples, replaced as they grow: observations share them
     ultimatum: bool = False
     high: tuple[int, Direction] | None = None
     holder: int | None = None
     passed: list[bool] = field(default_factory=lambda: [False] * PLAYERS)
     # play
     trick: TrickInProgress[Card] | None = None
-    tricks: list[Trick] = field(default_factory=list)
+    tricks: tuple[Trick, ...] = ()
     tricks_won: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     won: list[list[Card]] = field(default_factory=lambda: [[] for _ in range(PLAYERS)])
     penalty_left: int = 0
     hand_scores: list[int] = field(default_factory=lambda: [0] * PLAYERS)
-    results: list[HandResult] = field(default_factory=list)
+    results: tuple[HandResult, ...] = ()
     totals: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     over: bool = False
 
@@ -536,21 +536,21 @@ class King(Game[State, Action, Observation]):
         state.dealer = dealer = (state.first_dealer + h) % PLAYERS
         deck = list(DECK)
         state.rng.shuffle(deck)
-        hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        hands: list[tuple[Card, ...]] = [() for _ in range(PLAYERS)]
         for k in range(PLAYERS):
             block = deck[TRICKS * k:TRICKS * (k + 1)]
-            hands[(dealer + 1 + k) % PLAYERS] = sorted(block, key=_sort_key)
+            hands[(dealer + 1 + k) % PLAYERS] = tuple(sorted(block, key=_sort_key))
         state.hands = hands
         state.mode = Mode.NEGATIVE if kind is not HandKind.POSITIVE else None
         state.trump = None
         state.declarer = state.sold_to = None
         state.price = 0
-        state.calls = []
+        state.calls = ()
         state.ultimatum = False
         state.high = state.holder = None
         state.passed = [False] * PLAYERS
         state.trick = None
-        state.tricks = []
+        state.tricks = ()
         state.tricks_won = [0] * PLAYERS
         state.won = [[] for _ in range(PLAYERS)]
         state.penalty_left = PENALTY_CARDS[kind]
@@ -695,14 +695,14 @@ class King(Game[State, Action, Observation]):
         bidders = state.bidders
         if isinstance(action, Pass):
             state.passed[seat] = True
-            state.calls.append(Call(seat, 0, None))
+            state.calls += (Call(seat, 0, None),)
             events = [public(Passed(seat))]
         else:
             assert isinstance(action, Bid)
             matched = state.high == (action.n, action.direction)
             state.high = (action.n, action.direction)
             state.holder = seat
-            state.calls.append(Call(seat, action.n, action.direction))
+            state.calls += (Call(seat, action.n, action.direction),)
             if not state.options["pass_is_final"]:
                 state.passed = [False] * PLAYERS
             events = [public(BidMade(seat, action.n, action.direction,
@@ -721,14 +721,14 @@ class King(Game[State, Action, Observation]):
 
     def _ultimatum_call(self, state: State, seat: int, action: Action) -> list[Tagged]:
         if isinstance(action, Bid):
-            state.calls.append(Call(seat, 8, Direction.UP))
+            state.calls += (Call(seat, 8, Direction.UP),)
             state.high = (8, Direction.UP)
             state.holder = state.sold_to = seat
             state.price = bid_value(8, Direction.UP)
             state.phase = Phase.WINNER_TRUMP
             state.to_act = seat
             return [public(BidMade(seat, 8, Direction.UP, state.price, False))]
-        state.calls.append(Call(seat, 0, None))
+        state.calls += (Call(seat, 0, None),)
         state.passed[seat] = True
         events = [public(Passed(seat))]
         pos = state.bidders.index(seat)
@@ -749,7 +749,9 @@ class King(Game[State, Action, Observation]):
     def _play(self, state: State, seat: int, card: Card) -> list[Tagged]:
         trick = state.trick
         assert trick is not None
-        state.hands[seat].remove(card)
+        hand = state.hands[seat]
+        at = hand.index(card)
+        state.hands[seat] = hand[:at] + hand[at + 1:]
         trick.add(seat, card)
         events = [public(CardPlayed(seat, card))]
         if not trick.complete:
@@ -767,7 +769,7 @@ class King(Game[State, Action, Observation]):
             points = penalty(kind, number, trick.cards)
             state.penalty_left -= sum(1 for c in trick.cards if is_penalty_card(kind, c))
         cards = tuple(trick.cards)
-        state.tricks.append(Trick(trick.leader, tuple(trick.seats), cards, win))
+        state.tricks += (Trick(trick.leader, tuple(trick.seats), cards, win),)
         state.tricks_won[win] += 1
         state.won[win].extend(cards)
         state.hand_scores[win] += points
@@ -788,7 +790,7 @@ class King(Game[State, Action, Observation]):
         scores = tuple(state.hand_scores)
         for s in range(PLAYERS):
             state.totals[s] += scores[s]
-        state.results.append(HandResult(state.hand_no, state.kind, scores))
+        state.results += (HandResult(state.hand_no, state.kind, scores),)
         events = [public(HandScored(state.hand_no, state.kind, scores, tuple(state.totals)))]
         state.hand_no += 1
         if state.hand_no < len(state.hand_kinds):
@@ -813,14 +815,14 @@ class King(Game[State, Action, Observation]):
             first_dealer_draw=state.first_dealer_draw,
             phase=state.phase,
             to_act=state.to_act,
-            hand=tuple(state.hands[seat]),
-            hand_sizes=tuple(len(h) for h in state.hands),
+            hand=state.hands[seat],
+            hand_sizes=tuple(map(len, state.hands)),
             mode=state.mode,
             trump=state.trump,
             declarer=state.declarer,
             sold_to=state.sold_to,
             price=state.price,
-            calls=tuple(state.calls),
+            calls=state.calls,
             ultimatum=state.ultimatum,
             high_n=high[0] if high is not None else 0,
             high_direction=high[1] if high is not None else None,
@@ -829,10 +831,10 @@ class King(Game[State, Action, Observation]):
             trick_leader=trick.leader if trick is not None else None,
             trick_seats=tuple(trick.seats) if trick is not None else (),
             trick_cards=tuple(trick.cards) if trick is not None else (),
-            tricks=tuple(state.tricks),
+            tricks=state.tricks,
             tricks_won=tuple(state.tricks_won),
             hand_scores=tuple(state.hand_scores),
-            results=tuple(state.results),
+            results=state.results,
             totals=tuple(state.totals),
         )
 
@@ -853,17 +855,17 @@ class King(Game[State, Action, Observation]):
         """A copy sharing nothing mutable with ``state`` (faster than a deep copy)."""
         other = copy.copy(state)
         other.rng = copy.deepcopy(state.rng)
-        other.hands = [list(h) for h in state.hands]
-        other.calls = list(state.calls)
+        other.hands = list(state.hands)
+        other.calls = state.calls
         other.passed = list(state.passed)
         if state.trick is not None:
             other.trick = TrickInProgress(state.trick.leader, PLAYERS, list(state.trick.seats),
                                           list(state.trick.cards))
-        other.tricks = list(state.tricks)
+        other.tricks = state.tricks
         other.tricks_won = list(state.tricks_won)
         other.won = [list(w) for w in state.won]
         other.hand_scores = list(state.hand_scores)
-        other.results = list(state.results)
+        other.results = state.results
         other.totals = list(state.totals)
         return other
 
@@ -874,7 +876,7 @@ class King(Game[State, Action, Observation]):
         rng.shuffle(pool)
         for s in others:
             count = len(other.hands[s])
-            other.hands[s] = sorted(pool[:count], key=_sort_key)
+            other.hands[s] = tuple(sorted(pool[:count], key=_sort_key))
             pool = pool[count:]
         return other
 
