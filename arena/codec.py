@@ -59,15 +59,13 @@ def encode_into(msg: Message, value: Any) -> None:
 
 
 def encode_wire(msg: Message, value: Any) -> bytes:
-    """The wire bytes of ``value`` as the message ``msg`` (empty, used as scratch).
+    """The wire bytes of ``value`` (a dataclass) as the message ``msg`` of the same name
+    (empty, used as scratch).
 
     Equal to filling ``msg`` and serializing it, but repeated fields of remembered
     items are joined as bytes and never parsed into ``msg``: a message's bytes are
     the concatenation of its fields' bytes, in any order.
     """
-    if msg.DESCRIPTOR.name != type(value).__name__:  # a oneof member: no shortcut
-        encode_into(msg, value)
-        return msg.SerializeToString()
     key = (type(value), msg.DESCRIPTOR.full_name)
     encoder = _ENCODERS.get(key)
     if encoder is None:
@@ -197,6 +195,16 @@ def _varint(number: int) -> bytes:
     return bytes(out)
 
 
+def _key(number: int) -> bytes:
+    """The key of field ``number`` with the length-delimited wire type (messages, packed)."""
+    return _varint(number << 3 | 2)
+
+
+def delimited(field_key: bytes, body: bytes) -> bytes:
+    """One length-delimited field: its key, the length of ``body``, ``body``."""
+    return field_key + _varint(len(body)) + body
+
+
 class _Memo:
     """Encodings of immutable items, found by identity first, then by value.
 
@@ -227,18 +235,25 @@ class _Memo:
             self._hold(item, data)
         return data
 
-    def put(self, item: Any, encoded: Message | bytes) -> None:
-        """Remember ``encoded`` (a message or its bytes) as the encoding of ``item``."""
+    def put(self, item: Any, data: bytes) -> None:
+        """Remember ``data`` as the encoding of ``item``."""
         if not _immutable(item):
             return
         if len(self.by_value) >= KNOWN_ITEMS:
             self.by_value.clear()
-        data = encoded if isinstance(encoded, bytes) else encoded.SerializeToString()
         try:
             self.by_value[item] = data
         except TypeError:  # unhashable after all: never remembered
             return
         self._hold(item, data)
+
+    def remembered(self, item: Any, encode: Callable[[Any], Message]) -> bytes:
+        """The bytes of ``encode(item)``, from memory when ``item`` was seen before."""
+        data = self.get(item)
+        if data is None:
+            data = encode(item).SerializeToString()
+            self.put(item, data)
+        return data
 
     def _hold(self, item: Any, data: bytes) -> None:
         if len(self.by_id) >= KNOWN_ITEMS:
@@ -249,12 +264,12 @@ class _Memo:
 class _Pieces(_Memo):
     """Per repeated field: each frozen item's wire bytes as an element of that field."""
 
-    __slots__ = ("name", "tag")
+    __slots__ = ("key", "name")
 
     def __init__(self, number: int, name: str) -> None:
         super().__init__()
         self.name = name
-        self.tag = _varint(number << 3 | 2)  # a length-delimited field
+        self.key = _key(number)
 
     def join(self, items: Any, parent: type[Message]) -> bytes | None:
         """The field's bytes holding ``items`` in order; ``None`` if one is not frozen."""
@@ -271,8 +286,7 @@ class _Pieces(_Memo):
                     return None
                 sub = getattr(parent(), self.name).add()
                 encode_into(sub, item)
-                body = sub.SerializeToString()
-                piece = self.tag + _varint(len(body)) + body
+                piece = delimited(self.key, sub.SerializeToString())
                 self.put(item, piece)
             parts.append(piece)
         return b"".join(parts)
@@ -422,85 +436,41 @@ class GameCodec:
         self._known_actions = _Memo()
         self._known_events = _Memo()
         self._observation_message = self.pb.Observation
-        self._observation_tag = key(arena_pb2.GameObservation, self.field)
+        self._observation_key = key(arena_pb2.GameObservation, self.field)
 
-    def observation(self, obs: Any, into: arena_pb2.GameObservation | None = None
-                    ) -> arena_pb2.GameObservation:
-        """``obs`` as a message (written into ``into`` when given, e.g. a decision request)."""
-        envelope = arena_pb2.GameObservation() if into is None else into
+    def observation(self, obs: Any) -> arena_pb2.GameObservation:
+        envelope = arena_pb2.GameObservation()
         encode_into(getattr(envelope, self.field), obs)
         return envelope
 
-    def action(self, action: Any, into: arena_pb2.GameAction | None = None) -> arena_pb2.GameAction:
-        """``action`` as a message (written into ``into`` when given, e.g. a log entry).
-
-        An action offered before (see :meth:`actions_into`) is merged from its bytes.
-        """
-        envelope = arena_pb2.GameAction() if into is None else into
-        data = self._known_actions.get(action)
-        if data is not None:
-            envelope.MergeFromString(data)
-        else:
-            encode_into(getattr(envelope, self.field), action)
+    def action(self, action: Any) -> arena_pb2.GameAction:
+        envelope = arena_pb2.GameAction()
+        encode_into(getattr(envelope, self.field), action)
         return envelope
 
-    def actions_into(self, actions: Iterable[Any], into: Any) -> None:
-        """Append ``actions`` to a repeated ``GameAction`` field (the legal actions of a request).
-
-        The same few actions are offered again and again, so each is encoded once
-        and its bytes merged from then on.
-        """
-        known = self._known_actions
-        for action in actions:
-            sub = into.add()
-            data = known.get(action)
-            if data is not None:
-                sub.MergeFromString(data)
-            else:
-                encode_into(getattr(sub, self.field), action)
-                known.put(action, sub)
-
-    # -- wire bytes, for the referee's hot path (see the "Wire" section below) --------
-    def observation_wire(self, obs: Any) -> bytes:
-        """``obs`` as the bytes of a ``GameObservation``."""
-        inner = encode_wire(self._observation_message(), obs)
-        return self._observation_tag + _varint(len(inner)) + inner
-
-    def actions_wire(self, actions: Iterable[Any], tag: bytes) -> bytes:
-        """``actions`` as the elements of a repeated ``GameAction`` field with key ``tag``."""
-        known = self._known_actions
-        parts = []
-        for action in actions:
-            data = known.get(action)
-            if data is None:
-                sub = arena_pb2.GameAction()
-                encode_into(getattr(sub, self.field), action)
-                data = sub.SerializeToString()
-                known.put(action, data)
-            parts.append(tag + _varint(len(data)) + data)
-        return b"".join(parts)
-
-    def event_wire(self, event: Any) -> bytes:
-        """``event`` as the bytes of a ``GameEvent`` (remembered: a game's events repeat)."""
-        data = self._known_events.get(event)
-        if data is None:
-            data = self.event(event).SerializeToString()
-            self._known_events.put(event, data)
-        return data
-
-    def action_wire(self, action: Any) -> bytes:
-        """``action`` as the bytes of a ``GameAction`` (remembered, as offered actions are)."""
-        data = self._known_actions.get(action)
-        if data is None:
-            data = self.action(action).SerializeToString()
-            self._known_actions.put(action, data)
-        return data
-
-    def event(self, event: Any, into: arena_pb2.GameEvent | None = None) -> arena_pb2.GameEvent:
-        """``event`` as a message (written into ``into`` when given, e.g. a log entry)."""
-        envelope = arena_pb2.GameEvent() if into is None else into
+    def event(self, event: Any) -> arena_pb2.GameEvent:
+        envelope = arena_pb2.GameEvent()
         encode_into(getattr(envelope, self.field), event)
         return envelope
+
+    # -- wire bytes, for the referee's hot path (see the "Wire" section below) --------
+    # The same few actions are offered again and again, and a game's events repeat:
+    # each is encoded once and its bytes remembered.
+    def observation_wire(self, obs: Any) -> bytes:
+        """``obs`` as the bytes of a ``GameObservation``."""
+        return delimited(self._observation_key, encode_wire(self._observation_message(), obs))
+
+    def action_wire(self, action: Any) -> bytes:
+        """``action`` as the bytes of a ``GameAction``."""
+        return self._known_actions.remembered(action, self.action)
+
+    def actions_wire(self, actions: Iterable[Any], field_key: bytes) -> bytes:
+        """``actions`` as the elements of a repeated ``GameAction`` field with key ``field_key``."""
+        return b"".join([delimited(field_key, self.action_wire(action)) for action in actions])
+
+    def event_wire(self, event: Any) -> bytes:
+        """``event`` as the bytes of a ``GameEvent``."""
+        return self._known_events.remembered(event, self.event)
 
     def decode_observation(self, envelope: arena_pb2.GameObservation) -> Any:
         return decode(self._inner(envelope), self.game.observation_type)
@@ -553,11 +523,7 @@ FAULT_NAMES: dict[int, str] = {number: name for name, number in FAULT_NUMBERS.it
 # parsed into messages only to be serialized again.
 def key(message: type[Message], name: str) -> bytes:
     """The key (field number and length-delimited wire type) of a message field."""
-    return _varint(message.DESCRIPTOR.fields_by_name[name].number << 3 | 2)
-
-
-def delimited(field_key: bytes, body: bytes) -> bytes:
-    return field_key + _varint(len(body)) + body
+    return _key(message.DESCRIPTOR.fields_by_name[name].number)
 
 
 _DECISION = key(arena_pb2.RefereeMessage, "decision")

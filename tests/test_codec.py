@@ -27,8 +27,8 @@ def test_round_trip_of_random_games(name: str) -> None:
             for legal in game.legal_actions(state):
                 wire = codec.action(legal)
                 assert codec.decode_action(type(wire).FromString(wire.SerializeToString())) == legal
-            request = pb.DecisionRequest()
-            codec.actions_into(game.legal_actions(state), request.legal_actions)
+            request = pb.DecisionRequest.FromString(
+                codec.actions_wire(game.legal_actions(state), LEGAL_ACTIONS))
             assert [codec.decode_action(a) for a in request.legal_actions] == \
                 list(game.legal_actions(state))
             for tagged in game.apply(state, action):
@@ -70,10 +70,10 @@ def test_remembered_encodings_are_the_fresh_bytes(name: str, monkeypatch: pytest
         out = []
         for obs, legal in requests:
             request = pb.DecisionRequest()
-            codec.observation(obs, into=request.observation)
-            codec.actions_into(legal, request.legal_actions)
+            request.observation.MergeFromString(codec.observation_wire(obs))
+            request.MergeFromString(codec.actions_wire(legal, LEGAL_ACTIONS))
             out.append(request.SerializeToString())
-            out.append(codec.action(legal[-1]).SerializeToString())  # as logged
+            out.append(codec.action_wire(legal[-1]))  # as logged
         return out
 
     encode_all()  # every item seen once: from here on, remembered
@@ -98,8 +98,8 @@ def test_wire_bytes_are_the_messages_built_field_by_field(name: str) -> None:
             expected = pb.RefereeMessage()
             request = expected.decision
             request.decision_id, request.time_left_s = number, 2.5 * (number % 3)
-            codec.observation(observation, into=request.observation)
-            codec.actions_into(legal, request.legal_actions)
+            request.observation.CopyFrom(codec.observation(observation))
+            request.legal_actions.extend(codec.action(a) for a in legal)
             request.events.extend(pb.GameEvent.FromString(e) for e in events)
             sent = decision_message(number, 2.5 * (number % 3), codec.observation_wire(observation),
                                     codec.actions_wire(legal, LEGAL_ACTIONS), events)
