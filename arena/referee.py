@@ -64,9 +64,6 @@ class Link(Protocol):
         the link may be closed by then (the referee asks the seat nothing more).
         """
 
-    def drain(self) -> list[pb.BotMessage]:
-        """Messages that arrived while no decision was pending (taken, without waiting)."""
-
     async def close(self) -> None:
         """End the stream (the match is over for this seat)."""
 
@@ -104,7 +101,6 @@ class _Seat:
     bank: float = 0.0  # what is left of the seat's time bank
     fault: pb.Fault = pb.FAULT_NONE
     rejected: int = 0
-    notes: list[str] = field(default_factory=list)
     waiting: list[bytes] = field(default_factory=list)  # its events (GameEvent bytes), not yet delivered
     waiting_since: float = 0.0  # when the oldest of them happened (monotonic)
 
@@ -194,7 +190,6 @@ async def run_match(
     end = pb.MatchEnd(scores=list(outcome.scores), ranks=list(ranks), faults=[s.fault for s in seats])
     for seat in seats:
         if seat.link is not None:
-            seat.rejected += len(seat.link.drain())
             if seat.playing:  # the last events come before the outcome
                 await seat.link.send(end_message(end, seat.waiting))
             await seat.link.close()
@@ -233,8 +228,6 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
     other seats' events go out as they fall due (see :class:`_Mail`).
     """
     assert seat.link is not None
-    for stale in seat.link.drain():
-        await _reject(seat, stale, decision_id)
     if timeout_s > 0:
         timeout_s += seat.bank
     asking = decision_message(decision_id, timeout_s, codec.observation_wire(observation),

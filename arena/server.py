@@ -43,6 +43,7 @@ MAX_METADATA_BYTES = 16 * 1024
 MAX_STREAMS_PER_CONNECTION = 256    # a bot plays every seat it holds on one connection
 MAX_ATTEND_STREAMS = 4              # per bot token; a restarted bot needs a second one briefly
 SEND_TIMEOUT_S = 10.0               # per write, for matches without a move deadline
+NO_ANSWER = "no answer in time"     # why a seat's call ends when its clock runs out
 KEEPALIVE_S = 30.0                  # the server pings each connection this often ...
 KEEPALIVE_TIMEOUT_S = 10.0          # ... and closes it when no answer comes back in time
 MIN_CLIENT_PING_INTERVAL_S = 10.0   # clients pinging more often (without data) get strikes
@@ -112,9 +113,10 @@ class _Alarm:
     """
 
     FORCE_AFTER_S = 1.0
-    __slots__ = ("_deadline", "_handle", "_ring", "_task", "forced", "rang")
+    __slots__ = ("_deadline", "_handle", "_loop", "_ring", "_task", "forced", "rang")
 
     def __init__(self, ring: Callable[[], None]) -> None:
+        self._loop = asyncio.get_running_loop()
         self._deadline: float | None = None
         self._handle: asyncio.TimerHandle | None = None
         self._ring = ring
@@ -123,13 +125,12 @@ class _Alarm:
         self.forced = False
 
     def set(self, seconds: float) -> None:
-        loop = asyncio.get_running_loop()
-        self._deadline = deadline = loop.time() + seconds
+        self._deadline = deadline = self._loop.time() + seconds
         self._task = asyncio.current_task()
         if self._handle is None or self._handle.when() > deadline:
             if self._handle is not None:
                 self._handle.cancel()
-            self._handle = loop.call_at(deadline, self._check)
+            self._handle = self._loop.call_at(deadline, self._check)
 
     def clear(self) -> None:
         self._deadline = None
@@ -149,14 +150,13 @@ class _Alarm:
         self._handle = None
         if self._deadline is None:
             return
-        loop = asyncio.get_running_loop()
-        if loop.time() + 0.001 < self._deadline:  # armed for an earlier operation: wait on
-            self._handle = loop.call_at(self._deadline, self._check)
+        if self._loop.time() + 0.001 < self._deadline:  # armed for an earlier operation: wait on
+            self._handle = self._loop.call_at(self._deadline, self._check)
             return
         self._deadline = None
         self.rang = True
         self._ring()
-        loop.call_later(self.FORCE_AFTER_S, self._force)
+        self._loop.call_later(self.FORCE_AFTER_S, self._force)
 
     def _force(self) -> None:
         if self._task is not None:  # the operation is still pending
@@ -182,8 +182,9 @@ class GrpcLink:
         self._gone = False
         self._send_timeout_s = send_timeout_s
         self._alarm = _Alarm(self._cut_off)
-        self._why = ""
-        self._ending: asyncio.Task[None] | None = None
+        self._silent_reader = f"the bot read nothing for {send_timeout_s:g} s"
+        self._why = ""  # why a cut-off call ends: the reason of the operation pending
+        self._ending: asyncio.Task[None] | None = None  # the cut-off, held until done
         self.finished = asyncio.Event()
 
     def hang_up(self) -> None:
@@ -194,7 +195,7 @@ class GrpcLink:
     async def send(self, message: bytes) -> None:
         if self._gone:
             return
-        self._why = f"the bot read nothing for {self._send_timeout_s:g} s"
+        self._why = self._silent_reader
         self._alarm.set(self._send_timeout_s)
         try:
             await self._context.write(message)  # type: ignore[arg-type]  # bytes: see _as_is
@@ -211,7 +212,7 @@ class GrpcLink:
         if self._gone:
             return None
         if timeout is not None:
-            self._why = "no answer in time"
+            self._why = NO_ANSWER
             self._alarm.set(timeout)
         try:
             message = await self._context.read()
@@ -240,9 +241,6 @@ class GrpcLink:
                                           f"{self._why}: this seat is out of the match")
 
         self._ending = asyncio.ensure_future(end())
-
-    def drain(self) -> list[pb.BotMessage]:
-        return []  # nothing is read ahead: what a bot sent out of turn is read (and rejected) in turn
 
     async def close(self) -> None:
         self.finished.set()

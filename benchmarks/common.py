@@ -84,9 +84,6 @@ class InstantLink:
     async def receive(self, timeout: float | None) -> pb.BotMessage | None:
         return await self._inbox.get()
 
-    def drain(self) -> list[pb.BotMessage]:
-        return []
-
     async def close(self) -> None:
         pass
 

@@ -349,9 +349,6 @@ class ScriptedLink:
     async def receive(self, timeout: float | None) -> pb.BotMessage | None:
         return await asyncio.wait_for(self.inbox.get(), timeout)
 
-    def drain(self) -> list[pb.BotMessage]:
-        return []
-
     async def close(self) -> None:
         return None
 
