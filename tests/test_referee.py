@@ -106,18 +106,25 @@ def test_seat_views_hide_other_hole_cards(tmp_path: Path) -> None:
         assert private and all(getattr(v, "seat", seat) == seat for v in private)
 
 
+async def _take_seat(channel: grpc.aio.Channel, token: str) -> tuple[Any, Any]:
+    """Attend with ``token`` and take the first seat offered: the Attend call, and the
+    seat's Play call with its Hello sent."""
+    stub = pb_grpc.BotServiceStub(channel)
+    attend = stub.Attend(pb.AttendRequest(token=token))
+    assignment = await attend.read()
+    assert isinstance(assignment, pb.Assignment)
+    play = stub.Play()
+    await play.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+    return attend, play
+
+
 async def _raw_seat(port: int, token: str,
                     answer: Callable[[pb.DecisionRequest, int], list[pb.BotMessage]]) -> list[str]:
     """Attend with ``token`` and play one seat by hand; returns the notices received (and
     ``ended: ...`` when the referee ends the seat's stream with a status)."""
     notices: list[str] = []
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        stub = pb_grpc.BotServiceStub(channel)
-        attend = stub.Attend(pb.AttendRequest(token=token))
-        assignment = await attend.read()
-        assert isinstance(assignment, pb.Assignment)
-        play = stub.Play()
-        await play.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        attend, play = await _take_seat(channel, token)
         asked = 0
         try:
             async for message in play:
@@ -390,12 +397,7 @@ async def _watching_seat(port: int, token: str, think_s: float = 0.0, slow: int 
     """
     received: Received = []
     async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        stub = pb_grpc.BotServiceStub(channel)
-        attend = stub.Attend(pb.AttendRequest(token=token))
-        assignment = await attend.read()
-        assert isinstance(assignment, pb.Assignment)
-        play = stub.Play()
-        await play.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+        attend, play = await _take_seat(channel, token)
         async for message in play:
             kind = message.WhichOneof("kind")
             if kind == "decision":

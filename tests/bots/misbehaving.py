@@ -32,15 +32,8 @@ from sdk.run import run
 
 
 class CrashingBot(RandomBot):
-    def __init__(self) -> None:
-        super().__init__(0)
-        self.decisions = 0
-
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
-        self.decisions += 1
-        if self.decisions >= 1:
-            os._exit(3)
-        return super().act(observation, legal_actions)
+        os._exit(3)
 
 
 class FloodingBot(RandomBot):
@@ -191,14 +184,12 @@ def forge() -> None:
         sys.exit(1)
 
 
-MODES = {"flood": FloodingBot, "hang": HangingBot, "stall": StallingBot, "illegal": IllegalBot,
-         "hog": HoggingBot, "slow": SlowBot}
+MODES = {"crash": CrashingBot, "flood": FloodingBot, "hang": HangingBot, "stall": StallingBot,
+         "illegal": IllegalBot, "hog": HoggingBot, "slow": SlowBot}
 
 
 def main(mode: str) -> None:
-    if mode == "crash":
-        run(CrashingBot)
-    elif mode == "spawn":
+    if mode == "spawn":
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         pid_file = os.environ.get("GRANDCHILD_PID_FILE")
         if pid_file:
