@@ -15,6 +15,7 @@ import itertools
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -175,6 +176,9 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     :class:`RemoteBotsAbsent` is raised with nothing played. A remote bot that is
     not attending when one of its matches starts has the start timeout to come
     back, and is otherwise a no-show in that match.
+
+    The store's writes during play run on one thread of their own, in order, so
+    that a match's database time never holds up the matches still in play.
     """
     stop = stop or asyncio.Event()
     refused: list[StoreError] = []
@@ -200,6 +204,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     host = MatchHost()
     servers: list[grpc.aio.Server] = []
     entrants: dict[int, _Entrant] = {}
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-store")
+    loop = asyncio.get_running_loop()
     try:
         server, port = await create_server(host)
         servers.append(server)
@@ -250,7 +256,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                 for bot in seat_bots:
                     await bot.ensure_running()
                 try:
-                    store.mark_running(match.id)
+                    await loop.run_in_executor(writer, store.mark_running, match.id)
                 except StoreError as err:
                     refused.append(err)
                     stop.set()
@@ -269,7 +275,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
 
                 report = await host.play(spec, is_alive)
                 try:
-                    store.finish_match(match.id, _result(report))
+                    await loop.run_in_executor(writer, store.finish_match, match.id,
+                                               _result(report))
                 except StoreError as err:
                     refused.append(err)
                     stop.set()
@@ -299,6 +306,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                              return_exceptions=True)
         for server in servers:
             await server.stop(grace=1.0)
+        writer.shutdown(wait=True)  # a write under way (even when cancelled) completes
 
 
 async def _wait_for(host: MatchHost, entrants: Sequence[_Entrant], wait_s: float,
