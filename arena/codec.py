@@ -99,7 +99,7 @@ def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
         lines.append(f"    x = value.{f.name}")
         if fd.message_type is None and not fd.is_repeated:
             lines.append(f"    if x is not None: msg.{f.name} = x")
-        elif fd.is_repeated and fd.message_type is not None:  # an empty one is no field at all
+        elif fd.is_repeated:  # an empty one is no field at all
             steps[f"step_{f.name}"] = _field_encoder(fd)
             lines.append(f"    if x: step_{f.name}(msg, x, parts)")
         else:
@@ -117,8 +117,27 @@ def _field_encoder(fd: Any) -> Encoder:
     """How to put a Python value into field ``fd`` of a message."""
     name = fd.name
     if fd.is_repeated and fd.message_type is None:
-        def repeated_scalars(msg: Message, value: Any) -> None:
+        known: dict[Any, bytes] = {}  # a tuple or frozenset of values -> the field's wire bytes
+        # equal floats may differ on the wire (0.0 and -0.0): those fields are never remembered
+        exact = fd.type not in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT)
+
+        def fill_scalars(msg: Message, value: Any) -> None:
             getattr(msg, name).extend(sorted(value) if isinstance(value, frozenset) else value)
+
+        def repeated_scalars(msg: Message, value: Any, parts: list[bytes] | None = None) -> None:
+            """Fill the field of ``msg``, or (given ``parts``) add its wire bytes to them."""
+            if parts is None or not (REMEMBER and exact) or type(value) not in (tuple, frozenset):
+                fill_scalars(msg, value)
+                return
+            data = known.get(value)
+            if data is None:  # protobuf's own bytes for the field alone (and its range checks)
+                scratch = type(msg)()
+                fill_scalars(scratch, value)
+                data = scratch.SerializeToString()
+                if len(known) >= KNOWN_ITEMS:
+                    known.clear()
+                known[value] = data
+            parts.append(data)
 
         return repeated_scalars
     if fd.is_repeated:
@@ -186,13 +205,21 @@ KNOWN_ITEMS = 4096
 KNOWN_VALUES = 256
 
 
-def _varint(number: int) -> bytes:
+def _encode_varint(number: int) -> bytes:
     out = bytearray()
     while number > 0x7F:
         out.append((number & 0x7F) | 0x80)
         number >>= 7
     out.append(number)
     return bytes(out)
+
+
+_SHORT_VARINTS = tuple(_encode_varint(n) for n in range(4096))  # every length on the hot path
+
+
+def _varint(number: int) -> bytes:
+    """A non-negative number as a protobuf varint (the lengths of the hot path, from a table)."""
+    return _SHORT_VARINTS[number] if number < 4096 else _encode_varint(number)
 
 
 def _key(number: int) -> bytes:
@@ -202,7 +229,8 @@ def _key(number: int) -> bytes:
 
 def delimited(field_key: bytes, body: bytes) -> bytes:
     """One length-delimited field: its key, the length of ``body``, ``body``."""
-    return field_key + _varint(len(body)) + body
+    size = len(body)
+    return field_key + (_SHORT_VARINTS[size] if size < 4096 else _encode_varint(size)) + body
 
 
 class _Memo:
@@ -563,6 +591,21 @@ _LOGGED_ACTION = key(arena_pb2.LoggedDecision, "action")
 _LOGGED_EVENT = key(arena_pb2.LogEntry, "event")
 _LOGGED_EVENT_EVENT = key(arena_pb2.LoggedEvent, "event")
 _PUBLIC = arena_pb2.LoggedEvent(public=True).SerializeToString()
+
+
+LoggedDecision = tuple[int, int, bytes, bool, float]  # decision id, seat, action, fallback, seconds
+LoggedEvent = tuple[bytes, frozenset[int] | None]  # the event, its audience (None: all)
+
+
+def match_log(entries: Iterable[LoggedDecision | LoggedEvent]) -> bytes:
+    """A ``MatchLog``'s bytes from its entries in order, each as the arguments of
+    :func:`logged_decision` (five) or :func:`logged_event` (two).
+
+    The referee keeps a match's entries so and encodes them all at its end, in
+    one loop instead of one by one between a bot's answer and the next request.
+    """
+    return b"".join([logged_decision(*entry) if len(entry) == 5 else logged_event(*entry)
+                     for entry in entries])
 
 
 def logged_decision(decision_id: int, seat: int, action: bytes, fallback: bool,

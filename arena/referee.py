@@ -38,13 +38,14 @@ from arena.codec import (
     FAULT_NAMES,
     LEGAL_ACTIONS,
     GameCodec,
+    LoggedDecision,
+    LoggedEvent,
     codec_for,
     decision_message,
     encode_options,
     end_message,
     events_message,
-    logged_decision,
-    logged_event,
+    match_log,
 )
 from arena.games import get_game
 from arena.games.base import GameError, OptionValue, Outcome, competition_ranks
@@ -143,7 +144,7 @@ async def run_match(
     seats = await _connect(links, settings.start_timeout_s)
     for seat in seats:
         seat.bank = settings.time_bank_s
-    log: list[bytes] = []  # the MatchLog's bytes, entry by entry
+    log: list[LoggedDecision | LoggedEvent] = []  # the MatchLog's entries, encoded at the end
 
     start = pb.MatchStart(match_id=match_id, game=game.name, game_version=game.version,
                           players=players, seat_names=list(seat_names),
@@ -178,9 +179,8 @@ async def run_match(
         if used_fallback:
             action = fallback.choice(legal)
         events = game.apply(state, action)
-        log.append(logged_decision(0 if used_fallback else decision_id, to_act,
-                                   codec.action_wire(action), used_fallback,
-                                   time.monotonic() - asked_at))
+        log.append((0 if used_fallback else decision_id, to_act, codec.action_wire(action),
+                    used_fallback, time.monotonic() - asked_at))
         mail.post(events)
 
     outcome = game.outcome(state)
@@ -197,7 +197,7 @@ async def run_match(
         scores=outcome.scores,
         ranks=ranks,
         faults=tuple(FAULT_NAMES[s.fault] for s in seats),
-        log=b"".join(log),
+        log=match_log(log),
         decisions=decision_id,
         rejected_replies=sum(s.rejected for s in seats),
         started_at=started_at,
@@ -311,7 +311,8 @@ class _Mail:
     referee writes again, so that no stream has two writers).
     """
 
-    def __init__(self, codec: GameCodec, seats: Sequence[_Seat], log: list[bytes],
+    def __init__(self, codec: GameCodec, seats: Sequence[_Seat],
+                 log: list[LoggedDecision | LoggedEvent],
                  delay_s: float) -> None:
         self.codec = codec
         self.seats = seats
@@ -325,20 +326,17 @@ class _Mail:
         """Log every event with its audience and queue it for each playing seat that may see it."""
         if not events:
             return
-        encoded = []
+        now = time.monotonic()
+        playing = [(number, seat) for number, seat in enumerate(self.seats) if seat.playing]
         for tagged in events:
             wire = self.codec.event_wire(tagged.event)
-            self.log.append(logged_event(wire, tagged.visible_to))
-            encoded.append((tagged, wire))
-        now = time.monotonic()
-        for number, seat in enumerate(self.seats):
-            if not seat.playing:
-                continue
-            mine = [wire for tagged, wire in encoded if tagged.visible(number)]
-            if mine:
-                if not seat.waiting:
-                    seat.waiting_since = now
-                seat.waiting += mine
+            audience = tagged.visible_to
+            self.log.append((wire, audience))
+            for number, seat in playing:
+                if audience is None or number in audience:
+                    if not seat.waiting:
+                        seat.waiting_since = now
+                    seat.waiting.append(wire)
 
     def due_in(self, now: float) -> float | None:
         """Seconds until some seat's waiting events fall due (``None``: no seat has any)."""
