@@ -29,6 +29,7 @@ from enum import IntEnum
 from functools import cache
 from typing import Any
 
+from google.protobuf import message_factory
 from google.protobuf.message import Message
 
 from arena.games import Game, get_game, module_name
@@ -67,15 +68,18 @@ def encode_wire(msg: Message, value: Any) -> bytes:
     the concatenation of its fields' bytes, in any order.
     """
     key = (type(value), msg.DESCRIPTOR.full_name)
-    encoder = _ENCODERS.get(key)
+    encoder = _WIRE_ENCODERS.get(key)
     if encoder is None:
-        encoder = _ENCODERS[key] = _compile_encoder(type(value), msg.DESCRIPTOR)
+        encoder = _WIRE_ENCODERS[key] = _compile_encoder(type(value), msg.DESCRIPTOR, wire=True)
     parts: list[bytes] = []
     encoder(msg, value, parts)
     return msg.SerializeToString() + b"".join(parts)
 
 
-def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
+_WIRE_ENCODERS: dict[tuple[type, str], Encoder] = {}
+
+
+def _compile_encoder(cls: type, descriptor: Any, wire: bool = False) -> Encoder:
     if not dataclasses.is_dataclass(cls):
         raise CodecError(f"cannot encode {cls.__name__} into {descriptor.full_name}")
     if descriptor.name != cls.__name__:
@@ -89,28 +93,59 @@ def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
         return encode_member
     # One straight-line function per (dataclass, message): no loop over fields and
     # no call per scalar, which is most of an observation. Names are checked
-    # against the message first, and are identifiers (dataclass fields).
+    # against the message first, and are identifiers (dataclass fields). For the
+    # wire (given ``parts``), a scalar field's bytes are remembered per value: a
+    # dictionary lookup instead of setting and serializing the field.
     lines = ["def encode(msg, value, parts=None):"]
-    steps: dict[str, Encoder] = {}
+    names: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         fd = descriptor.fields_by_name.get(f.name)
         if fd is None:
             raise CodecError(f"message {descriptor.full_name} has no field {f.name!r}")
         lines.append(f"    x = value.{f.name}")
-        if fd.message_type is None and not fd.is_repeated:
+        if fd.message_type is None and not fd.is_repeated and wire and _exact(fd):
+            # the field's bytes for this value, as protobuf wrote them the first time
+            names[f"known_{f.name}"], names[f"learn_{f.name}"] = _scalar_bytes(descriptor, fd)
+            lines.append("    if x is not None:")
+            lines.append(f"        p = known_{f.name}.get(x)")
+            lines.append(f"        parts.append(learn_{f.name}(x) if p is None else p)")
+        elif fd.message_type is None and not fd.is_repeated:
             lines.append(f"    if x is not None: msg.{f.name} = x")
         elif fd.is_repeated:  # an empty one is no field at all
-            steps[f"step_{f.name}"] = _field_encoder(fd)
+            names[f"step_{f.name}"] = _field_encoder(fd)
             lines.append(f"    if x: step_{f.name}(msg, x, parts)")
         else:
-            steps[f"step_{f.name}"] = _field_encoder(fd)
-            test = "x is not None" if not fd.is_repeated else "x"
-            lines.append(f"    if {test}: step_{f.name}(msg, x)")
+            names[f"step_{f.name}"] = _field_encoder(fd)
+            lines.append(f"    if x is not None: step_{f.name}(msg, x)")
     lines.append("    return None")
-    namespace: dict[str, Any] = dict(steps)
+    namespace: dict[str, Any] = dict(names)
     exec("\n".join(lines), namespace)
     encode: Encoder = namespace["encode"]
     return encode
+
+
+def _exact(fd: Any) -> bool:
+    """Whether values of scalar field ``fd`` that are equal (and so hash alike) have equal
+    bytes: not so for floats (0.0 and -0.0)."""
+    return fd.type not in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT)
+
+
+def _scalar_bytes(descriptor: Any, fd: Any) -> tuple[dict[Any, bytes], Callable[[Any], bytes]]:
+    """A singular scalar field's remembered bytes per value, and how to learn a new one."""
+    message_class = message_factory.GetMessageClass(descriptor)
+    name = fd.name
+    known: dict[Any, bytes] = {}
+
+    def learn(value: Any) -> bytes:
+        scratch = message_class()
+        setattr(scratch, name, value)  # protobuf's checks, its default rule and its bytes
+        data: bytes = scratch.SerializeToString()
+        if len(known) >= KNOWN_ITEMS:
+            known.clear()
+        known[value] = data
+        return data
+
+    return known, learn
 
 
 def _field_encoder(fd: Any) -> Encoder:
@@ -119,7 +154,7 @@ def _field_encoder(fd: Any) -> Encoder:
     if fd.is_repeated and fd.message_type is None:
         known: dict[Any, bytes] = {}  # a tuple or frozenset of values -> the field's wire bytes
         # equal floats may differ on the wire (0.0 and -0.0): those fields are never remembered
-        exact = fd.type not in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT)
+        exact = _exact(fd)
 
         def fill_scalars(msg: Message, value: Any) -> None:
             getattr(msg, name).extend(sorted(value) if isinstance(value, frozenset) else value)

@@ -103,7 +103,11 @@ def test_wire_bytes_are_the_messages_built_field_by_field(name: str) -> None:
             request.events.extend(pb.GameEvent.FromString(e) for e in events)
             sent = decision_message(number, 2.5 * (number % 3), codec.observation_wire(observation),
                                     codec.actions_wire(legal, LEGAL_ACTIONS), events)
-            assert pb.RefereeMessage.FromString(sent) == expected
+            parsed = pb.RefereeMessage.FromString(sent)
+            assert parsed == expected
+            # field presence too (an optional field set to 0 is sent): the same canonical bytes
+            assert parsed.SerializeToString(deterministic=True) == expected.SerializeToString(
+                deterministic=True)
             events = [codec.event(t.event).SerializeToString() for t in game.apply(state, action)]
         alone = pb.RefereeMessage.FromString(events_message(events))
         assert [codec.decode_event(e) for e in alone.events.events] == [
