@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import math
+import struct
 import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -249,6 +251,7 @@ def _encode_varint(number: int) -> bytes:
     return bytes(out)
 
 
+_DOUBLE = struct.Struct("<d")
 _SHORT_VARINTS = tuple(_encode_varint(n) for n in range(4096))  # every length on the hot path
 
 
@@ -599,14 +602,24 @@ _END = key(arena_pb2.RefereeMessage, "end")
 _END_EVENTS = key(arena_pb2.MatchEnd, "events")
 
 
+_DECISION_ID = _varint(arena_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["decision_id"].number << 3)
+_TIME_LEFT = _varint(arena_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["time_left_s"].number << 3 | 1)
+
+
 def decision_message(decision_id: int, time_left_s: float, observation: bytes,
                      legal_actions: bytes, events: Sequence[bytes]) -> bytes:
     """A ``RefereeMessage`` asking for a decision, from ``GameObservation`` bytes, legal
-    actions as from :meth:`GameCodec.actions_wire` and each event's ``GameEvent`` bytes."""
-    head = arena_pb2.DecisionRequest(decision_id=decision_id, time_left_s=time_left_s)
-    body = b"".join([head.SerializeToString(), delimited(_OBSERVATION, observation), legal_actions,
-                     *(delimited(_REQUEST_EVENTS, e) for e in events)])
-    return delimited(_DECISION, body)
+    actions as from :meth:`GameCodec.actions_wire` and each event's ``GameEvent`` bytes.
+
+    ``decision_id`` (a varint) and ``time_left_s`` (a little-endian double; 0, no
+    deadline, is left out) are written as protobuf writes them, in its order.
+    """
+    parts = [_DECISION_ID, _varint(decision_id)] if decision_id else []
+    parts += (delimited(_OBSERVATION, observation), legal_actions)
+    if time_left_s or math.copysign(1.0, time_left_s) < 0.0:
+        parts += (_TIME_LEFT, _DOUBLE.pack(time_left_s))
+    parts += [delimited(_REQUEST_EVENTS, e) for e in events]
+    return delimited(_DECISION, b"".join(parts))
 
 
 def events_message(events: Sequence[bytes]) -> bytes:

@@ -263,6 +263,19 @@ class ChooseTrump:
 
 Action = (Play | DeclareUp | DeclareDown | OpenAuction | Ultimatum | Forfeit | Bid | Pass
           | Accept | Decline | ChooseTrump)
+def _position(cards: Sequence[Card], card: Card) -> int | None:
+    """Where ``card`` is in ``cards`` (``None``: nowhere). The cards of a hand are DECK's
+    own objects, and so is the card of an offered action: found by identity, without
+    comparing each card before it by value; a card made afresh (decoded) by value."""
+    for at, held in enumerate(cards):
+        if held is card:
+            return at
+    for at, held in enumerate(cards):
+        if held == card:
+            return at
+    return None
+
+
 # One Play per card of DECK, by identity (DECK lives as long as the module): the
 # legal actions of a play phase are built without creating new objects.
 _PLAYS = {id(c): Play(c) for c in DECK}
@@ -646,7 +659,8 @@ class King(Game[State, Action, Observation]):
         if seat is None:
             raise IllegalActionError("the match is over")
         if isinstance(action, Play):
-            if state.phase is not Phase.PLAY or action.card not in self.playable(state, seat):
+            if state.phase is not Phase.PLAY or _position(self.playable(state, seat),
+                                                          action.card) is None:
                 raise IllegalActionError(f"{action!r} is not legal now")
             return self._play(state, seat, action.card)
         if action not in self.legal_actions(state):
@@ -750,7 +764,8 @@ class King(Game[State, Action, Observation]):
         trick = state.trick
         assert trick is not None
         hand = state.hands[seat]
-        at = hand.index(card)
+        at = _position(hand, card)
+        assert at is not None
         state.hands[seat] = hand[:at] + hand[at + 1:]
         trick.add(seat, card)
         events = [public(CardPlayed(seat, card))]
