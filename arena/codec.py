@@ -277,27 +277,29 @@ class _Memo:
     By identity costs no hashing (hashing a dataclass calls Python code for every
     field, card by card), and history items are the same objects decision after
     decision; by value catches equal items made afresh. Both hold the item, so an
-    id is never reused while it is remembered.
+    id is never reused while it is remembered. Items that are made afresh each time
+    (a game's events) are found by value only: ``by_identity=False``.
     """
 
-    __slots__ = ("by_id", "by_value")
+    __slots__ = ("by_id", "by_value", "hold")
 
-    def __init__(self) -> None:
+    def __init__(self, by_identity: bool = True) -> None:
         self.by_id: dict[int, tuple[Any, bytes]] = {}
         self.by_value: dict[Any, bytes] = {}
+        self.hold = by_identity
 
     def get(self, item: Any) -> bytes | None:
         """The remembered encoding of ``item``, if it is immutable and was seen."""
-        if not REMEMBER or not _immutable(item):
-            return None
-        hit = self.by_id.get(id(item))
+        hit = self.by_id.get(id(item))  # only immutable items are ever held
         if hit is not None and hit[0] is item:
             return hit[1]
+        if not REMEMBER or not _immutable(item):
+            return None
         try:
             data = self.by_value.get(item)
         except TypeError:  # a frozen dataclass holding something unhashable
             return None
-        if data is not None:
+        if data is not None and self.hold:
             self._hold(item, data)
         return data
 
@@ -311,7 +313,8 @@ class _Memo:
             self.by_value[item] = data
         except TypeError:  # unhashable after all: never remembered
             return
-        self._hold(item, data)
+        if self.hold:
+            self._hold(item, data)
 
     def remembered(self, item: Any, encode: Callable[[Any], Message]) -> bytes:
         """The bytes of ``encode(item)``, from memory when ``item`` was seen before."""
@@ -500,7 +503,8 @@ class GameCodec:
         self._action_union = _union(game.action_types)
         self._event_union = _union(game.event_types)
         self._known_actions = _Memo()
-        self._known_events = _Memo()
+        self._known_events = _Memo(by_identity=False)  # events are made afresh
+        self._offered: dict[bytes, dict[int, tuple[Any, bytes]]] = {}  # per field key, by id
         self._observation_message = self.pb.Observation
         self._observation_key = key(arena_pb2.GameObservation, self.field)
 
@@ -532,7 +536,22 @@ class GameCodec:
 
     def actions_wire(self, actions: Iterable[Any], field_key: bytes) -> bytes:
         """``actions`` as the elements of a repeated ``GameAction`` field with key ``field_key``."""
-        return b"".join([delimited(field_key, self.action_wire(action)) for action in actions])
+        offered = self._offered.get(field_key)
+        if offered is None:
+            offered = self._offered[field_key] = {}
+        parts = []
+        for action in actions:  # the same action objects are offered again and again
+            hit = offered.get(id(action))
+            if hit is not None and hit[0] is action:
+                parts.append(hit[1])
+                continue
+            piece = delimited(field_key, self.action_wire(action))
+            if REMEMBER and _immutable(action):  # held, so its id is not reused meanwhile
+                if len(offered) >= KNOWN_ITEMS:
+                    offered.clear()
+                offered[id(action)] = (action, piece)
+            parts.append(piece)
+        return b"".join(parts)
 
     def event_wire(self, event: Any) -> bytes:
         """``event`` as the bytes of a ``GameEvent``."""
