@@ -654,11 +654,23 @@ def end_message(end: arena_pb2.MatchEnd, events: Sequence[bytes]) -> bytes:
 
 _ENTRY = key(arena_pb2.MatchLog, "entries")
 _LOGGED_DECISION = key(arena_pb2.LogEntry, "decision")
-_LOGGED_ACTION = key(arena_pb2.LoggedDecision, "action")
 _LOGGED_EVENT = key(arena_pb2.LogEntry, "event")
 _LOGGED_EVENT_EVENT = key(arena_pb2.LoggedEvent, "event")
 _PUBLIC = arena_pb2.LoggedEvent(public=True).SerializeToString()
 
+
+def _scalar_key(message: type[Message], name: str) -> bytes:
+    """The key of a scalar field: a varint, or a fixed 64-bit value for a double."""
+    fd = message.DESCRIPTOR.fields_by_name[name]
+    return _varint(fd.number << 3 | (1 if fd.type == fd.TYPE_DOUBLE else 0))
+
+
+_DECISION_ID_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "decision_id")
+_SEAT_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "seat")
+_ACTION_LOGGED = key(arena_pb2.LoggedDecision, "action")
+_FALLBACK_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "fallback") + b"\x01"
+_SECONDS_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "seconds")
+_AUDIENCES: dict[frozenset[int], bytes] = {}  # a LoggedEvent's visible_to field, per audience
 
 LoggedDecision = tuple[int, int, bytes, bool, float]  # decision id, seat, action, fallback, seconds
 LoggedEvent = tuple[bytes, frozenset[int] | None]  # the event, its audience (None: all)
@@ -675,20 +687,42 @@ def match_log(entries: Iterable[LoggedDecision | LoggedEvent]) -> bytes:
                      for entry in entries])
 
 
+def _entry(kind: bytes, body: bytes) -> bytes:
+    """One ``MatchLog.entries`` element whose ``LogEntry`` holds ``body`` as member ``kind``."""
+    size = len(body)
+    inner = kind + _varint(size)
+    return b"".join((_ENTRY, _varint(len(inner) + size), inner, body))
+
+
 def logged_decision(decision_id: int, seat: int, action: bytes, fallback: bool,
                     seconds: float) -> bytes:
     """A ``MatchLog`` entry (as the bytes of one ``entries`` element) for a decision;
-    ``action`` is ``GameAction`` bytes."""
-    head = arena_pb2.LoggedDecision(decision_id=decision_id, seat=seat, fallback=fallback,
-                                    seconds=seconds).SerializeToString()
-    return delimited(_ENTRY, delimited(_LOGGED_DECISION, head + delimited(_LOGGED_ACTION, action)))
+    ``action`` is ``GameAction`` bytes. Written as protobuf writes it, field by field."""
+    parts = [_DECISION_ID_LOGGED, _varint(decision_id)] if decision_id else []
+    if seat:
+        parts += (_SEAT_LOGGED, _varint(seat))
+    parts += (_ACTION_LOGGED, _varint(len(action)), action)
+    if fallback:
+        parts.append(_FALLBACK_LOGGED)
+    if seconds or math.copysign(1.0, seconds) < 0.0:
+        parts += (_SECONDS_LOGGED, _DOUBLE.pack(seconds))
+    return _entry(_LOGGED_DECISION, b"".join(parts))
 
 
-def logged_event(event: bytes, visible_to: Iterable[int] | None) -> bytes:
+def _audience(visible_to: frozenset[int]) -> bytes:
+    audience: bytes = arena_pb2.LoggedEvent(visible_to=sorted(visible_to)).SerializeToString()
+    if len(_AUDIENCES) >= KNOWN_ITEMS:
+        _AUDIENCES.clear()
+    _AUDIENCES[visible_to] = audience
+    return audience
+
+
+def logged_event(event: bytes, visible_to: frozenset[int] | None) -> bytes:
     """A ``MatchLog`` entry for an event (``GameEvent`` bytes) and its audience (``None``: all)."""
-    audience = _PUBLIC if visible_to is None else arena_pb2.LoggedEvent(
-        visible_to=sorted(visible_to)).SerializeToString()
-    return delimited(_ENTRY, delimited(_LOGGED_EVENT, delimited(_LOGGED_EVENT_EVENT, event) + audience))
+    audience = _PUBLIC if visible_to is None else (_AUDIENCES.get(visible_to)
+                                                   or _audience(visible_to))
+    return _entry(_LOGGED_EVENT, b"".join((_LOGGED_EVENT_EVENT, _varint(len(event)), event,
+                                           audience)))
 
 
 # The initial metadata an Attend call gets once the arena has accepted the bot's

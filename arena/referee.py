@@ -151,10 +151,12 @@ async def run_match(
                           move_timeout_s=settings.move_timeout_s,
                           time_bank_s=settings.time_bank_s)
     encode_options(dict(options), start.options)
+    greetings = []
     for number, seat in enumerate(seats):
         if seat.link is not None:
             start.seat = number
-            await seat.link.send(pb.RefereeMessage(start=start).SerializeToString())
+            greetings.append(seat.link.send(pb.RefereeMessage(start=start).SerializeToString()))
+    await asyncio.gather(*greetings)  # every seat's stream is its own: all at once
 
     mail = _Mail(codec, seats, log, settings.event_delay_s)
     mail.post(game.opening_events(state))
@@ -188,11 +190,7 @@ async def run_match(
     faulted = [s.fault != pb.FAULT_NONE for s in seats]
     ranks = ranks_after_faults(outcome, faulted)
     end = pb.MatchEnd(scores=list(outcome.scores), ranks=list(ranks), faults=[s.fault for s in seats])
-    for seat in seats:
-        if seat.link is not None:
-            if seat.playing:  # the last events come before the outcome
-                await seat.link.send(end_message(end, seat.waiting))
-            await seat.link.close()
+    await asyncio.gather(*(_dismiss(seat, end) for seat in seats if seat.link is not None))
     return MatchReport(
         scores=outcome.scores,
         ranks=ranks,
@@ -203,6 +201,14 @@ async def run_match(
         started_at=started_at,
         duration_s=time.monotonic() - clock,
     )
+
+
+async def _dismiss(seat: _Seat, end: pb.MatchEnd) -> None:
+    """Tell a seat the outcome (after its last events) and end its stream."""
+    assert seat.link is not None
+    if seat.playing:
+        await seat.link.send(end_message(end, seat.waiting))
+    await seat.link.close()
 
 
 async def _connect(links: Sequence[Awaitable[Link]], timeout: float) -> list[_Seat]:

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from arena import codec as codec_module
-from arena.codec import LEGAL_ACTIONS, codec_for, decision_message, end_message, events_message
+from arena.codec import (
+    LEGAL_ACTIONS,
+    codec_for,
+    decision_message,
+    end_message,
+    events_message,
+    match_log,
+)
 from arena.games import all_games, get_game
 from arena.games import conformance as suite
 from arena.v1 import arena_pb2 as pb
@@ -116,3 +123,37 @@ def test_wire_bytes_are_the_messages_built_field_by_field(name: str) -> None:
         last = pb.RefereeMessage.FromString(end_message(end, events)).end
         assert list(last.scores) == [1.5, -2.0] and list(last.faults) == [0, pb.FAULT_TIMEOUT]
         assert [e.SerializeToString() for e in last.events] == events
+
+
+def test_match_log_bytes_are_the_log_built_field_by_field() -> None:
+    """The referee's log, written as bytes, is the MatchLog protobuf builds, field by field,
+    at the edges too: zero ids and seats (left out), fallbacks, no time, -0.0, big numbers."""
+    codec = codec_for("king")
+    action = codec.action(get_game("king").legal_actions(
+        get_game("king").new(4, 1, dict(get_game("king").parse_options(4, None))))[0])
+    event = pb.GameEvent(king=pb.GameEvent().king).SerializeToString()  # an empty event is one too
+    decisions = [(0, 0, action.SerializeToString(), True, 0.0),
+                 (1, 3, action.SerializeToString(), False, 0.25),
+                 (70_000, 1, b"", False, -0.0),
+                 (2**40, 2**20, action.SerializeToString(), True, 1e9)]
+    events = [(event, None), (action.SerializeToString(), frozenset({2, 0})), (b"", frozenset()),
+              (event, frozenset(range(300)))]
+    entries = [entry for pair in zip(decisions, events, strict=True) for entry in pair]
+    expected = pb.MatchLog()
+    for decision_id, seat, wire, fallback, seconds in decisions:
+        logged = expected.entries.add().decision
+        logged.decision_id, logged.seat, logged.fallback, logged.seconds = (
+            decision_id, seat, fallback, seconds)
+        logged.action.MergeFromString(wire)
+        logged.action.SetInParent()
+        event_wire, audience = events[len(expected.entries) // 2]
+        told = expected.entries.add().event
+        told.event.MergeFromString(event_wire)
+        told.event.SetInParent()
+        if audience is None:
+            told.public = True
+        else:
+            told.visible_to.extend(sorted(audience))
+    got = pb.MatchLog.FromString(match_log(entries))
+    assert got == expected
+    assert got.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
