@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
 State = TypeVar("State")
 Action = TypeVar("Action")
 Observation = TypeVar("Observation")
+T = TypeVar("T")
 
 OptionValue = int | bool | str
 Options = Mapping[str, OptionValue]
@@ -124,6 +125,31 @@ class Tagged:
         if self.visible_to is None:
             return True
         return seat is not None and seat in self.visible_to
+
+
+def fast_constructor(cls: type[T]) -> Callable[..., T]:
+    """A constructor for the frozen dataclass ``cls`` that fills the instance's
+    ``__dict__`` directly, for values built in bulk on the hot path (an observation
+    at every decision).
+
+    A frozen dataclass's own ``__init__`` sets each field through
+    ``object.__setattr__``: about 0.15 us a field, 4.3 us for a 29-field
+    observation, against 1.1 us here. The instance is the same in every respect
+    (fields, equality, hash, ``repr``, still frozen); the constructor takes every
+    field, by keyword or in order, and runs no ``__post_init__`` (``cls`` may have none).
+    """
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen or hasattr(cls, "__post_init__") \
+            or hasattr(cls, "__slots__"):
+        raise TypeError(f"{cls.__name__} is no frozen dataclass with a __dict__ and no __post_init__")
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    lines = [f"def make({', '.join(names)}):", "    made = new(cls)", "    slots = made.__dict__"]
+    lines += [f"    slots[{name!r}] = {name}" for name in names]
+    lines.append("    return made")
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    exec("\n".join(lines), namespace)
+    make: Callable[..., T] = namespace["make"]
+    return make
 
 
 def public(event: Any) -> Tagged:

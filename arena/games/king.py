@@ -57,6 +57,7 @@ from arena.games.base import (
     Rng,
     Tagged,
     competition_ranks,
+    fast_constructor,
     private,
     public,
 )
@@ -445,6 +446,9 @@ class Observation:
     totals: tuple[int, ...]
 
 
+_observation = fast_constructor(Observation)  # one at every decision: see fast_constructor
+
+
 # -- state ---------------------------------------------------------------------
 @dataclass
 class State:
@@ -821,7 +825,7 @@ class King(Game[State, Action, Observation]):
     def observe(self, state: State, seat: int) -> Observation:
         trick = state.trick
         high = state.high
-        return Observation(
+        return _observation(
             seat=seat,
             hand_index=state.hand_no if not state.over else len(state.hand_kinds) - 1,
             hands_in_match=len(state.hand_kinds),

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
 import pytest
 
 from arena.games import conformance as suite
-from arena.games.base import IllegalActionError, OptionError, public
+from arena.games.base import IllegalActionError, OptionError, fast_constructor, public
 from arena.games.cards import Card, Suit, cards
 from arena.games.king import (
     GAME,
@@ -35,6 +36,7 @@ from arena.games.king import (
     HandStarted,
     MatchEnded,
     Mode,
+    Observation,
     OpenAuction,
     Pass,
     Phase,
@@ -515,3 +517,21 @@ def test_ultimatum_instead_of_answering_an_auction_and_forfeit_without_auction()
     assert events[0] == BeneficiaryChose(0, Choice.FORFEIT)
     assert scored(events).scores == (100, 75, 75, 75)
     assert not any(isinstance(e, CardPlayed) for e in events)
+
+
+def test_the_fast_observation_is_the_observation_itself() -> None:
+    """King builds its observation with base.fast_constructor: the same value in every
+    respect as the dataclass's own constructor makes, and still frozen."""
+    state = GAME.new(4, 7, GAME.parse_options(4, None))
+    for _ in range(40):
+        seat = GAME.to_act(state)
+        assert seat is not None
+        fast = GAME.observe(state, seat)
+        slow = Observation(**{f.name: getattr(fast, f.name) for f in dataclasses.fields(Observation)})
+        assert type(fast) is Observation and fast == slow and hash(fast) == hash(slow)
+        assert repr(fast) == repr(slow)
+        GAME.apply(state, GAME.legal_actions(state)[0])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.seat = 3  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no frozen dataclass"):
+        fast_constructor(type(state))  # a mutable dataclass
