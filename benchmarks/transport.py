@@ -4,9 +4,12 @@ The referee runs in this process with :class:`arena.server.MatchHost`; the bots
 are trivial raw-gRPC clients (:mod:`benchmarks.trivial_bot`), one process per
 seat, started with :class:`arena.runner.BotProcess`. The ping-pong reference
 replays, over a bare grpcio bidirectional stream per seat (one client process
-per seat, same client code), exactly the messages a real match sent: the same
-decision requests (with the events riding on them), the same event messages,
-the same replies, and each seat's own match end.
+per seat, same client code), exactly the messages a real match sent: each
+seat's match start, the same decision requests (with the events riding on them),
+the same event messages, the same replies, and each seat's own match end, timed
+from the starts to the ends as a match is. Only the opening of the streams is
+left out, which a match through the referee pays (the bots open a Play stream
+per match).
 """
 
 from __future__ import annotations
@@ -68,8 +71,14 @@ async def in_process_rate(options: dict[str, Any], matches: int) -> tuple[int, f
 
 # ------------------------------------------------------------------ ping-pong reference
 
-async def pingpong(journal: Journal, repeats: int = 1) -> tuple[int, float]:
-    """Replay the recorded traffic over bare streams: (decisions, wall seconds)."""
+async def pingpong(journal: Journal) -> tuple[int, float]:
+    """Replay the recorded traffic over bare streams: (decisions, wall seconds).
+
+    Timed like a match through the referee: from the match starts (sent to every
+    seat at once, as the referee sends them) to the match ends, only the streams'
+    opening left out. Each seat's end ends its client; a journal without ends (the
+    decisions-only reference) gets plain ones after the clock stops.
+    """
     streams: dict[int, Any] = {}
     connected = asyncio.Event()
     finished = asyncio.Event()
@@ -93,17 +102,17 @@ async def pingpong(journal: Journal, repeats: int = 1) -> tuple[int, float]:
         stdin=asyncio.subprocess.DEVNULL) for s in range(PLAYERS)]
     try:
         await asyncio.wait_for(connected.wait(), 30)
-        # the referee's order: per step, the event messages that fell due, then one decision
+        # the referee's order: the starts; per step, the event messages that fell due,
+        # then one decision; the ends
+        starts = [(seat, m) for seat, m in journal if m.WhichOneof("kind") == "start"]
+        ends = [(seat, m) for seat, m in journal if m.WhichOneof("kind") == "end"]
         steps: list[tuple[list[tuple[int, pb.RefereeMessage]], tuple[int, pb.RefereeMessage] | None]]
         steps = []
         pending: list[tuple[int, pb.RefereeMessage]] = []
-        ends = {seat: pb.RefereeMessage(end=pb.MatchEnd()) for seat in streams}
         for seat, message in journal:
             kind = message.WhichOneof("kind")
-            if kind == "end":
-                ends[seat] = message  # sent once, after the timed part (it ends the client)
             if kind in ("start", "end"):
-                continue  # one-offs, not per-decision traffic
+                continue
             if kind == "decision":
                 steps.append((pending, (seat, message)))
                 pending = []
@@ -112,18 +121,21 @@ async def pingpong(journal: Journal, repeats: int = 1) -> tuple[int, float]:
         steps.append((pending, None))
         decisions = 0
         began = time.perf_counter()
-        for _ in range(repeats):
-            for events, decision in steps:
-                if events:
-                    await asyncio.gather(*(streams[s].write(m) for s, m in events))
-                if decision is not None:
-                    seat, message = decision
-                    await streams[seat].write(message)
-                    reply = await streams[seat].read()
-                    assert reply.choice.decision_id == message.decision.decision_id
-                    decisions += 1
+        await asyncio.gather(*(streams[s].write(m) for s, m in starts))
+        for events, decision in steps:
+            if events:
+                await asyncio.gather(*(streams[s].write(m) for s, m in events))
+            if decision is not None:
+                seat, message = decision
+                await streams[seat].write(message)
+                reply = await streams[seat].read()
+                assert reply.choice.decision_id == message.decision.decision_id
+                decisions += 1
+        await asyncio.gather(*(streams[s].write(m) for s, m in ends))
         elapsed = time.perf_counter() - began
-        await asyncio.gather(*(context.write(ends[seat]) for seat, context in streams.items()))
+        ended = {seat for seat, _ in ends}
+        await asyncio.gather(*(context.write(pb.RefereeMessage(end=pb.MatchEnd()))
+                               for seat, context in streams.items() if seat not in ended))
         return decisions, elapsed
     finally:
         finished.set()
