@@ -24,6 +24,7 @@ import dataclasses
 import importlib
 import math
 import struct
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -72,7 +73,7 @@ def encode_wire(msg: Message, value: Any) -> bytes:
     key = (type(value), msg.DESCRIPTOR.full_name)
     encoder = _WIRE_ENCODERS.get(key)
     if encoder is None:
-        encoder = _WIRE_ENCODERS[key] = _compile_encoder(type(value), msg.DESCRIPTOR, wire=True)
+        encoder = _WIRE_ENCODERS[key] = _compile_wire_encoder(type(value), msg.DESCRIPTOR)
     parts: list[bytes] = []
     encoder(msg, value, parts)
     return msg.SerializeToString() + b"".join(parts)
@@ -81,7 +82,7 @@ def encode_wire(msg: Message, value: Any) -> bytes:
 _WIRE_ENCODERS: dict[tuple[type, str], Encoder] = {}
 
 
-def _compile_encoder(cls: type, descriptor: Any, wire: bool = False) -> Encoder:
+def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
     if not dataclasses.is_dataclass(cls):
         raise CodecError(f"cannot encode {cls.__name__} into {descriptor.full_name}")
     if descriptor.name != cls.__name__:
@@ -95,23 +96,13 @@ def _compile_encoder(cls: type, descriptor: Any, wire: bool = False) -> Encoder:
         return encode_member
     # One straight-line function per (dataclass, message): no loop over fields and
     # no call per scalar, which is most of an observation. Names are checked
-    # against the message first, and are identifiers (dataclass fields). For the
-    # wire (given ``parts``), a scalar field's bytes are remembered per value: a
-    # dictionary lookup instead of setting and serializing the field.
+    # against the message first, and are identifiers (dataclass fields).
     lines = ["def encode(msg, value, parts=None):"]
     names: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
-        fd = descriptor.fields_by_name.get(f.name)
-        if fd is None:
-            raise CodecError(f"message {descriptor.full_name} has no field {f.name!r}")
+        fd = _field(descriptor, f.name)
         lines.append(f"    x = value.{f.name}")
-        if fd.message_type is None and not fd.is_repeated and wire and _exact(fd):
-            # the field's bytes for this value, as protobuf wrote them the first time
-            names[f"known_{f.name}"], names[f"learn_{f.name}"] = _scalar_bytes(descriptor, fd)
-            lines.append("    if x is not None:")
-            lines.append(f"        p = known_{f.name}.get(x)")
-            lines.append(f"        parts.append(learn_{f.name}(x) if p is None else p)")
-        elif fd.message_type is None and not fd.is_repeated:
+        if fd.message_type is None and not fd.is_repeated:
             lines.append(f"    if x is not None: msg.{f.name} = x")
         elif fd.is_repeated:  # an empty one is no field at all
             names[f"step_{f.name}"] = _field_encoder(fd)
@@ -124,6 +115,101 @@ def _compile_encoder(cls: type, descriptor: Any, wire: bool = False) -> Encoder:
     exec("\n".join(lines), namespace)
     encode: Encoder = namespace["encode"]
     return encode
+
+
+def _field(descriptor: Any, name: str) -> Any:
+    fd = descriptor.fields_by_name.get(name)
+    if fd is None:
+        raise CodecError(f"message {descriptor.full_name} has no field {name!r}")
+    return fd
+
+
+def _compile_wire_encoder(cls: type, descriptor: Any) -> Encoder:
+    """Like :func:`_compile_encoder`, but adding each field's wire bytes to ``parts``
+    from memory where it can (``msg`` gets only what cannot be remembered).
+
+    * A run of scalar fields is one dictionary lookup by the tuple of their values
+      (an observation's scalars repeat, in combination, decision after decision).
+    * A repeated field of frozen items given as the very same tuple again is one
+      lookup by identity; a tuple of scalars, one lookup by value.
+    * Anything else goes through the field's own encoder (:func:`_field_encoder`).
+    With ``REMEMBER`` off, it is :func:`_compile_encoder`'s, field by field.
+    """
+    if not dataclasses.is_dataclass(cls) or descriptor.name != cls.__name__:
+        return _compile_encoder(cls, descriptor)
+    lines = ["def encode(msg, value, parts):",
+             "    if not codec.REMEMBER:",
+             "        return plain(msg, value)"]
+    names: dict[str, Any] = {"codec": sys.modules[__name__],
+                             "plain": _compile_encoder(cls, descriptor)}
+    run: list[Any] = []  # scalar fields in a row, not yet written
+    runs = 0
+
+    def close_run() -> None:
+        nonlocal runs
+        if not run:
+            return
+        number, runs = runs, runs + 1
+        names[f"known_run{number}"], names[f"learn_run{number}"] = _scalar_run(descriptor, run)
+        values = ", ".join(f"value.{fd.name}" for fd in run)
+        lines.append(f"    key = ({values},)")
+        lines.append(f"    p = known_run{number}.get(key)")
+        lines.append(f"    parts.append(learn_run{number}(key) if p is None else p)")
+        run.clear()
+
+    for f in dataclasses.fields(cls):
+        fd = _field(descriptor, f.name)
+        if fd.message_type is None and not fd.is_repeated and _exact(fd):
+            run.append(fd)
+            continue
+        close_run()
+        name = f.name
+        lines.append(f"    x = value.{name}")
+        if fd.message_type is None and not fd.is_repeated:  # a float: not remembered
+            lines.append(f"    if x is not None: msg.{name} = x")
+        elif fd.is_repeated and fd.message_type is None:
+            names[f"step_{name}"], names[f"known_{name}"] = _repeated_scalars(fd)
+            lines += ["    if x:",
+                      f"        p = known_{name}.get(x) if type(x) is tuple else None",
+                      f"        if p is None: step_{name}(msg, x, parts)",
+                      "        else: parts.append(p)"]
+        elif fd.is_repeated:
+            names[f"step_{name}"], names[f"same_{name}"] = _repeated_messages(fd)
+            lines += ["    if x:",
+                      f"        hit = same_{name}.get(id(x))",
+                      "        if hit is not None and hit[0] is x: parts.append(hit[1])",
+                      f"        else: step_{name}(msg, x, parts)"]
+        else:
+            names[f"step_{name}"] = _field_encoder(fd)
+            lines.append(f"    if x is not None: step_{name}(msg, x)")
+    close_run()
+    lines.append("    return None")
+    namespace: dict[str, Any] = dict(names)
+    exec("\n".join(lines), namespace)
+    encode: Encoder = namespace["encode"]
+    return encode
+
+
+def _scalar_run(descriptor: Any, run: Sequence[Any]) -> tuple[dict[Any, bytes],
+                                                                Callable[[Any], bytes]]:
+    """The remembered bytes of a run of scalar fields per tuple of their values (equal
+    values, equal bytes: no floats), and how to learn a new tuple, field by field."""
+    fields = [_scalar_bytes(descriptor, fd) for fd in run]
+    known: dict[Any, bytes] = {}
+
+    def learn(values: tuple[Any, ...]) -> bytes:
+        parts = []
+        for (field_known, field_learn), x in zip(fields, values, strict=True):
+            if x is not None:
+                piece = field_known.get(x)
+                parts.append(field_learn(x) if piece is None else piece)
+        data = b"".join(parts)
+        if len(known) >= KNOWN_ITEMS:
+            known.clear()
+        known[values] = data
+        return data
+
+    return known, learn
 
 
 def _exact(fd: Any) -> bool:
@@ -150,71 +236,83 @@ def _scalar_bytes(descriptor: Any, fd: Any) -> tuple[dict[Any, bytes], Callable[
     return known, learn
 
 
+def _repeated_scalars(fd: Any) -> tuple[Encoder, dict[Any, bytes]]:
+    """A repeated scalar field's encoder, and its bytes remembered per tuple of values."""
+    name = fd.name
+    known: dict[Any, bytes] = {}  # a tuple or frozenset of values -> the field's wire bytes
+    # equal floats may differ on the wire (0.0 and -0.0): those fields are never remembered
+    exact = _exact(fd)
+
+    def fill_scalars(msg: Message, value: Any) -> None:
+        getattr(msg, name).extend(sorted(value) if isinstance(value, frozenset) else value)
+
+    def repeated_scalars(msg: Message, value: Any, parts: list[bytes] | None = None) -> None:
+        """Fill the field of ``msg``, or (given ``parts``) add its wire bytes to them."""
+        if parts is None or not (REMEMBER and exact) or type(value) not in (tuple, frozenset):
+            fill_scalars(msg, value)
+            return
+        data = known.get(value)
+        if data is None:  # protobuf's own bytes for the field alone (and its range checks)
+            scratch = type(msg)()
+            fill_scalars(scratch, value)
+            data = scratch.SerializeToString()
+            if len(known) >= KNOWN_ITEMS:
+                known.clear()
+            known[value] = data
+        parts.append(data)
+
+    return repeated_scalars, known
+
+
+def _repeated_messages(fd: Any) -> tuple[Encoder, dict[int, tuple[Any, bytes]]]:
+    """A repeated message field's encoder, and its bytes remembered per tuple (by identity)."""
+    name = fd.name
+    pieces = _Pieces(fd.number, name)  # the wire bytes of each frozen dataclass item seen here
+    same: dict[int, tuple[Any, bytes]] = {}  # id -> (a tuple value, the field's wire bytes)
+
+    def fill(msg: Message, value: Any) -> None:
+        container = getattr(msg, name)
+        for item in sorted(value) if isinstance(value, frozenset) else value:
+            sub = container.add()
+            if isinstance(item, (tuple, list, frozenset)):
+                _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
+            else:
+                encode_into(sub, item)
+
+    def repeated_messages(msg: Message, value: Any, parts: list[bytes] | None = None) -> None:
+        """Fill the field of ``msg``, or (given ``parts``) add its wire bytes to them."""
+        if not (REMEMBER and value and type(value) is not frozenset):
+            fill(msg, value)
+            return
+        data = None
+        if type(value) is tuple:  # the very same tuple again (held, so its id is not reused)
+            hit = same.get(id(value))
+            if hit is not None and hit[0] is value:
+                data = hit[1]
+        if data is None:
+            data = pieces.join(value, type(msg))
+            if data is None:  # an item that is no frozen dataclass: field by field
+                fill(msg, value)
+                return
+            if type(value) is tuple:
+                if len(same) >= KNOWN_VALUES:
+                    same.clear()
+                same[id(value)] = (value, data)
+        if parts is None:
+            msg.MergeFromString(data)  # appends to the repeated field
+        else:
+            parts.append(data)
+
+    return repeated_messages, same
+
+
 def _field_encoder(fd: Any) -> Encoder:
     """How to put a Python value into field ``fd`` of a message."""
     name = fd.name
     if fd.is_repeated and fd.message_type is None:
-        known: dict[Any, bytes] = {}  # a tuple or frozenset of values -> the field's wire bytes
-        # equal floats may differ on the wire (0.0 and -0.0): those fields are never remembered
-        exact = _exact(fd)
-
-        def fill_scalars(msg: Message, value: Any) -> None:
-            getattr(msg, name).extend(sorted(value) if isinstance(value, frozenset) else value)
-
-        def repeated_scalars(msg: Message, value: Any, parts: list[bytes] | None = None) -> None:
-            """Fill the field of ``msg``, or (given ``parts``) add its wire bytes to them."""
-            if parts is None or not (REMEMBER and exact) or type(value) not in (tuple, frozenset):
-                fill_scalars(msg, value)
-                return
-            data = known.get(value)
-            if data is None:  # protobuf's own bytes for the field alone (and its range checks)
-                scratch = type(msg)()
-                fill_scalars(scratch, value)
-                data = scratch.SerializeToString()
-                if len(known) >= KNOWN_ITEMS:
-                    known.clear()
-                known[value] = data
-            parts.append(data)
-
-        return repeated_scalars
+        return _repeated_scalars(fd)[0]
     if fd.is_repeated:
-        pieces = _Pieces(fd.number, name)  # the wire bytes of each frozen dataclass item seen here
-        same: dict[int, tuple[Any, bytes]] = {}  # id -> (a tuple value, the field's wire bytes)
-
-        def fill(msg: Message, value: Any) -> None:
-            container = getattr(msg, name)
-            for item in sorted(value) if isinstance(value, frozenset) else value:
-                sub = container.add()
-                if isinstance(item, (tuple, list, frozenset)):
-                    _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
-                else:
-                    encode_into(sub, item)
-
-        def repeated_messages(msg: Message, value: Any, parts: list[bytes] | None = None) -> None:
-            """Fill the field of ``msg``, or (given ``parts``) add its wire bytes to them."""
-            if not (REMEMBER and value and type(value) is not frozenset):
-                fill(msg, value)
-                return
-            data = None
-            if type(value) is tuple:  # the very same tuple again (held, so its id is not reused)
-                hit = same.get(id(value))
-                if hit is not None and hit[0] is value:
-                    data = hit[1]
-            if data is None:
-                data = pieces.join(value, type(msg))
-                if data is None:  # an item that is no frozen dataclass: field by field
-                    fill(msg, value)
-                    return
-                if type(value) is tuple:
-                    if len(same) >= KNOWN_VALUES:
-                        same.clear()
-                    same[id(value)] = (value, data)
-            if parts is None:
-                msg.MergeFromString(data)  # appends to the repeated field
-            else:
-                parts.append(data)
-
-        return repeated_messages
+        return _repeated_messages(fd)[0]
     if fd.message_type is not None:
         def message(msg: Message, value: Any) -> None:
             sub = getattr(msg, name)
