@@ -126,7 +126,7 @@ class _Alarm:
 
     def set(self, seconds: float) -> None:
         self._deadline = deadline = self._loop.time() + seconds
-        self._task = asyncio.current_task()
+        self._task = asyncio.current_task(self._loop)  # given the loop: no getpid() system call
         if self._handle is None or self._handle.when() > deadline:
             if self._handle is not None:
                 self._handle.cancel()
@@ -141,7 +141,7 @@ class _Alarm:
         if not self.forced:
             return False
         self.forced = False
-        task = asyncio.current_task()
+        task = asyncio.current_task(self._loop)
         if task is not None:
             task.uncancel()
         return True
