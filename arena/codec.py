@@ -823,6 +823,27 @@ def logged_event(event: bytes, visible_to: frozenset[int] | None) -> bytes:
                                            audience)))
 
 
+_CHOICE = key(arena_pb2.BotMessage, "choice")
+_CHOICE_ID = _scalar_key(arena_pb2.Choice, "decision_id")
+_CHOICE_INDEX = _scalar_key(arena_pb2.Choice, "index")
+
+
+def chosen_index(data: bytes, decision_id: int) -> int | None:
+    """The index a bot chose, when ``data`` (a ``BotMessage``'s bytes) is exactly a choice of
+    an index for ``decision_id`` as protobuf writes it; ``None`` for anything else, which
+    is then parsed in full. Nearly every answer is one: no message is built for it."""
+    head = _CHOICE_ID + _varint(decision_id) + _CHOICE_INDEX
+    start = len(head) + 2
+    if len(data) <= start or data[0] != _CHOICE[0] or data[1] != len(data) - 2 \
+            or data[2:start] != head:
+        return None
+    if len(data) == start + 1 and data[start] < 0x80:
+        return data[start]
+    if len(data) == start + 2 and data[start] >= 0x80 and 0 < data[start + 1] < 0x80:
+        return (data[start] & 0x7F) | data[start + 1] << 7
+    return None
+
+
 # The initial metadata an Attend call gets once the arena has accepted the bot's
 # token (a refused call ends without it): the SDK knows it is in before any seat.
 ATTENDING_MARK = ("arena-attending", "1")

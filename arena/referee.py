@@ -34,12 +34,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from google.protobuf.message import DecodeError
+
 from arena.codec import (
     FAULT_NAMES,
     LEGAL_ACTIONS,
     GameCodec,
     LoggedDecision,
     LoggedEvent,
+    chosen_index,
     codec_for,
     decision_message,
     encode_options,
@@ -58,8 +61,8 @@ class Link(Protocol):
     async def send(self, message: bytes) -> None:
         """Deliver a serialized ``RefereeMessage``; silently drops it once the bot is gone."""
 
-    async def receive(self, timeout: float | None) -> pb.BotMessage | None:
-        """The bot's next message; ``None`` once the stream is closed.
+    async def receive(self, timeout: float | None) -> bytes | None:
+        """The bot's next message (a ``BotMessage``'s bytes); ``None`` once the stream is closed.
 
         Raises ``TimeoutError`` when nothing arrives within ``timeout`` seconds;
         the link may be closed by then (the referee asks the seat nothing more).
@@ -256,12 +259,23 @@ async def _answer(codec: GameCodec, seat: _Seat, decision_id: int, legal: list[A
     while True:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            message = await seat.link.receive(wait)
+            data = await seat.link.receive(wait)
         except TimeoutError:
             seat.fault = pb.FAULT_TIMEOUT
             return None
-        if message is None:
+        if data is None:
             seat.fault = pb.FAULT_DISCONNECTED
+            return None
+        index = chosen_index(data, decision_id)  # the usual answer, read without parsing
+        if index is not None:
+            if index < len(legal):
+                return legal[index]
+            seat.fault = pb.FAULT_ILLEGAL_ACTION
+            return None
+        try:
+            message = pb.BotMessage.FromString(data)
+        except DecodeError:  # bytes that are no BotMessage
+            seat.fault = pb.FAULT_MALFORMED
             return None
         kind = message.WhichOneof("kind")
         if kind != "choice" or message.choice.decision_id != decision_id:

@@ -208,7 +208,7 @@ class GrpcLink:
         finally:
             self._alarm.clear()
 
-    async def receive(self, timeout: float | None) -> pb.BotMessage | None:
+    async def receive(self, timeout: float | None) -> bytes | None:
         if self._gone:
             return None
         if timeout is not None:
@@ -221,14 +221,14 @@ class GrpcLink:
                 raise
             self.hang_up()
             raise TimeoutError from None
-        except Exception:  # cut off, bytes that are no BotMessage, or the stream is gone
+        except Exception:  # cut off, or the stream is gone
             self.hang_up()
             if self._alarm.rang:
                 raise TimeoutError from None
             return None
         finally:
             self._alarm.clear()
-        if not isinstance(message, pb.BotMessage):  # grpc.aio.EOF: the bot closed its side
+        if not isinstance(message, bytes):  # grpc.aio.EOF: the bot closed its side
             self.hang_up()
             return None
         return message
@@ -365,14 +365,15 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
     async def Play(self, request_iterator: AsyncIterator[pb.BotMessage],
                    context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage]) -> None:
         try:
-            hello = await asyncio.wait_for(context.read(), HELLO_TIMEOUT_S)
+            data = await asyncio.wait_for(context.read(), HELLO_TIMEOUT_S)
+            hello = pb.BotMessage.FromString(data)  # type: ignore[arg-type]  # bytes: see _as_is
         except TimeoutError:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "no hello")
             return
-        except Exception:  # bytes that are no BotMessage: grpc fails the read
+        except Exception:  # bytes that are no BotMessage, or no message at all (the bot closed)
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
             return
-        if not isinstance(hello, pb.BotMessage) or hello.WhichOneof("kind") != "hello":
+        if hello.WhichOneof("kind") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
             return
         pending = self.host.claim_seat(hello.hello.credential)
@@ -385,15 +386,16 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
 
 
 def _add_bot_service(servicer: BotServicer, server: grpc.aio.Server) -> None:
-    """The generated ``add_BotServiceServicer_to_server``, but Play writes bytes as they are:
-    the referee sends serialized ``RefereeMessage``s (see ``arena.codec``'s wire section)."""
+    """The generated ``add_BotServiceServicer_to_server``, but Play passes bytes as they are,
+    both ways: the referee sends serialized ``RefereeMessage``s (see ``arena.codec``'s wire
+    section) and reads a bot's ``BotMessage``s itself (most are read without parsing:
+    :func:`arena.codec.chosen_index`)."""
     handlers = {
         "Attend": grpc.unary_stream_rpc_method_handler(
             servicer.Attend, request_deserializer=pb.AttendRequest.FromString,
             response_serializer=pb.Assignment.SerializeToString),
         "Play": grpc.stream_stream_rpc_method_handler(
-            servicer.Play, request_deserializer=pb.BotMessage.FromString,
-            response_serializer=_as_is),
+            servicer.Play, request_deserializer=_as_is, response_serializer=_as_is),
     }
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, handlers),))
     server.add_registered_method_handlers(SERVICE, handlers)  # type: ignore[attr-defined]

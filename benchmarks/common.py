@@ -58,7 +58,7 @@ class InstantLink:
 
     def __init__(self, seat: int = 0, park_after: int | None = None,
                  journal: list[tuple[int, pb.RefereeMessage]] | None = None) -> None:
-        self._inbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._random = random.Random(seat)
         self._seat = seat
         self._park_after = park_after
@@ -79,9 +79,9 @@ class InstantLink:
         request = message.decision
         index = self._random.randrange(len(request.legal_actions))
         self._inbox.put_nowait(pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id,
-                                                              index=index)))
+                                                              index=index)).SerializeToString())
 
-    async def receive(self, timeout: float | None) -> pb.BotMessage | None:
+    async def receive(self, timeout: float | None) -> bytes | None:
         return await self._inbox.get()
 
     async def close(self) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from arena import codec as codec_module
 from arena.codec import (
     LEGAL_ACTIONS,
+    chosen_index,
     codec_for,
     decision_message,
     end_message,
@@ -157,3 +160,26 @@ def test_match_log_bytes_are_the_log_built_field_by_field() -> None:
     got = pb.MatchLog.FromString(match_log(entries))
     assert got == expected
     assert got.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+
+
+def test_the_usual_answer_is_read_without_parsing_and_nothing_else_is() -> None:
+    """chosen_index reads exactly a choice of an index for the decision asked, as protobuf
+    writes it; for anything else it says None (the referee then parses in full), and
+    whatever it reads is what protobuf reads."""
+    rng = random.Random(5)
+    for _ in range(20_000):
+        decision_id = rng.choice([1, 127, 128, 300, 2**20, 2**63, rng.getrandbits(64) or 1])
+        index = rng.choice([0, 1, 127, 128, 16383, 16384, 2**31])
+        data = pb.BotMessage(choice=pb.Choice(decision_id=decision_id, index=index)).SerializeToString()
+        assert chosen_index(data, decision_id) == (index if index < 16384 else None)
+        assert chosen_index(data, decision_id + 1) is None
+        assert chosen_index(data[:-1], decision_id) is None
+        flipped = bytearray(data)
+        flipped[rng.randrange(len(flipped))] = rng.randrange(256)
+        read = chosen_index(bytes(flipped), decision_id)
+        if read is not None:
+            message = pb.BotMessage.FromString(bytes(flipped))
+            assert message.choice.decision_id == decision_id and message.choice.index == read
+            assert message.choice.WhichOneof("pick") == "index"
+    hello = pb.BotMessage(hello=pb.Hello(credential="x")).SerializeToString()
+    assert chosen_index(hello, 1) is None and chosen_index(b"", 1) is None

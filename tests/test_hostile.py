@@ -306,3 +306,37 @@ def test_messages_below_the_limit_are_accepted(tmp_path: Path, size: int) -> Non
             await rnd.stop()
 
     assert on_server(tmp_path, scenario).faults == ("", "")
+
+
+def _reordered(decision_id: int, index: int) -> bytes:
+    """A choice written with the index first and a needlessly long varint: still the same."""
+    body = b"\x10" + bytes([index | 0x80, 0x00]) + b"\x08" + _varint(decision_id)
+    return b"\x12" + _varint(len(body)) + body
+
+
+@pytest.mark.parametrize(("form", "fault"), [
+    (lambda decision_id: [_reordered(decision_id, 0)], ""),  # parsed in full: accepted
+    (lambda decision_id: [b"\x12\x05\x08\xff\xff"], "malformed"),  # no BotMessage at all
+    (lambda decision_id: [b"\x12\x03\x08" + _varint(decision_id)[:1] + b"\x10"], "malformed"),
+])
+def test_answers_are_read_as_protobuf_reads_them(tmp_path: Path, form: Callable[[int], list[bytes]],
+                                                 fault: str) -> None:
+    """The referee reads the usual answer without parsing it; anything else is parsed in
+    full, so an unusual but valid encoding is the same answer, and bytes that are no
+    BotMessage are a malformed reply (the seat is out, the match goes on)."""
+    def answer(request: pb.DecisionRequest, asked: int) -> list[bytes]:
+        return form(request.decision_id)
+
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        host.admit("odd")
+        seat = asyncio.create_task(hostile_seat(port, "odd", answer))
+        try:
+            return await host.play(spec("odd", ("odd", rnd.token), settings=SETTINGS, first=0))
+        finally:
+            await asyncio.wait_for(seat, 10)
+            await rnd.stop()
+
+    report = on_server(tmp_path, scenario)
+    assert report.faults == (fault, "")
+    assert report.decisions > (1 if fault else 2)  # the match was played to its end

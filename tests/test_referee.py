@@ -342,7 +342,7 @@ class ScriptedLink:
     def __init__(self, delay: float) -> None:
         self.delay = delay
         self.time_left: list[float] = []
-        self.inbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
 
     async def send(self, data: bytes) -> None:
         message = pb.RefereeMessage.FromString(data)
@@ -351,9 +351,10 @@ class ScriptedLink:
             self.time_left.append(request.time_left_s)
             asyncio.get_running_loop().call_later(
                 self.delay, self.inbox.put_nowait,
-                pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id, index=0)))
+                pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id,
+                                               index=0)).SerializeToString())
 
-    async def receive(self, timeout: float | None) -> pb.BotMessage | None:
+    async def receive(self, timeout: float | None) -> bytes | None:
         return await asyncio.wait_for(self.inbox.get(), timeout)
 
     async def close(self) -> None:
