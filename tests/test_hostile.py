@@ -295,17 +295,22 @@ def test_messages_below_the_limit_are_accepted(tmp_path: Path, size: int) -> Non
     def answer(request: pb.DecisionRequest, asked: int) -> list[bytes]:
         return [choice(request.decision_id, 0) + unknown_field(99, b"x" * size)]
 
+    assert _versus_random(tmp_path, answer).faults == ("", "")
+
+
+def _versus_random(tmp_path: Path, answer: Answer) -> MatchReport:
+    """A match of a raw-bytes seat that answers with ``answer`` (seat 0) against the random bot."""
     async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
         rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
-        host.admit("padded")
-        seat = asyncio.create_task(hostile_seat(port, "padded", answer))
+        host.admit("raw")
+        seat = asyncio.create_task(hostile_seat(port, "raw", answer))
         try:
-            return await host.play(spec("pad", ("padded", rnd.token), settings=SETTINGS, first=0))
+            return await host.play(spec("raw", ("raw", rnd.token), settings=SETTINGS, first=0))
         finally:
             await asyncio.wait_for(seat, 10)
             await rnd.stop()
 
-    assert on_server(tmp_path, scenario).faults == ("", "")
+    return on_server(tmp_path, scenario)
 
 
 def _reordered(decision_id: int, index: int) -> bytes:
@@ -327,16 +332,6 @@ def test_answers_are_read_as_protobuf_reads_them(tmp_path: Path, form: Callable[
     def answer(request: pb.DecisionRequest, asked: int) -> list[bytes]:
         return form(request.decision_id)
 
-    async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
-        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
-        host.admit("odd")
-        seat = asyncio.create_task(hostile_seat(port, "odd", answer))
-        try:
-            return await host.play(spec("odd", ("odd", rnd.token), settings=SETTINGS, first=0))
-        finally:
-            await asyncio.wait_for(seat, 10)
-            await rnd.stop()
-
-    report = on_server(tmp_path, scenario)
+    report = _versus_random(tmp_path, answer)
     assert report.faults == (fault, "")
     assert report.decisions > (1 if fault else 2)  # the match was played to its end
