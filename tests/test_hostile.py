@@ -310,7 +310,8 @@ def _versus_random(tmp_path: Path, answer: Answer) -> MatchReport:
             await asyncio.wait_for(seat, 10)
             await rnd.stop()
 
-    return on_server(tmp_path, scenario)
+    report: MatchReport = on_server(tmp_path, scenario)
+    return report
 
 
 def _reordered(decision_id: int, index: int) -> bytes:
