@@ -136,7 +136,8 @@ def _compile_wire_encoder(cls: type, descriptor: Any) -> Encoder:
     With ``REMEMBER`` off, it is :func:`_compile_encoder`'s, field by field.
     """
     if not dataclasses.is_dataclass(cls) or descriptor.name != cls.__name__:
-        return _compile_encoder(cls, descriptor)
+        member = _compile_encoder(cls, descriptor)  # a oneof member: filled into msg
+        return lambda msg, value, parts: member(msg, value)
     lines = ["def encode(msg, value, parts):",
              "    if not codec.REMEMBER:",
              "        return plain(msg, value)"]

@@ -183,3 +183,16 @@ def test_the_usual_answer_is_read_without_parsing_and_nothing_else_is() -> None:
             assert message.choice.WhichOneof("pick") == "index"
     hello = pb.BotMessage(hello=pb.Hello(credential="x")).SerializeToString()
     assert chosen_index(hello, 1) is None and chosen_index(b"", 1) is None
+
+
+@pytest.mark.parametrize("name", list(all_games()))
+def test_encode_wire_takes_a_oneof_member_too(name: str) -> None:
+    """encode_wire of an action into its game's Action message (a oneof member, filled into
+    the message field by field) is the bytes protobuf writes for it."""
+    game = get_game(name)
+    codec = codec_for(name)
+    trace = suite.random_game(game, 0)
+    state = game.new(trace.players, 0, trace.options)
+    for action in game.legal_actions(state):
+        expected = getattr(codec.action(action), codec.field)
+        assert codec_module.encode_wire(type(expected)(), action) == expected.SerializeToString()
