@@ -389,10 +389,12 @@ class _Memo:
 
     def get(self, item: Any) -> bytes | None:
         """The remembered encoding of ``item``, if it is immutable and was seen."""
+        if not REMEMBER:
+            return None
         hit = self.by_id.get(id(item))  # only immutable items are ever held
         if hit is not None and hit[0] is item:
             return hit[1]
-        if not REMEMBER or not _immutable(item):
+        if not _immutable(item):
             return None
         try:
             data = self.by_value.get(item)
@@ -640,7 +642,7 @@ class GameCodec:
             offered = self._offered[field_key] = {}
         parts = []
         for action in actions:  # the same action objects are offered again and again
-            hit = offered.get(id(action))
+            hit = offered.get(id(action)) if REMEMBER else None
             if hit is not None and hit[0] is action:
                 parts.append(hit[1])
                 continue
