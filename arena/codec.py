@@ -29,7 +29,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from google.protobuf import message_factory
@@ -46,7 +46,7 @@ class CodecError(ValueError):
 
 # Encoders and decoders are compiled once per (type, message) pair into small
 # closures, so the hot path does no reflection: one getattr/setattr per field.
-Encoder = Callable[..., None]  # (message, value), or (message, value, parts) for a dataclass
+Encoder = Callable[..., None]  # (message, value); a wire encoder adds a list of parts
 Decoder = Callable[[Message], Any]
 _ENCODERS: dict[tuple[type, str], Encoder] = {}
 _DECODERS: dict[tuple[Any, str], Decoder] = {}
@@ -97,7 +97,7 @@ def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
     # One straight-line function per (dataclass, message): no loop over fields and
     # no call per scalar, which is most of an observation. Names are checked
     # against the message first, and are identifiers (dataclass fields).
-    lines = ["def encode(msg, value, parts=None):"]
+    lines = ["def encode(msg, value):"]
     names: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         fd = _field(descriptor, f.name)
@@ -106,7 +106,7 @@ def _compile_encoder(cls: type, descriptor: Any) -> Encoder:
             lines.append(f"    if x is not None: msg.{f.name} = x")
         elif fd.is_repeated:  # an empty one is no field at all
             names[f"step_{f.name}"] = _field_encoder(fd)
-            lines.append(f"    if x: step_{f.name}(msg, x, parts)")
+            lines.append(f"    if x: step_{f.name}(msg, x)")
         else:
             names[f"step_{f.name}"] = _field_encoder(fd)
             lines.append(f"    if x is not None: step_{f.name}(msg, x)")
@@ -205,9 +205,7 @@ def _scalar_run(descriptor: Any, run: Sequence[Any]) -> tuple[dict[Any, bytes],
                 piece = field_known.get(x)
                 parts.append(field_learn(x) if piece is None else piece)
         data = b"".join(parts)
-        if len(known) >= KNOWN_ITEMS:
-            known.clear()
-        known[values] = data
+        _remember(known, values, data)
         return data
 
     return known, learn
@@ -229,9 +227,7 @@ def _scalar_bytes(descriptor: Any, fd: Any) -> tuple[dict[Any, bytes], Callable[
         scratch = message_class()
         setattr(scratch, name, value)  # protobuf's checks, its default rule and its bytes
         data: bytes = scratch.SerializeToString()
-        if len(known) >= KNOWN_ITEMS:
-            known.clear()
-        known[value] = data
+        _remember(known, value, data)
         return data
 
     return known, learn
@@ -257,9 +253,7 @@ def _repeated_scalars(fd: Any) -> tuple[Encoder, dict[Any, bytes]]:
             scratch = type(msg)()
             fill_scalars(scratch, value)
             data = scratch.SerializeToString()
-            if len(known) >= KNOWN_ITEMS:
-                known.clear()
-            known[value] = data
+            _remember(known, value, data)
         parts.append(data)
 
     return repeated_scalars, known
@@ -267,38 +261,35 @@ def _repeated_scalars(fd: Any) -> tuple[Encoder, dict[Any, bytes]]:
 
 def _repeated_messages(fd: Any) -> tuple[Encoder, dict[int, tuple[Any, bytes]]]:
     """A repeated message field's encoder, and its bytes remembered per tuple (by identity)."""
-    name = fd.name
-    pieces = _Pieces(fd.number, name)  # the wire bytes of each frozen dataclass item seen here
-    same: dict[int, tuple[Any, bytes]] = {}  # id -> (a tuple value, the field's wire bytes)
+    element = message_factory.GetMessageClass(fd.message_type)
 
-    def fill(msg: Message, value: Any) -> None:
-        container = getattr(msg, name)
-        for item in sorted(value) if isinstance(value, frozenset) else value:
-            sub = container.add()
-            if isinstance(item, (tuple, list, frozenset)):
-                _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
-            else:
-                encode_into(sub, item)
+    def body(item: Any) -> bytes:
+        sub = element()
+        if isinstance(item, (tuple, list, frozenset)):
+            _wrapper_encoder(sub.DESCRIPTOR)(sub, item)
+        else:
+            encode_into(sub, item)
+        data: bytes = sub.SerializeToString()
+        return data
+
+    pieces = _Pieces(_key(fd.number), body)
+    same: dict[int, tuple[Any, bytes]] = {}  # id -> (a tuple value, the field's wire bytes)
 
     def repeated_messages(msg: Message, value: Any, parts: list[bytes] | None = None) -> None:
         """Fill the field of ``msg``, or (given ``parts``) add its wire bytes to them."""
-        if not (REMEMBER and value and type(value) is not frozenset):
-            fill(msg, value)
-            return
-        data = None
-        if type(value) is tuple:  # the very same tuple again (held, so its id is not reused)
+        remember = REMEMBER and type(value) is tuple
+        if remember:  # the very same tuple again (held, so its id is not reused)
             hit = same.get(id(value))
             if hit is not None and hit[0] is value:
                 data = hit[1]
-        if data is None:
-            data = pieces.join(value, type(msg))
-            if data is None:  # an item that is no frozen dataclass: field by field
-                fill(msg, value)
+                if parts is None:
+                    msg.MergeFromString(data)
+                else:
+                    parts.append(data)
                 return
-            if type(value) is tuple:
-                if len(same) >= KNOWN_VALUES:
-                    same.clear()
-                same[id(value)] = (value, data)
+        data = pieces.join(sorted(value) if type(value) is frozenset else value)
+        if remember:
+            _remember(same, id(value), (value, data), KNOWN_VALUES)
         if parts is None:
             msg.MergeFromString(data)  # appends to the repeated field
         else:
@@ -339,6 +330,13 @@ def _field_encoder(fd: Any) -> Encoder:
 REMEMBER = True
 KNOWN_ITEMS = 4096
 KNOWN_VALUES = 256
+
+
+def _remember(table: dict[Any, Any], key: Any, value: Any, limit: int = KNOWN_ITEMS) -> None:
+    """``table[key] = value``, the table forgetting all first once it holds ``limit``."""
+    if len(table) >= limit:
+        table.clear()
+    table[key] = value
 
 
 def _encode_varint(number: int) -> bytes:
@@ -394,6 +392,9 @@ class _Memo:
         hit = self.by_id.get(id(item))  # only immutable items are ever held
         if hit is not None and hit[0] is item:
             return hit[1]
+        return self._by_value(item)
+
+    def _by_value(self, item: Any) -> bytes | None:
         if not _immutable(item):
             return None
         try:
@@ -408,10 +409,8 @@ class _Memo:
         """Remember ``data`` as the encoding of ``item``."""
         if not _immutable(item):
             return
-        if len(self.by_value) >= KNOWN_ITEMS:
-            self.by_value.clear()
         try:
-            self.by_value[item] = data
+            _remember(self.by_value, item, data)
         except TypeError:  # unhashable after all: never remembered
             return
         if self.hold:
@@ -426,23 +425,27 @@ class _Memo:
         return data
 
     def _hold(self, item: Any, data: bytes) -> None:
-        if len(self.by_id) >= KNOWN_ITEMS:
-            self.by_id.clear()
-        self.by_id[id(item)] = (item, data)
+        _remember(self.by_id, id(item), (item, data))
 
 
 class _Pieces(_Memo):
-    """Per repeated field: each frozen item's wire bytes as an element of that field."""
+    """One repeated message field's elements as wire bytes (key, length, body), each
+    immutable item's remembered: the field's bytes are the join of its elements'.
 
-    __slots__ = ("key", "name")
+    ``body(item)`` gives an item's bytes as the element's message.
+    """
 
-    def __init__(self, number: int, name: str) -> None:
+    __slots__ = ("body", "key")
+
+    def __init__(self, field_key: bytes, body: Callable[[Any], bytes]) -> None:
         super().__init__()
-        self.name = name
-        self.key = _key(number)
+        self.key = field_key
+        self.body = body
 
-    def join(self, items: Any, parent: type[Message]) -> bytes | None:
-        """The field's bytes holding ``items`` in order; ``None`` if one is not frozen."""
+    def join(self, items: Iterable[Any]) -> bytes:
+        """The field's bytes holding ``items`` in order."""
+        if not REMEMBER:
+            return b"".join([delimited(self.key, self.body(item)) for item in items])
         by_id = self.by_id
         parts = []
         for item in items:
@@ -450,14 +453,10 @@ class _Pieces(_Memo):
             if hit is not None and hit[0] is item:
                 parts.append(hit[1])
                 continue
-            piece = self.get(item)
+            piece = self._by_value(item)
             if piece is None:
-                if not _immutable(item):
-                    return None
-                sub = getattr(parent(), self.name).add()
-                encode_into(sub, item)
-                piece = delimited(self.key, sub.SerializeToString())
-                self.put(item, piece)
+                piece = delimited(self.key, self.body(item))
+                self.put(item, piece)  # if it is immutable
             parts.append(piece)
         return b"".join(parts)
 
@@ -605,7 +604,7 @@ class GameCodec:
         self._event_union = _union(game.event_types)
         self._known_actions = _Memo()
         self._known_events = _Memo(by_identity=False)  # events are made afresh
-        self._offered: dict[bytes, dict[int, tuple[Any, bytes]]] = {}  # per field key, by id
+        self._offered = _Pieces(_LEGAL_ACTIONS, self.action_wire)  # the same, again and again
         self._observation_message = self.pb.Observation
         self._observation_key = key(arena_pb2.GameObservation, self.field)
 
@@ -635,24 +634,9 @@ class GameCodec:
         """``action`` as the bytes of a ``GameAction``."""
         return self._known_actions.remembered(action, self.action)
 
-    def actions_wire(self, actions: Iterable[Any], field_key: bytes) -> bytes:
-        """``actions`` as the elements of a repeated ``GameAction`` field with key ``field_key``."""
-        offered = self._offered.get(field_key)
-        if offered is None:
-            offered = self._offered[field_key] = {}
-        parts = []
-        for action in actions:  # the same action objects are offered again and again
-            hit = offered.get(id(action)) if REMEMBER else None
-            if hit is not None and hit[0] is action:
-                parts.append(hit[1])
-                continue
-            piece = delimited(field_key, self.action_wire(action))
-            if REMEMBER and _immutable(action):  # held, so its id is not reused meanwhile
-                if len(offered) >= KNOWN_ITEMS:
-                    offered.clear()
-                offered[id(action)] = (action, piece)
-            parts.append(piece)
-        return b"".join(parts)
+    def actions_wire(self, actions: Iterable[Any]) -> bytes:
+        """``actions`` as the elements of a ``DecisionRequest``'s ``legal_actions``."""
+        return self._offered.join(actions)
 
     def event_wire(self, event: Any) -> bytes:
         """``event`` as the bytes of a ``GameEvent``."""
@@ -712,9 +696,15 @@ def key(message: type[Message], name: str) -> bytes:
     return _key(message.DESCRIPTOR.fields_by_name[name].number)
 
 
+def _scalar_key(message: type[Message], name: str) -> bytes:
+    """The key of a scalar field: a varint, or a fixed 64-bit value for a double."""
+    fd = message.DESCRIPTOR.fields_by_name[name]
+    return _varint(fd.number << 3 | (1 if fd.type == fd.TYPE_DOUBLE else 0))
+
+
 _DECISION = key(arena_pb2.RefereeMessage, "decision")
 _OBSERVATION = key(arena_pb2.DecisionRequest, "observation")
-LEGAL_ACTIONS = key(arena_pb2.DecisionRequest, "legal_actions")
+_LEGAL_ACTIONS = key(arena_pb2.DecisionRequest, "legal_actions")
 _REQUEST_EVENTS = key(arena_pb2.DecisionRequest, "events")
 _EVENTS = key(arena_pb2.RefereeMessage, "events")
 _EVENTS_EVENTS = key(arena_pb2.Events, "events")
@@ -722,8 +712,8 @@ _END = key(arena_pb2.RefereeMessage, "end")
 _END_EVENTS = key(arena_pb2.MatchEnd, "events")
 
 
-_DECISION_ID = _varint(arena_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["decision_id"].number << 3)
-_TIME_LEFT = _varint(arena_pb2.DecisionRequest.DESCRIPTOR.fields_by_name["time_left_s"].number << 3 | 1)
+_DECISION_ID = _scalar_key(arena_pb2.DecisionRequest, "decision_id")
+_TIME_LEFT = _scalar_key(arena_pb2.DecisionRequest, "time_left_s")
 
 
 def decision_message(decision_id: int, time_left_s: float, observation: bytes,
@@ -760,18 +750,11 @@ _LOGGED_EVENT_EVENT = key(arena_pb2.LoggedEvent, "event")
 _PUBLIC = arena_pb2.LoggedEvent(public=True).SerializeToString()
 
 
-def _scalar_key(message: type[Message], name: str) -> bytes:
-    """The key of a scalar field: a varint, or a fixed 64-bit value for a double."""
-    fd = message.DESCRIPTOR.fields_by_name[name]
-    return _varint(fd.number << 3 | (1 if fd.type == fd.TYPE_DOUBLE else 0))
-
-
 _DECISION_ID_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "decision_id")
 _SEAT_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "seat")
 _ACTION_LOGGED = key(arena_pb2.LoggedDecision, "action")
 _FALLBACK_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "fallback") + b"\x01"
 _SECONDS_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "seconds")
-_AUDIENCES: dict[frozenset[int], bytes] = {}  # a LoggedEvent's visible_to field, per audience
 
 LoggedDecision = tuple[int, int, bytes, bool, float]  # decision id, seat, action, fallback, seconds
 LoggedEvent = tuple[bytes, frozenset[int] | None]  # the event, its audience (None: all)
@@ -810,18 +793,16 @@ def logged_decision(decision_id: int, seat: int, action: bytes, fallback: bool,
     return _entry(_LOGGED_DECISION, b"".join(parts))
 
 
+@lru_cache(maxsize=KNOWN_ITEMS)
 def _audience(visible_to: frozenset[int]) -> bytes:
+    """A ``LoggedEvent``'s ``visible_to`` field (audiences are few: each is written once)."""
     audience: bytes = arena_pb2.LoggedEvent(visible_to=sorted(visible_to)).SerializeToString()
-    if len(_AUDIENCES) >= KNOWN_ITEMS:
-        _AUDIENCES.clear()
-    _AUDIENCES[visible_to] = audience
     return audience
 
 
 def logged_event(event: bytes, visible_to: frozenset[int] | None) -> bytes:
     """A ``MatchLog`` entry for an event (``GameEvent`` bytes) and its audience (``None``: all)."""
-    audience = _PUBLIC if visible_to is None else (_AUDIENCES.get(visible_to)
-                                                   or _audience(visible_to))
+    audience = _PUBLIC if visible_to is None else _audience(visible_to)
     return _entry(_LOGGED_EVENT, b"".join((_LOGGED_EVENT_EVENT, _varint(len(event)), event,
                                            audience)))
 

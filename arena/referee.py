@@ -38,7 +38,6 @@ from google.protobuf.message import DecodeError
 
 from arena.codec import (
     FAULT_NAMES,
-    LEGAL_ACTIONS,
     GameCodec,
     LoggedDecision,
     LoggedEvent,
@@ -240,7 +239,7 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
     if timeout_s > 0:
         timeout_s += seat.bank
     asking = decision_message(decision_id, timeout_s, codec.observation_wire(observation),
-                              codec.actions_wire(legal, LEGAL_ACTIONS), seat.waiting)
+                              codec.actions_wire(legal), seat.waiting)
     seat.waiting = []
     await seat.link.send(asking)
     deadline = time.monotonic() + timeout_s if timeout_s > 0 else None

@@ -8,7 +8,6 @@ import pytest
 
 from arena import codec as codec_module
 from arena.codec import (
-    LEGAL_ACTIONS,
     chosen_index,
     codec_for,
     decision_message,
@@ -38,7 +37,7 @@ def test_round_trip_of_random_games(name: str) -> None:
                 wire = codec.action(legal)
                 assert codec.decode_action(type(wire).FromString(wire.SerializeToString())) == legal
             request = pb.DecisionRequest.FromString(
-                codec.actions_wire(game.legal_actions(state), LEGAL_ACTIONS))
+                codec.actions_wire(game.legal_actions(state)))
             assert [codec.decode_action(a) for a in request.legal_actions] == \
                 list(game.legal_actions(state))
             for tagged in game.apply(state, action):
@@ -81,7 +80,7 @@ def test_remembered_encodings_are_the_fresh_bytes(name: str, monkeypatch: pytest
         for obs, legal in requests:
             request = pb.DecisionRequest()
             request.observation.MergeFromString(codec.observation_wire(obs))
-            request.MergeFromString(codec.actions_wire(legal, LEGAL_ACTIONS))
+            request.MergeFromString(codec.actions_wire(legal))
             out.append(request.SerializeToString())
             out.append(codec.action_wire(legal[-1]))  # as logged
         return out
@@ -112,7 +111,7 @@ def test_wire_bytes_are_the_messages_built_field_by_field(name: str) -> None:
             request.legal_actions.extend(codec.action(a) for a in legal)
             request.events.extend(pb.GameEvent.FromString(e) for e in events)
             sent = decision_message(number, 2.5 * (number % 3), codec.observation_wire(observation),
-                                    codec.actions_wire(legal, LEGAL_ACTIONS), events)
+                                    codec.actions_wire(legal), events)
             parsed = pb.RefereeMessage.FromString(sent)
             assert parsed == expected
             # field presence too (an optional field set to 0 is sent): the same canonical bytes
