@@ -264,6 +264,18 @@ class ChooseTrump:
 
 Action = (Play | DeclareUp | DeclareDown | OpenAuction | Ultimatum | Forfeit | Bid | Pass
           | Accept | Decline | ChooseTrump)
+
+
+# One Play per card of DECK, by identity (DECK lives as long as the module): the
+# legal actions of a play phase are built without creating new objects.
+_PLAYS = {id(c): Play(c) for c in DECK}
+_CHOICES: dict[type, Choice] = {OpenAuction: Choice.OPEN_AUCTION, Ultimatum: Choice.ULTIMATUM,
+                                Forfeit: Choice.FORFEIT, Accept: Choice.ACCEPT,
+                                Decline: Choice.DECLINE}
+ACTION_TYPES = (Play, DeclareUp, DeclareDown, OpenAuction, Ultimatum, Forfeit, Bid, Pass,
+                Accept, Decline, ChooseTrump)
+
+
 def _position(cards: Sequence[Card], card: Card) -> int | None:
     """Where ``card`` is in ``cards`` (``None``: nowhere). The cards of a hand are DECK's
     own objects, and so is the card of an offered action: found by identity, without
@@ -275,16 +287,6 @@ def _position(cards: Sequence[Card], card: Card) -> int | None:
         if held == card:
             return at
     return None
-
-
-# One Play per card of DECK, by identity (DECK lives as long as the module): the
-# legal actions of a play phase are built without creating new objects.
-_PLAYS = {id(c): Play(c) for c in DECK}
-_CHOICES: dict[type, Choice] = {OpenAuction: Choice.OPEN_AUCTION, Ultimatum: Choice.ULTIMATUM,
-                                Forfeit: Choice.FORFEIT, Accept: Choice.ACCEPT,
-                                Decline: Choice.DECLINE}
-ACTION_TYPES = (Play, DeclareUp, DeclareDown, OpenAuction, Ultimatum, Forfeit, Bid, Pass,
-                Accept, Decline, ChooseTrump)
 
 
 # -- values shared by events and the observation --------------------------------
