@@ -66,9 +66,9 @@ def encode_wire(msg: Message, value: Any) -> bytes:
     """The wire bytes of ``value`` (a dataclass) as the message ``msg`` of the same name
     (empty, used as scratch).
 
-    Equal to filling ``msg`` and serializing it, but repeated fields of remembered
-    items are joined as bytes and never parsed into ``msg``: a message's bytes are
-    the concatenation of its fields' bytes, in any order.
+    Equal to filling ``msg`` and serializing it, but the fields' bytes are joined
+    from memory where they can be (see :func:`_compile_wire_encoder`), never parsed
+    into ``msg``: a message's bytes are the concatenation of its fields' bytes.
     """
     key = (type(value), msg.DESCRIPTOR.full_name)
     encoder = _WIRE_ENCODERS.get(key)
