@@ -20,7 +20,7 @@ from typing import Any
 import psutil
 
 from arena.games import get_game
-from arena.referee import Link, MatchSettings, run_match
+from arena.match.referee import Link, MatchSettings, run_match
 from benchmarks.common import InstantLink, Row
 
 GAME = "king"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from arena import ratings as rt
-from arena.store import Match, Seat, Store
+from arena.rating import ratings as rt
+from arena.storage.store import Match, Seat, Store
 from benchmarks.common import Row
 
 FULL = 100_000

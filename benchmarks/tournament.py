@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.games import get_game
-from arena.runner import BotProcess
-from arena.server import MatchHost, create_server
-from arena.store import Store
-from arena.tournament import RunSettings, round_robin, run_until_done
+from arena.net.bot_service import MatchHost, create_server
+from arena.players.process import BotProcess
+from arena.storage.store import Store
+from arena.tournament.run import RunSettings, round_robin, run_until_done
 from benchmarks.common import Row
 
 GAME = "kill"

@@ -25,9 +25,9 @@ from typing import Any
 import grpc
 
 from arena.games import get_game
-from arena.referee import Link, MatchReport, MatchSettings, run_match
-from arena.runner import BotProcess
-from arena.server import MatchHost, MatchSpec, create_server, digest
+from arena.match.referee import Link, MatchReport, MatchSettings, run_match
+from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.players.process import BotProcess
 from arena.v1 import arena_pb2 as pb
 from benchmarks.common import InstantLink, Row
 from benchmarks.trivial_bot import PINGPONG_METHOD

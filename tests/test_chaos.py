@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from arena.runner import LOG_CAP_BYTES
+from arena.players.process import LOG_CAP_BYTES
 from tests.chaos import ALLOWED, run_chaos
 from tests.test_cli import _processes_with
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.replay import read_log, replay
-from arena.server import digest
-from arena.store import Store
+from arena.match.replay import read_log, replay
+from arena.net.bot_service import digest
+from arena.storage.store import Store
 
 GAME = "face-card-kill-card"
 

@@ -6,8 +6,11 @@ import random
 
 import pytest
 
-from arena import codec as codec_module
-from arena.codec import (
+from arena.games import all_games, get_game
+from arena.match import conformance as suite
+from arena.v1 import arena_pb2 as pb
+from arena.wire import codec as codec_module
+from arena.wire.codec import (
     chosen_index,
     codec_for,
     decision_message,
@@ -15,9 +18,6 @@ from arena.codec import (
     events_message,
     match_log,
 )
-from arena.games import all_games, get_game
-from arena.games import conformance as suite
-from arena.v1 import arena_pb2 as pb
 
 
 @pytest.mark.parametrize("name", list(all_games()))

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from arena.games import all_games, get_game
-from arena.games import conformance as suite
 from arena.games.base import Game
+from arena.match import conformance as suite
 
 GAMES = list(all_games())
 RANDOM_GAMES = 300  # per game; thousands more run in each game's own invariant test

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import Store
+from arena.storage.store import Store
 from tests.test_cli import (
     GAME,
     _finished,

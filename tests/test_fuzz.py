@@ -20,8 +20,8 @@ from pathlib import Path
 
 import grpc
 
-from arena.referee import MatchReport, MatchSettings
-from arena.server import MatchHost
+from arena.match.referee import MatchReport, MatchSettings
+from arena.net.bot_service import MatchHost
 from arena.v1 import arena_pb2 as pb
 from tests.test_hostile import attend_call, play_call, unknown_field
 from tests.test_referee import on_server, spec, started

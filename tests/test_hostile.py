@@ -11,9 +11,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.referee import MAX_NOTICES, MAX_REJECTED_IN_TURN, MatchReport, MatchSettings
-from arena.replay import read_log
-from arena.server import MAX_ATTEND_STREAMS, MAX_RECEIVE_BYTES, MatchHost
+from arena.match.referee import MAX_NOTICES, MAX_REJECTED_IN_TURN, MatchReport, MatchSettings
+from arena.match.replay import read_log
+from arena.net.bot_service import MAX_ATTEND_STREAMS, MAX_RECEIVE_BYTES, MatchHost
 from arena.v1 import arena_pb2 as pb
 from tests.test_referee import GAME, on_server, spec, started
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from arena.store import MatchResult, Store
+from arena.storage.store import MatchResult, Store
 from leaderboard import print_leaderboard, render_leaderboard, render_matches
 
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli import create_round_robin
-from arena.limits import LAUNCHER, LimitError, ResourceLimits, parse_count, parse_memory
-from arena.referee import MatchReport, MatchSettings
-from arena.runner import BotProcess
-from arena.server import MatchHost
-from arena.store import Store
-from arena.tournament import RunSettings
+from arena.cli.app import create_round_robin
+from arena.match.referee import MatchReport, MatchSettings
+from arena.net.bot_service import MatchHost
+from arena.players.limits import LAUNCHER, LimitError, ResourceLimits, parse_count, parse_memory
+from arena.players.process import BotProcess
+from arena.storage.store import Store
+from arena.tournament.run import RunSettings
 from tests.test_cli import GAME, arena
 from tests.test_referee import is_alive, on_server, spec
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import grpc
 
-from arena.server import MatchHost, create_server
-from arena.service import OperatorAuth, OperatorServicer
-from arena.store import Store
+from arena.net.bot_service import MatchHost, create_server
+from arena.service.operator import OperatorAuth, OperatorServicer
+from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from tests.test_referee import RAW_SETTINGS, spec

@@ -21,7 +21,7 @@ import pgserver
 import pytest
 import sqlalchemy as sa
 
-from arena.store import Store, StoreError
+from arena.storage.store import Store, StoreError
 from tests.test_cli import GAME, _wait_until_gone, arena
 from tests.test_store import _finish_all, round_robin, three_bots
 

@@ -7,7 +7,7 @@ import trueskill
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena import ratings as rt
+from arena.rating import ratings as rt
 
 
 def test_environment_is_the_documented_one() -> None:

@@ -13,10 +13,10 @@ import grpc
 import pytest
 
 from arena.games import get_game
-from arena.referee import MatchReport, MatchSettings
-from arena.replay import read_log, replay, view
-from arena.runner import BotCommandError, BotProcess
-from arena.server import MatchHost, MatchSpec, create_server, digest
+from arena.match.referee import MatchReport, MatchSettings
+from arena.match.replay import read_log, replay, view
+from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.players.process import BotCommandError, BotProcess
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 
@@ -362,7 +362,7 @@ class ScriptedLink:
 
 
 def test_a_time_bank_pays_for_slow_moves_until_it_runs_out() -> None:
-    from arena.referee import run_match
+    from arena.match.referee import run_match
 
     async def scenario() -> tuple[MatchReport, list[float]]:
         links = [ScriptedLink(0.4)] + [ScriptedLink(0.0) for _ in range(3)]

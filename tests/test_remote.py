@@ -24,9 +24,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from arena.games import get_game
-from arena.referee import MatchSettings
-from arena.server import MatchHost, MatchSpec, create_server, digest
-from arena.store import Store
+from arena.match.referee import MatchSettings
+from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from tests.test_cli import _finished, arena

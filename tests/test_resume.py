@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from arena.store import Store
+from arena.storage.store import Store
 from tests.test_cli import GAME, _finished, _wait_until_gone, arena
 
 KILLS = 4

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from arena.games import get_game
-from arena.referee import MatchReport, MatchSettings
-from arena.replay import read_log, view
-from arena.server import MatchHost, MatchSpec, create_server, digest
+from arena.match.referee import MatchReport, MatchSettings
+from arena.match.replay import read_log, view
+from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
 from bots.random_bot import RandomBot
 from sdk import Bot
 from sdk.bot import MatchInfo, Result
@@ -67,7 +67,7 @@ def test_each_game_page_example_plays(page: Path) -> None:
 def test_the_sdk_does_not_load_server_code() -> None:
     code = ("import sys, sdk, sdk.run, sdk.local, bots.random_bot; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('sqlmodel', 'sqlalchemy', 'trueskill', 'typer', 'arena.store')))")
+            "('sqlmodel', 'sqlalchemy', 'trueskill', 'typer', 'arena.storage.store')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from arena.cli import create_round_robin
-from arena.store import Store
-from arena.tournament import RunSettings, run_until_done
+from arena.cli.app import create_round_robin
+from arena.storage.store import Store
+from arena.tournament.run import RunSettings, run_until_done
 
 GAME = "face-card-kill-card"
 TOURNAMENT_SEED = 0x5EED_1234_ABCD_9876

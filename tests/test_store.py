@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from arena import ratings as rt
-from arena import store as store_module
-from arena.store import MatchResult, ScheduledMatch, Store, StoreError
+from arena.rating import ratings as rt
+from arena.storage import store as store_module
+from arena.storage.store import MatchResult, ScheduledMatch, Store, StoreError
 
 GAME = "some-game"  # the store never looks a game up: any name will do
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from arena.tournament import TournamentError, groups, rotations, round_robin
+from arena.tournament.run import TournamentError, groups, rotations, round_robin
 
 
 def test_more_bots_than_seats_plays_every_combination_in_every_rotation() -> None:

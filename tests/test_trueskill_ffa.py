@@ -14,8 +14,8 @@ import pytest
 import trueskill
 from trueskill import backends
 
-from arena import ratings as rt
-from arena import trueskill_ffa as ffa
+from arena.rating import ffa
+from arena.rating import ratings as rt
 
 Pair = tuple[float, float]
 

@@ -8,7 +8,6 @@ import pytest
 
 from arena.games.base import IllegalActionError, OptionError, Tagged
 from arena.games.cards import Card, cards, standard_deck
-from arena.games.conformance import play_random
 from arena.games.face_card_kill_card import (
     GAME,
     Draw,
@@ -24,6 +23,7 @@ from arena.games.face_card_kill_card import (
     Stop,
     Stopped,
 )
+from arena.match.conformance import play_random
 
 
 def stacked(top: str, decks: int = 1) -> list[Card]:

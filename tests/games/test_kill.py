@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from arena.games import conformance as suite
 from arena.games.base import IllegalActionError, InvalidActionError, OptionError, Tagged
 from arena.games.cards import Card, cards, standard_deck
 from arena.games.kill import (
@@ -56,6 +55,7 @@ from arena.games.kill import (
     is_trio,
     is_winning,
 )
+from arena.match import conformance as suite
 
 C = Card.parse
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from arena.games import conformance as suite
 from arena.games.base import IllegalActionError, OptionError, fast_constructor, public
 from arena.games.cards import Card, Suit, cards
 from arena.games.king import (
@@ -45,6 +44,7 @@ from arena.games.king import (
     TrickTaken,
     Ultimatum,
 )
+from arena.match import conformance as suite
 
 RANKS = "23456789TJQKA"
 HEART_LEAD_RULE = (HandKind.NO_HEARTS, HandKind.NO_KING_OF_HEARTS, HandKind.QUICK_HEARTS)

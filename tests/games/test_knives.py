@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from arena.games import conformance as suite
 from arena.games.base import IllegalActionError, OptionError
 from arena.games.knives import (
     GAME,
@@ -44,6 +43,7 @@ from arena.games.knives import (
     kcards,
     stars,
 )
+from arena.match import conformance as suite
 
 
 def deck_for(dealer: int, hands: dict[int, str], bank: str) -> list[KnivesCard]:

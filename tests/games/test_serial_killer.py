@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from arena.games import conformance
 from arena.games.base import IllegalActionError, Tagged
 from arena.games.cards import Card, Rank, cards, standard_deck
 from arena.games.serial_killer import (
@@ -40,6 +39,7 @@ from arena.games.serial_killer import (
     is_closer,
     is_victim,
 )
+from arena.match import conformance
 
 PEN, INF, DIS = ClueReason.PENALTY, ClueReason.INFORMED, ClueReason.DISCREDITED
 

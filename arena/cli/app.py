@@ -39,13 +39,13 @@ from rich.table import Table
 
 from arena.games import all_games, get_game, module_name
 from arena.games.base import GameError
-from arena.limits import LimitError, ResourceLimits, parse_count, parse_memory
-from arena.replay import describe, read_log, view
-from arena.runner import BotCommandError, parse_command
-from arena.server import digest
-from arena.store import Store, StoreError, TournamentInfo
-from arena.tls import TlsError, check_tls_files, server_credentials
-from arena.tournament import (
+from arena.match.replay import describe, read_log, view
+from arena.net.bot_service import digest
+from arena.net.tls import TlsError, check_tls_files, server_credentials
+from arena.players.limits import LimitError, ResourceLimits, parse_count, parse_memory
+from arena.players.process import BotCommandError, parse_command
+from arena.storage.store import Store, StoreError, TournamentInfo
+from arena.tournament.run import (
     RemoteBotsAbsent,
     RunSettings,
     RunSummary,
@@ -510,7 +510,7 @@ def serve_command(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run the referee server (bot and operator services) until interrupted."""
-    from arena.service import SocketPathError, prepare_socket_path, serve
+    from arena.service.operator import SocketPathError, prepare_socket_path, serve
 
     if (tls_cert is None) != (tls_key is None):
         raise Failure("give both --tls-cert and --tls-key, or neither")

@@ -29,11 +29,11 @@ from typing import Any
 
 import grpc
 
-from arena.codec import ATTENDING_MARK
 from arena.games.base import OptionValue
-from arena.referee import Link, MatchReport, MatchSettings, run_match
+from arena.match.referee import Link, MatchReport, MatchSettings, run_match
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.codec import ATTENDING_MARK
 
 SERVICE = pb.DESCRIPTOR.services_by_name["BotService"].full_name
 HELLO_TIMEOUT_S = 10.0
@@ -387,7 +387,7 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
 
 def _add_bot_service(servicer: BotServicer, server: grpc.aio.Server) -> None:
     """The generated ``add_BotServiceServicer_to_server``, but Play passes bytes as they are,
-    both ways: the referee sends serialized ``RefereeMessage``s (see ``arena.codec``'s wire
+    both ways: the referee sends serialized ``RefereeMessage``s (see ``arena.wire.codec``'s wire
     section) and reads a bot's ``BotMessage``s itself (most are read without parsing:
     :func:`arena.codec.chosen_index`)."""
     handlers = {
@@ -412,7 +412,7 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
                         ) -> tuple[grpc.aio.Server, int]:
     """A started gRPC server for ``host`` on ``address``; returns it and the bound port.
 
-    With ``credentials`` (see :mod:`arena.tls`) the port speaks TLS only.
+    With ``credentials`` (see :mod:`arena.net.tls`) the port speaks TLS only.
     """
     server = grpc.aio.server(interceptors=list(interceptors), options=SERVER_OPTIONS)
     _add_bot_service(BotServicer(host), server)

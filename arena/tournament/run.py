@@ -25,12 +25,12 @@ import grpc
 
 from arena.games import get_game
 from arena.games.base import OptionValue
-from arena.limits import ResourceLimits
-from arena.referee import MatchReport, MatchSettings
-from arena.runner import BotProcess
-from arena.server import MatchHost, MatchSpec, create_server, digest
-from arena.store import MatchResult, MatchToRun, ScheduledMatch, Store, StoreError
-from arena.tls import server_credentials
+from arena.match.referee import MatchReport, MatchSettings
+from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.net.tls import server_credentials
+from arena.players.limits import ResourceLimits
+from arena.players.process import BotProcess
+from arena.storage.store import MatchResult, MatchToRun, ScheduledMatch, Store, StoreError
 
 MANAGED_START_GRACE_S = 30.0
 """How long managed bots may take to start and attend before the first match (at least)."""

@@ -6,7 +6,7 @@ its own, with the referee's address and a fresh token in its environment
 users could read them). Stopping a bot ends its whole process group, so no
 child or grandchild survives it. Its stdout and stderr go to a log file, capped
 at ``log_cap`` bytes per start (the rest is read and dropped). With ``limits``, the
-command runs through the launcher of :mod:`arena.limits`, so memory, CPU time,
+command runs through the launcher of :mod:`arena.players.limits`, so memory, CPU time,
 processes and open files are bounded for the bot's whole process tree.
 """
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from arena.limits import ResourceLimits
+from arena.players.limits import ResourceLimits
 
 LOG_CAP_BYTES = 1_000_000
 STOP_GRACE_S = 3.0

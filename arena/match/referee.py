@@ -36,7 +36,10 @@ from typing import Any, Protocol
 
 from google.protobuf.message import DecodeError
 
-from arena.codec import (
+from arena.games import get_game
+from arena.games.base import GameError, OptionValue, Outcome, competition_ranks
+from arena.v1 import arena_pb2 as pb
+from arena.wire.codec import (
     FAULT_NAMES,
     GameCodec,
     LoggedDecision,
@@ -49,9 +52,6 @@ from arena.codec import (
     events_message,
     match_log,
 )
-from arena.games import get_game
-from arena.games.base import GameError, OptionValue, Outcome, competition_ranks
-from arena.v1 import arena_pb2 as pb
 
 
 class Link(Protocol):

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import grpc
 from rich.console import Console
 
-from arena.codec import FAULT_NUMBERS, codec_for
-from arena.replay import read_log, view
-from arena.server import MatchHost, create_server
-from arena.store import MatchInfo, NotFoundError, Store, StoreError
+from arena.match.replay import read_log, view
+from arena.net.bot_service import MatchHost, create_server
+from arena.storage.store import MatchInfo, NotFoundError, Store, StoreError
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.codec import FAULT_NUMBERS, codec_for
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]

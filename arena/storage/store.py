@@ -50,7 +50,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select
 
-from arena import ratings as rt
+from arena.rating import ratings as rt
 
 BUSY_TIMEOUT_S = 30.0
 """How long a SQLite connection waits for another process's write lock."""

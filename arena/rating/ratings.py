@@ -14,7 +14,7 @@ distinct bot took part, nothing changes.
 The functions here are pure and deterministic, so replaying the same matches in
 the same order (see ``Store.rebuild_ratings``) gives the very same floats.
 
-The update itself is :mod:`arena.trueskill_ffa`: the library's own message
+The update itself is :mod:`arena.rating.ffa`: the library's own message
 schedule specialised to one-player teams, giving ``TrueSkill.rate``'s floats
 about ten times faster. An environment it cannot reproduce (another backend, a
 draw probability given as a function) is rated by the library.
@@ -27,7 +27,7 @@ from statistics import fmean
 
 import trueskill
 
-from arena import trueskill_ffa
+from arena.rating import ffa as trueskill_ffa
 
 MU = 25.0
 SIGMA = MU / 3
@@ -114,7 +114,7 @@ def rate_with_library(
     """``env.rate`` with one-player teams: new (mu, sigma) per prior, in the same order.
 
     The library's generic factor graph: what :func:`rate` must agree with, and
-    what it uses for environments :mod:`arena.trueskill_ffa` cannot reproduce.
+    what it uses for environments :mod:`arena.rating.ffa` cannot reproduce.
     """
     groups = [(env.create_rating(mu, sigma),) for mu, sigma in priors]
     return [(float(r.mu), float(r.sigma)) for (r,) in env.rate(groups, ranks=list(ranks))]

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from arena.codec import codec_for
 from arena.games import get_game
 from arena.games.base import OptionValue
 from arena.v1 import arena_pb2 as pb
+from arena.wire.codec import codec_for
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+"""One match: the referee (the one match loop), the links to seats, replays, the conformance suite."""

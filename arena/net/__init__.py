@@ -1,0 +1,1 @@
+"""The gRPC bot service: seats reached over gRPC links, server limits, TLS."""

@@ -1,0 +1,1 @@
+"""Managed bot processes: started, kept, limited, restarted and stopped."""

@@ -1,0 +1,1 @@
+"""`arena serve`: the operator service, its authentication, and the server around it."""

@@ -1,0 +1,1 @@
+"""The database: tables, migrations and the store (SQLModel on SQLite or PostgreSQL)."""
