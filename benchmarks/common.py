@@ -1,14 +1,16 @@
-"""Shared pieces: result rows, timing, and an in-memory :class:`arena.referee.Link`."""
+"""Shared pieces: result rows, timing, and an in-memory :class:`arena.match.links.Link`."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from arena.match.protocol import Choice, Decision, MatchEnd, MatchStart, Reply
+from arena.net.seat_wire import SeatWire
 from arena.v1 import arena_pb2 as pb
 
 
@@ -53,35 +55,53 @@ class InstantLink:
 
     After ``park_after`` decisions it stops answering: the referee waits for ever
     on that seat's next decision (cancel the match to end it). ``journal``, when
-    given, receives (seat, message) for everything the referee sends, in order.
+    given, receives (seat, message) for everything the referee sends, in order,
+    as the ``arena.v1.RefereeMessage`` a gRPC link would have sent.
     """
 
     def __init__(self, seat: int = 0, park_after: int | None = None,
-                 journal: list[tuple[int, pb.RefereeMessage]] | None = None) -> None:
-        self._inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+                 journal: list[tuple[int, pb.RefereeMessage]] | None = None,
+                 game: str = "king") -> None:
+        self._inbox: asyncio.Queue[Reply | None] = asyncio.Queue()
         self._random = random.Random(seat)
         self._seat = seat
         self._park_after = park_after
         self.decisions = 0
         self._journal = journal
+        self._wire = SeatWire.for_game(game)
         self.parked = asyncio.Event()
 
-    async def send(self, data: bytes) -> None:
-        message = pb.RefereeMessage.FromString(data)
+    def _record(self, data: bytes) -> None:
         if self._journal is not None:
-            self._journal.append((self._seat, message))
-        if message.WhichOneof("kind") != "decision":
-            return
+            self._journal.append((self._seat, pb.RefereeMessage.FromString(data)))
+
+    async def start(self, start: MatchStart) -> None:
+        if self._journal is not None:
+            self._record(self._wire.start(start))
+
+    async def decide(self, decision: Decision) -> None:
+        if self._journal is not None:
+            self._record(self._wire.decision(decision))
         self.decisions += 1
         if self._park_after is not None and self.decisions > self._park_after:
             self.parked.set()
             return
-        request = message.decision
-        index = self._random.randrange(len(request.legal_actions))
-        self._inbox.put_nowait(pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id,
-                                                              index=index)).SerializeToString())
+        index = self._random.randrange(len(decision.legal_actions))
+        self._inbox.put_nowait(Choice(decision.decision_id, index=index))
 
-    async def receive(self, timeout: float | None) -> bytes | None:
+    async def events(self, events: Sequence[Any]) -> None:
+        if self._journal is not None:
+            self._record(self._wire.events(events))
+
+    async def notice(self, text: str, decision_id: int) -> None:
+        if self._journal is not None:
+            self._record(self._wire.notice(text, decision_id))
+
+    async def end(self, end: MatchEnd) -> None:
+        if self._journal is not None:
+            self._record(self._wire.end(end))
+
+    async def receive(self, timeout: float | None) -> Reply | None:
         return await self._inbox.get()
 
     async def close(self) -> None:

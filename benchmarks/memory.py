@@ -20,7 +20,8 @@ from typing import Any
 import psutil
 
 from arena.games import get_game
-from arena.match.referee import Link, MatchSettings, run_match
+from arena.match.links import Link
+from arena.match.referee import MatchSettings, run_match
 from benchmarks.common import InstantLink, Row
 
 GAME = "king"

@@ -25,7 +25,8 @@ from typing import Any
 import grpc
 
 from arena.games import get_game
-from arena.match.referee import Link, MatchReport, MatchSettings, run_match
+from arena.match.links import Link
+from arena.match.referee import MatchReport, MatchSettings, run_match
 from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
 from arena.players.process import BotProcess
 from arena.v1 import arena_pb2 as pb

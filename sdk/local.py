@@ -1,58 +1,84 @@
 """Play bots against each other in this process, with no server (for bot authors' tests).
 
-Events are delivered as the referee's latest rule allows: each seat's in one
-batch just before it acts and before the end, so a bot that passes here does
-not rely on hearing of events earlier than a real match promises.
+The match runs through the arena's own referee, so a local match keeps a
+tournament's clocks and fault rules: each bot thinks on a thread of its own
+against the move timeout (and time bank); a bot that answers too late, answers
+an illegal action or raises is marked with that fault in the result, the
+referee's fallback policy plays its seat from then on, and it ranks last.
+Events are delivered by the referee's rule: mostly in one batch just before
+``act`` and before ``on_end``.
 
     from sdk.local import play_local
     result = play_local("face-card-kill-card", [MyBot(), RandomBot(), RandomBot()], seed=7)
+    assert result.faults == ("", "", "")
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.games import get_game
-from arena.games.base import Tagged
+from arena.match.links import LocalLink
+from arena.match.protocol import MatchEnd, MatchStart
+from arena.match.referee import MatchSettings, run_match
 from sdk.bot import Bot, MatchInfo, Result
+
+MOVE_TIMEOUT_S = 10.0  # a tournament's default
 
 
 def play_local(game_name: str, bots: Sequence[Bot], seed: int,
-               options: Mapping[str, Any] | None = None) -> Result:
-    """One match of ``game_name`` with ``bots`` in seat order; raises if a bot answers illegally."""
+               options: Mapping[str, Any] | None = None, *,
+               move_timeout_s: float = MOVE_TIMEOUT_S, time_bank_s: float = 0.0,
+               event_delay_s: float = 0.2) -> Result:
+    """One match of ``game_name`` with ``bots`` in seat order, through the referee.
+
+    ``move_timeout_s`` and ``time_bank_s`` are the clocks a tournament would give
+    (``arena tournament run --move-timeout --time-bank``); 0 means no deadline.
+    """
     game = get_game(game_name)
     players = len(bots)
     opts = game.parse_options(players, options)
-    state = game.new(players, seed, opts)
-    for number, bot in enumerate(bots):
-        bot.on_start(MatchInfo(f"local-{seed}", game.name, game.version, number, players, opts,
-                               tuple(type(b).__name__ for b in bots), 0.0))
-    waiting: list[list[Any]] = [[] for _ in bots]  # each seat's events, not yet delivered
-    _post(waiting, game.opening_events(state))
-    while (seat := game.to_act(state)) is not None:
-        _deliver(bots[seat], waiting[seat])
-        legal = list(game.legal_actions(state))
-        action = bots[seat].act(game.observe(state, seat), legal)
-        if action not in legal:
-            raise ValueError(f"seat {seat} ({type(bots[seat]).__name__}) chose illegal {action!r}")
-        _post(waiting, game.apply(state, action))
-    outcome = game.outcome(state)
-    assert outcome is not None
-    result = Result(outcome.scores, outcome.ranks, ("",) * players)
-    for number, bot in enumerate(bots):
-        _deliver(bot, waiting[number])
-        bot.on_end(result)
-    return result
+    settings = MatchSettings(move_timeout_s=move_timeout_s, time_bank_s=time_bank_s,
+                             event_delay_s=event_delay_s)
+    return asyncio.run(_play(game.name, [_Seat(bot) for bot in bots], seed, dict(opts), settings))
 
 
-def _post(waiting: list[list[Any]], events: Sequence[Tagged]) -> None:
-    for viewer, queue in enumerate(waiting):
-        queue.extend(t.event for t in events if t.visible(viewer))
+async def _play(game: str, seats: list[_Seat], seed: int, options: dict[str, Any],
+                settings: MatchSettings) -> Result:
+    links = [LocalLink(seat) for seat in seats]
+
+    async def ready(link: LocalLink) -> LocalLink:
+        return link
+
+    async def is_alive(seat: int) -> bool:
+        return not links[seat].crashed()
+
+    report = await run_match(game_name=game, players=len(seats), seed=seed, options=options,
+                             links=[ready(link) for link in links], settings=settings,
+                             match_id=f"local-{seed}",
+                             seat_names=[type(seat.bot).__name__ for seat in seats],
+                             is_alive=is_alive)
+    return Result(report.scores, report.ranks, tuple(str(f) for f in report.faults))
 
 
-def _deliver(bot: Bot, queue: list[Any]) -> None:
-    """A seat's events in one batch, as the referee delivers them with a request or the end."""
-    if queue:
-        bot.on_events(list(queue))
-        queue.clear()
+class _Seat:
+    """A :class:`Bot` as the referee's in-process link drives it."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def start(self, start: MatchStart) -> None:
+        self.bot.on_start(MatchInfo(start.match_id, start.game, start.game_version, start.seat,
+                                    start.players, dict(start.options), start.seat_names,
+                                    start.move_timeout_s, start.time_bank_s))
+
+    def events(self, events: Sequence[Any]) -> None:
+        self.bot.on_events(list(events))
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        return self.bot.act(observation, list(legal_actions))
+
+    def end(self, end: MatchEnd) -> None:
+        self.bot.on_end(Result(end.scores, end.ranks, tuple(str(f) for f in end.faults)))

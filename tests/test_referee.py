@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ import grpc
 import pytest
 
 from arena.games import get_game
+from arena.match.protocol import Choice, Decision, MatchEnd, MatchStart, Reply
 from arena.match.referee import MatchReport, MatchSettings
 from arena.match.replay import read_log, replay, view
 from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
@@ -342,19 +343,26 @@ class ScriptedLink:
     def __init__(self, delay: float) -> None:
         self.delay = delay
         self.time_left: list[float] = []
-        self.inbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.inbox: asyncio.Queue[Reply | None] = asyncio.Queue()
 
-    async def send(self, data: bytes) -> None:
-        message = pb.RefereeMessage.FromString(data)
-        if message.WhichOneof("kind") == "decision":
-            request = message.decision
-            self.time_left.append(request.time_left_s)
-            asyncio.get_running_loop().call_later(
-                self.delay, self.inbox.put_nowait,
-                pb.BotMessage(choice=pb.Choice(decision_id=request.decision_id,
-                                               index=0)).SerializeToString())
+    async def start(self, start: MatchStart) -> None:
+        pass
 
-    async def receive(self, timeout: float | None) -> bytes | None:
+    async def decide(self, decision: Decision) -> None:
+        self.time_left.append(decision.time_left_s)
+        asyncio.get_running_loop().call_later(
+            self.delay, self.inbox.put_nowait, Choice(decision.decision_id, index=0))
+
+    async def events(self, events: Sequence[Any]) -> None:
+        pass
+
+    async def notice(self, text: str, decision_id: int) -> None:
+        pass
+
+    async def end(self, end: MatchEnd) -> None:
+        pass
+
+    async def receive(self, timeout: float | None) -> Reply | None:
         return await asyncio.wait_for(self.inbox.get(), timeout)
 
     async def close(self) -> None:

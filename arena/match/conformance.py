@@ -4,7 +4,8 @@ Each check raises ``AssertionError`` with a message that names the game, the
 seed and the step, so a failure can be replayed. ``tests/test_conformance.py``
 runs them over every registered game.
 
-* :func:`random_game` — random play ends with a valid outcome; legal actions are
+* :func:`random_game` — random play through the referee (in-process seats, the
+  referee's own match loop) ends with a valid outcome; legal actions are
   never empty before the end; every card is conserved at every step; typed
   values only.
 * :func:`determinism` — same seed and same actions give the same event log.
@@ -15,16 +16,22 @@ runs them over every registered game.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from arena.games.base import Game, IllegalActionError, InvalidActionError, Tagged
+from arena.match.links import LocalLink
+from arena.match.protocol import MatchEnd, MatchStart
+from arena.match.referee import MatchSettings, run_match
 
 MAX_STEPS = 200_000
+# No clocks (the random policy answers at once), and events ride on decisions.
+UNTIMED = MatchSettings(move_timeout_s=0.0, start_timeout_s=0.0, event_delay_s=3600.0)
 
 
 @dataclass
@@ -43,55 +50,102 @@ def _policy(seed: int) -> random.Random:
     return random.Random(f"policy-{seed}")
 
 
-def play_random(game: Game[Any, Any, Any], players: int, seed: int,
-                options: dict[str, Any] | None = None, *, check: bool = True) -> Trace:
-    """Play one game with uniformly random legal actions, checking as it goes."""
-    opts = game.parse_options(players, options)
-    state = game.new(players, seed, opts)
-    where = f"{game.name} players={players} seed={seed}"
-    initial = Counter(game.cards_in_play(state))
-    policy = _policy(seed)
-    actions: list[Any] = []
-    events: list[Tagged] = list(game.opening_events(state))
-    steps = 0
-    while (seat := game.to_act(state)) is not None:
-        steps += 1
-        assert steps <= MAX_STEPS, f"{where}: no end after {MAX_STEPS} steps"
-        assert 0 <= seat < players, f"{where}: to_act {seat} is not a seat"
-        legal = list(game.legal_actions(state))
-        assert legal, f"{where} step {steps}: no legal action while the game is live"
+class _RandomPlayer:
+    """A seat that picks uniformly among the legal actions (all seats share one generator)."""
+
+    def __init__(self, policy: random.Random) -> None:
+        self.policy = policy
+
+    def start(self, start: MatchStart) -> None:
+        pass
+
+    def events(self, events: Sequence[Any]) -> None:
+        pass
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        return self.policy.choice(legal_actions)
+
+    def end(self, end: MatchEnd) -> None:
+        pass
+
+
+class _Checks:
+    """The per-step checks, run by the referee's watch as the match is played."""
+
+    def __init__(self, game: Game[Any, Any, Any], players: int, seed: int, check: bool) -> None:
+        self.game, self.players, self.check = game, players, check
+        self.where = f"{game.name} players={players} seed={seed}"
+        self.initial: Counter[Any] = Counter()
+        self.actions: list[Any] = []
+        self.events: list[Tagged] = []
+        self.steps = 0
+        self.state: Any = None
+
+    def begun(self, state: Any, events: Sequence[Tagged]) -> None:
+        self.state = state  # the referee's own, changed in place as the match goes
+        self.initial = Counter(self.game.cards_in_play(state))
+        self.events.extend(events)
+
+    def deciding(self, state: Any, seat: int, legal: Sequence[Any]) -> None:
+        game, where = self.game, self.where
+        self.steps += 1
+        assert self.steps <= MAX_STEPS, f"{where}: no end after {MAX_STEPS} steps"
+        assert 0 <= seat < self.players, f"{where}: to_act {seat} is not a seat"
+        assert legal, f"{where} step {self.steps}: no legal action while the game is live"
         assert game.outcome(state) is None, f"{where}: outcome before the end"
-        if check:
+        if self.check:
             for action in legal:
                 assert isinstance(action, game.action_types), f"{where}: {action!r} is untyped"
             obs = game.observe(state, seat)
             assert isinstance(obs, game.observation_type), f"{where}: untyped observation"
-        action = policy.choice(legal)
-        new_events = game.apply(state, action)
-        actions.append(action)
-        for tagged in new_events:
+
+    def applied(self, state: Any, seat: int, action: Any, events: Sequence[Tagged]) -> None:
+        game, where = self.game, self.where
+        self.actions.append(action)
+        for tagged in events:
             assert isinstance(tagged, Tagged), f"{where}: apply returned an untagged event"
             assert isinstance(tagged.event, game.event_types), (
                 f"{where}: {tagged.event!r} is not one of the game's event types")
             if tagged.visible_to is not None:
-                assert all(0 <= s < players for s in tagged.visible_to), f"{where}: bad seat tag"
-        events.extend(new_events)
-        if check:
+                assert all(0 <= s < self.players for s in tagged.visible_to), f"{where}: bad seat tag"
+        self.events.extend(events)
+        if self.check:
             now = Counter(game.cards_in_play(state))
-            assert now == initial, f"{where} step {steps}: cards not conserved: {now - initial} " \
-                                   f"appeared, {initial - now} vanished"
+            assert now == self.initial, \
+                f"{where} step {self.steps}: cards not conserved: {now - self.initial} " \
+                f"appeared, {self.initial - now} vanished"
+
+
+def play_random(game: Game[Any, Any, Any], players: int, seed: int,
+                options: dict[str, Any] | None = None, *, check: bool = True) -> Trace:
+    """Play one game through the referee with uniformly random legal actions, checking
+    the engine at every step as it goes (the referee's ``watch``)."""
+    opts = game.parse_options(players, options)
+    checks = _Checks(game, players, seed, check)
+    policy = _policy(seed)
+    links = [LocalLink(_RandomPlayer(policy), threaded=False) for _ in range(players)]
+
+    async def ready(link: LocalLink) -> LocalLink:
+        return link
+
+    report = asyncio.run(run_match(
+        game_name=game.name, players=players, seed=seed, options=dict(opts),
+        links=[ready(link) for link in links], settings=UNTIMED, watch=checks))
+    where = checks.where
+    assert not any(report.faults), f"{where}: a seat faulted: {report.faults}"
+    state = checks.state
     outcome = game.outcome(state)
     assert outcome is not None, f"{where}: over but no outcome"
-    assert game.legal_actions(state) == () or not game.legal_actions(state), \
-        f"{where}: legal actions after the end"
+    assert not game.legal_actions(state), f"{where}: legal actions after the end"
     assert len(outcome.ranks) == players and len(outcome.scores) == players, \
         f"{where}: outcome must have one entry per seat"
+    assert report.ranks == outcome.ranks, f"{where}: the referee reported other ranks"
     ranks = outcome.ranks
     assert min(ranks) == 1, f"{where}: nobody ranked first: {ranks}"
     for r in ranks:
         assert 1 <= r <= players, f"{where}: rank {r} out of range"
         assert r == 1 + sum(1 for o in ranks if o < r), f"{where}: not competition ranks {ranks}"
-    return Trace(players, seed, opts, actions, events, steps)
+    return Trace(players, seed, opts, checks.actions, checks.events, checks.steps)
 
 
 def random_game(game: Game[Any, Any, Any], seed: int, players: int | None = None,

@@ -1,8 +1,10 @@
 """The referee: runs one match of any game between seats reached over links.
 
 It owns the clocks, the decision ids, the faults and the fallback policy, and
-knows no game's rules beyond the engine contract. A *link* is one seat's two-way
-channel to its bot (the gRPC server provides them; tests may provide others).
+knows no game's rules beyond the engine contract, and deals in typed values only
+(:mod:`arena.match.protocol`). A *link* (:mod:`arena.match.links`) is one seat's
+two-way channel to its bot: a gRPC stream (``arena.net``) or a Python bot in this
+process. Local play, the conformance suite and replays run through this loop too.
 
 A seat that times out, disconnects, crashes, never shows up or answers with an
 illegal or malformed action is marked with that fault; from then on the
@@ -11,12 +13,12 @@ plays for it, and it ranks last in the match.
 
 Events reach each seat in order, only those it may see, each once, and all of
 them before it must decide and before the end: a seat's events wait in a queue
-and ride on its next ``DecisionRequest`` (or on ``MatchEnd``). Sending every
+and ride on its next :class:`Decision` (or on the :class:`MatchEnd`). Sending every
 event batch to every seat at once cost a gRPC write per seat per decision, most
 of the referee's time; riding along, a decision costs one write and one read.
 So that a seat which is not asked still hears what happens, events that have
 waited ``MatchSettings.event_delay_s`` (or piled up to ``MAX_WAITING_EVENTS``)
-go out on their own ``Events`` message, also while the referee waits on a slow
+go out on their own, also while the referee waits on a slow
 decision (a timer does it then, without disturbing the wait). Every event is
 logged at once, with its audience, whatever its delivery.
 
@@ -34,42 +36,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from google.protobuf.message import DecodeError
-
 from arena.games import get_game
-from arena.games.base import GameError, OptionValue, Outcome, competition_ranks
-from arena.v1 import arena_pb2 as pb
-from arena.wire.codec import (
-    FAULT_NAMES,
-    GameCodec,
-    LoggedDecision,
-    LoggedEvent,
-    chosen_index,
-    codec_for,
-    decision_message,
-    encode_options,
-    end_message,
-    events_message,
-    match_log,
-)
-
-
-class Link(Protocol):
-    """One seat's channel to its bot."""
-
-    async def send(self, message: bytes) -> None:
-        """Deliver a serialized ``RefereeMessage``; silently drops it once the bot is gone."""
-
-    async def receive(self, timeout: float | None) -> bytes | None:
-        """The bot's next message (a ``BotMessage``'s bytes); ``None`` once the stream is closed.
-
-        Raises ``TimeoutError`` when nothing arrives within ``timeout`` seconds;
-        the link may be closed by then (the referee asks the seat nothing more).
-        """
-
-    async def close(self) -> None:
-        """End the stream (the match is over for this seat)."""
-
+from arena.games.base import Game, OptionValue, Outcome, Tagged, competition_ranks
+from arena.match.faults import Fault
+from arena.match.links import Link
+from arena.match.protocol import Choice, Decision, Garbled, MatchEnd, MatchStart
+from arena.wire.codec import LoggedDecision, LoggedEvent, codec_for
 
 MAX_NOTICES = 20  # rejected messages answered with a notice, per seat and match
 MAX_WAITING_EVENTS = 256  # a seat's queue this long goes out on its own, whatever its age
@@ -90,26 +62,36 @@ class MatchReport:
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
-    faults: tuple[str, ...]
-    log: bytes
+    faults: tuple[Fault, ...]
+    log: bytes  # an ``arena.v1.MatchLog``: every decision and event, with who may see it
     decisions: int
     rejected_replies: int  # messages read and rejected (what a bot sends after its last turn is not read)
     started_at: float
     duration_s: float
 
 
+class Watch(Protocol):
+    """Sees the engine at every step of a match (the conformance suite checks it so)."""
+
+    def begun(self, state: Any, events: Sequence[Tagged]) -> None: ...
+
+    def deciding(self, state: Any, seat: int, legal: Sequence[Any]) -> None: ...
+
+    def applied(self, state: Any, seat: int, action: Any, events: Sequence[Tagged]) -> None: ...
+
+
 @dataclass
 class _Seat:
     link: Link | None
     bank: float = 0.0  # what is left of the seat's time bank
-    fault: pb.Fault = pb.FAULT_NONE
+    fault: Fault = Fault.NONE
     rejected: int = 0
-    waiting: list[bytes] = field(default_factory=list)  # its events (GameEvent bytes), not yet delivered
+    waiting: list[Any] = field(default_factory=list)  # its events, not yet delivered
     waiting_since: float = 0.0  # when the oldest of them happened (monotonic)
 
     @property
     def playing(self) -> bool:
-        return self.link is not None and self.fault == pb.FAULT_NONE
+        return self.link is not None and not self.fault
 
 
 def ranks_after_faults(outcome: Outcome, faulted: Sequence[bool]) -> tuple[int, ...]:
@@ -131,14 +113,14 @@ async def run_match(
     match_id: str = "",
     seat_names: Sequence[str] = (),
     is_alive: Callable[[int], Awaitable[bool]] | None = None,
+    watch: Watch | None = None,
 ) -> MatchReport:
     """Play one match to the end. ``links[s]`` resolves when seat s's bot connects.
 
     ``is_alive(seat)`` tells whether the process behind a seat still runs, to
-    tell a crash from a disconnect.
+    tell a crash from a disconnect. ``watch`` sees the engine at every step.
     """
     game = get_game(game_name)
-    codec = codec_for(game_name)
     state = game.new(players, seed, options)
     started_at = time.time()
     clock = time.monotonic()
@@ -148,68 +130,76 @@ async def run_match(
         seat.bank = settings.time_bank_s
     log: list[LoggedDecision | LoggedEvent] = []  # the MatchLog's entries, encoded at the end
 
-    start = pb.MatchStart(match_id=match_id, game=game.name, game_version=game.version,
-                          players=players, seat_names=list(seat_names),
-                          move_timeout_s=settings.move_timeout_s,
-                          time_bank_s=settings.time_bank_s)
-    encode_options(dict(options), start.options)
-    greetings = []
-    for number, seat in enumerate(seats):
-        if seat.link is not None:
-            start.seat = number
-            greetings.append(seat.link.send(pb.RefereeMessage(start=start).SerializeToString()))
-    await asyncio.gather(*greetings)  # every seat's stream is its own: all at once
+    await asyncio.gather(*(  # every seat's stream is its own: all at once
+        seat.link.start(MatchStart(match_id, game.name, game.version, number, players,
+                                   dict(options), tuple(seat_names), settings.move_timeout_s,
+                                   settings.time_bank_s))
+        for number, seat in enumerate(seats) if seat.link is not None))
 
-    mail = _Mail(codec, seats, log, settings.event_delay_s)
-    mail.post(game.opening_events(state))
+    mail = _Mail(seats, log, settings.event_delay_s)
+    opening = game.opening_events(state)
+    if watch is not None:
+        watch.begun(state, opening)
+    mail.post(opening)
     decision_id = 0
     while (to_act := game.to_act(state)) is not None:
         await mail.send_due(skip=seats[to_act])  # the seat to act gets its events with the request
         legal = list(game.legal_actions(state))
+        if watch is not None:
+            watch.deciding(state, to_act, legal)
         seat = seats[to_act]
         asked_at = time.monotonic()
         action: Any = None
         if seat.playing:
             decision_id += 1
-            action = await _ask(codec, seat, decision_id, game.observe(state, to_act), legal,
+            action = await _ask(seat, decision_id, game.observe(state, to_act), legal,
                                 settings.move_timeout_s, mail)
             if settings.move_timeout_s > 0:  # time beyond the move's own comes from the bank
                 over = time.monotonic() - asked_at - settings.move_timeout_s
                 seat.bank = max(0.0, seat.bank - max(0.0, over))
-            if seat.fault == pb.FAULT_DISCONNECTED and is_alive is not None \
+            if seat.fault == Fault.DISCONNECTED and is_alive is not None \
                     and not await is_alive(to_act):
-                seat.fault = pb.FAULT_CRASHED
+                seat.fault = Fault.CRASHED
         used_fallback = action is None
         if used_fallback:
             action = fallback.choice(legal)
         events = game.apply(state, action)
-        log.append((0 if used_fallback else decision_id, to_act, codec.action_wire(action),
-                    used_fallback, time.monotonic() - asked_at))
+        if watch is not None:
+            watch.applied(state, to_act, action, events)
+        log.append((0 if used_fallback else decision_id, to_act, action, used_fallback,
+                    time.monotonic() - asked_at))
         mail.post(events)
 
+    return await _finish(game, state, seats, log, decision_id, started_at, clock)
+
+
+async def _finish(game: Game[Any, Any, Any], state: Any, seats: list[_Seat],
+                  log: list[LoggedDecision | LoggedEvent], decisions: int, started_at: float,
+                  clock: float) -> MatchReport:
+    """Tell every seat the outcome (after its last events), end the streams, and report."""
     outcome = game.outcome(state)
     assert outcome is not None
-    faulted = [s.fault != pb.FAULT_NONE for s in seats]
-    ranks = ranks_after_faults(outcome, faulted)
-    end = pb.MatchEnd(scores=list(outcome.scores), ranks=list(ranks), faults=[s.fault for s in seats])
-    await asyncio.gather(*(_dismiss(seat, end) for seat in seats if seat.link is not None))
+    faults = tuple(s.fault for s in seats)
+    ranks = ranks_after_faults(outcome, [bool(f) for f in faults])
+    await asyncio.gather(*(_dismiss(seat, MatchEnd(outcome.scores, ranks, faults, seat.waiting))
+                           for seat in seats if seat.link is not None))
     return MatchReport(
         scores=outcome.scores,
         ranks=ranks,
-        faults=tuple(FAULT_NAMES[s.fault] for s in seats),
-        log=match_log(log),
-        decisions=decision_id,
+        faults=faults,
+        log=codec_for(game.name).match_log(log),
+        decisions=decisions,
         rejected_replies=sum(s.rejected for s in seats),
         started_at=started_at,
         duration_s=time.monotonic() - clock,
     )
 
 
-async def _dismiss(seat: _Seat, end: pb.MatchEnd) -> None:
+async def _dismiss(seat: _Seat, end: MatchEnd) -> None:
     """Tell a seat the outcome (after its last events) and end its stream."""
     assert seat.link is not None
     if seat.playing:
-        await seat.link.send(end_message(end, seat.waiting))
+        await seat.link.end(end)
     await seat.link.close()
 
 
@@ -224,12 +214,12 @@ async def _connect(links: Sequence[Awaitable[Link]], timeout: float) -> list[_Se
             seats.append(_Seat(task.result()))
         else:
             task.cancel()
-            seats.append(_Seat(None, fault=pb.FAULT_NO_SHOW))
+            seats.append(_Seat(None, fault=Fault.NO_SHOW))
     return seats
 
 
-async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any,
-               legal: list[Any], timeout_s: float, mail: _Mail) -> Any:
+async def _ask(seat: _Seat, decision_id: int, observation: Any, legal: list[Any],
+               timeout_s: float, mail: _Mail) -> Any:
     """Ask a seat for a decision; the action, or ``None`` with the seat's fault set.
 
     The request carries the seat's waiting events. While the bot thinks, the
@@ -238,88 +228,54 @@ async def _ask(codec: GameCodec, seat: _Seat, decision_id: int, observation: Any
     assert seat.link is not None
     if timeout_s > 0:
         timeout_s += seat.bank
-    asking = decision_message(decision_id, timeout_s, codec.observation_wire(observation),
-                              codec.actions_wire(legal), seat.waiting)
-    seat.waiting = []
-    await seat.link.send(asking)
+    waiting, seat.waiting = seat.waiting, []
+    await seat.link.decide(Decision(decision_id, timeout_s, observation, legal, waiting))
     deadline = time.monotonic() + timeout_s if timeout_s > 0 else None
     mail.waiting_on(seat)
     try:
-        return await _answer(codec, seat, decision_id, legal, deadline)
+        return await _answer(seat, decision_id, legal, deadline)
     finally:
         await mail.done_waiting()
 
 
-async def _answer(codec: GameCodec, seat: _Seat, decision_id: int, legal: list[Any],
-                  deadline: float | None) -> Any:
+async def _answer(seat: _Seat, decision_id: int, legal: list[Any], deadline: float | None) -> Any:
     """The seat's answer to the decision (rejecting whatever else it sent meanwhile)."""
     assert seat.link is not None
     rejected = 0
     while True:
         wait = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            data = await seat.link.receive(wait)
+            reply = await seat.link.receive(wait)
         except TimeoutError:
-            seat.fault = pb.FAULT_TIMEOUT
+            seat.fault = Fault.TIMEOUT
             return None
-        if data is None:
-            seat.fault = pb.FAULT_DISCONNECTED
+        if reply is None:
+            seat.fault = Fault.DISCONNECTED
             return None
-        index = chosen_index(data, decision_id)  # the usual answer, read without parsing
-        if index is not None:
-            if index < len(legal):
-                return legal[index]
-            seat.fault = pb.FAULT_ILLEGAL_ACTION
+        if type(reply) is Choice and reply.decision_id == decision_id:
+            if reply.index is not None:
+                if reply.index < len(legal):
+                    return legal[reply.index]
+                seat.fault = Fault.ILLEGAL_ACTION
+            elif reply.unreadable:
+                seat.fault = Fault.MALFORMED
+            elif reply.action in legal:
+                return reply.action
+            else:
+                seat.fault = Fault.ILLEGAL_ACTION
             return None
-        try:
-            message = pb.BotMessage.FromString(data)
-        except DecodeError:  # bytes that are no BotMessage
-            seat.fault = pb.FAULT_MALFORMED
+        if isinstance(reply, Garbled):
+            seat.fault = Fault.MALFORMED
             return None
-        kind = message.WhichOneof("kind")
-        if kind != "choice" or message.choice.decision_id != decision_id:
-            if rejected == MAX_REJECTED_IN_TURN:  # a flood: read no further
-                seat.fault = pb.FAULT_DISCONNECTED
-                await seat.link.close()
-                return None
-            rejected += 1
-            await _reject(seat, message, decision_id)
-            continue
-        choice = message.choice
-        pick = choice.WhichOneof("pick")
-        if pick == "index":
-            if choice.index < len(legal):
-                return legal[choice.index]
-            seat.fault = pb.FAULT_ILLEGAL_ACTION
+        if rejected == MAX_REJECTED_IN_TURN:  # a flood: read no further
+            seat.fault = Fault.DISCONNECTED
+            await seat.link.close()
             return None
-        if pick == "action":
-            try:
-                action = codec.decode_action(choice.action)
-            except (GameError, ValueError):
-                seat.fault = pb.FAULT_MALFORMED
-                return None
-            if action in legal:
-                return action
-            seat.fault = pb.FAULT_ILLEGAL_ACTION
-            return None
-        seat.fault = pb.FAULT_MALFORMED
-        return None
-
-
-async def _reject(seat: _Seat, message: pb.BotMessage, decision_id: int) -> None:
-    """A stale, duplicate, forged or out-of-place message: counted, answered, never applied.
-
-    Only the first ``MAX_NOTICES`` per seat and match are answered, so that a bot
-    cannot make the referee write without end (and block on a bot that never reads).
-    """
-    assert seat.link is not None
-    seat.rejected += 1
-    if seat.rejected > MAX_NOTICES:
-        return
-    kind = message.WhichOneof("kind")
-    await seat.link.send(pb.RefereeMessage(notice=pb.Notice(
-        text=f"rejected: expected a choice for decision {decision_id}",
-        decision_id=message.choice.decision_id if kind == "choice" else 0)).SerializeToString())
+        rejected += 1
+        seat.rejected += 1
+        if seat.rejected <= MAX_NOTICES:  # a bot cannot make the referee write without end
+            about = reply.decision_id if isinstance(reply, Choice) else 0
+            await seat.link.notice(f"rejected: expected a choice for decision {decision_id}", about)
 
 
 class _Mail:
@@ -330,10 +286,8 @@ class _Mail:
     referee writes again, so that no stream has two writers).
     """
 
-    def __init__(self, codec: GameCodec, seats: Sequence[_Seat],
-                 log: list[LoggedDecision | LoggedEvent],
+    def __init__(self, seats: Sequence[_Seat], log: list[LoggedDecision | LoggedEvent],
                  delay_s: float) -> None:
-        self.codec = codec
         self.seats = seats
         self.log = log
         self.delay_s = delay_s
@@ -341,21 +295,21 @@ class _Mail:
         self._timer: asyncio.TimerHandle | None = None
         self._sending: asyncio.Task[None] | None = None
 
-    def post(self, events: Sequence[Any]) -> None:
+    def post(self, events: Sequence[Tagged]) -> None:
         """Log every event with its audience and queue it for each playing seat that may see it."""
         if not events:
             return
         now = time.monotonic()
         playing = [(number, seat) for number, seat in enumerate(self.seats) if seat.playing]
         for tagged in events:
-            wire = self.codec.event_wire(tagged.event)
+            event = tagged.event
             audience = tagged.visible_to
-            self.log.append((wire, audience))
+            self.log.append((event, audience))
             for number, seat in playing:
                 if audience is None or number in audience:
                     if not seat.waiting:
                         seat.waiting_since = now
-                    seat.waiting.append(wire)
+                    seat.waiting.append(event)
 
     def due_in(self, now: float) -> float | None:
         """Seconds until some seat's waiting events fall due (``None``: no seat has any)."""
@@ -371,9 +325,8 @@ class _Mail:
             if not seat.playing:
                 seat.waiting = []  # a faulted seat is no longer told anything
             elif seat.waiting_since + self.delay_s <= now or len(seat.waiting) >= MAX_WAITING_EVENTS:
-                message = events_message(seat.waiting)
-                seat.waiting = []
-                await seat.link.send(message)
+                waiting, seat.waiting = seat.waiting, []
+                await seat.link.events(waiting)
 
     # -- while the referee waits on a decision ---------------------------------------
     def waiting_on(self, seat: _Seat) -> None:

@@ -2,19 +2,23 @@
 
 A log (``arena.v1.MatchLog``) holds every decision and every event with the
 seats allowed to see it. With the match's game, options and seed it replays
-through the engine to the very same events, which :func:`replay` checks.
+through the referee to the very same decisions and events, which :func:`replay` checks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from arena.games import get_game
-from arena.games.base import OptionValue
-from arena.v1 import arena_pb2 as pb
+from arena.games.base import GameError, OptionValue
+from arena.match.links import LocalLink
+from arena.match.protocol import MatchEnd, MatchStart
+from arena.match.referee import MatchReport, MatchSettings, run_match
 from arena.wire.codec import codec_for
 
 
@@ -38,17 +42,9 @@ class LogLine:
 
 
 def read_log(game_name: str, data: bytes) -> list[LogLine]:
-    codec = codec_for(game_name)
-    lines = []
-    for entry in pb.MatchLog.FromString(data).entries:
-        if entry.WhichOneof("entry") == "decision":
-            d = entry.decision
-            lines.append(LogLine("decision", codec.decode_action(d.action), d.seat, d.fallback))
-        else:
-            e = entry.event
-            audience = None if e.public else frozenset(e.visible_to)
-            lines.append(LogLine("event", codec.decode_event(e.event), audience=audience))
-    return lines
+    return [LogLine("decision", e[2], e[1], e[3]) if len(e) == 5
+            else LogLine("event", e[0], audience=e[1])
+            for e in codec_for(game_name).read_match_log(data)]
 
 
 def view(lines: list[LogLine], seat: int | None) -> list[LogLine]:
@@ -57,15 +53,60 @@ def view(lines: list[LogLine], seat: int | None) -> list[LogLine]:
 
 def replay(game_name: str, players: int, seed: int, options: dict[str, OptionValue],
            lines: list[LogLine]) -> bool:
-    """Re-play the logged decisions through the engine; True if every event is reproduced."""
+    """Play the logged decisions again through the referee; True if every decision and
+    every event (with its audience) comes out as logged.
+
+    Each seat answers with its logged actions in turn. A seat whose next logged
+    decision was the fallback policy's (it had faulted) answers with no legal
+    action instead, so it faults at the same moment and the referee's fallback
+    generator, seeded as before, plays its seat from there.
+    """
     game = get_game(game_name)
-    state = game.new(players, seed, options)
-    expected = [(line.value, line.audience) for line in lines if line.kind == "event"]
-    produced = [(t.event, t.visible_to) for t in game.opening_events(state)]
+    scripts: list[list[LogLine]] = [[] for _ in range(players)]
     for line in lines:
-        if line.kind == "decision":
-            produced.extend((t.event, t.visible_to) for t in game.apply(state, line.value))
-    return produced == expected and game.is_over(state)
+        if line.kind == "decision" and line.seat is not None and 0 <= line.seat < players:
+            scripts[line.seat].append(line)
+    links = [LocalLink(_Script(script), threaded=False) for script in scripts]
+
+    async def ready(link: LocalLink) -> LocalLink:
+        return link
+
+    async def play() -> MatchReport:
+        return await run_match(game_name=game.name, players=players, seed=seed,
+                               options=dict(options), links=[ready(link) for link in links],
+                               settings=_UNTIMED)
+
+    try:
+        report = asyncio.run(play())
+    except GameError:
+        return False
+    return read_log(game.name, report.log) == lines
+
+
+_UNTIMED = MatchSettings(move_timeout_s=0.0, start_timeout_s=0.0, event_delay_s=3600.0)
+
+
+class _Script:
+    """A seat that plays its logged actions, then gives up where the log has it fault."""
+
+    def __init__(self, script: list[LogLine]) -> None:
+        self.script = iter(script)
+
+    def start(self, start: MatchStart) -> None:
+        pass
+
+    def events(self, events: Sequence[Any]) -> None:
+        pass
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        line = next(self.script, None)
+        return _GIVE_UP if line is None or line.fallback else line.value
+
+    def end(self, end: MatchEnd) -> None:
+        pass
+
+
+_GIVE_UP = object()  # no action of any game: the referee takes it for an illegal answer
 
 
 def describe(value: Any) -> str:

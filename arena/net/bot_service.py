@@ -25,12 +25,17 @@ import hmac
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import grpc
 
 from arena.games.base import OptionValue
-from arena.match.referee import Link, MatchReport, MatchSettings, run_match
+from arena.match.links import Link
+from arena.match.protocol import Decision, MatchEnd, MatchStart, Reply
+from arena.match.referee import MatchReport, MatchSettings, run_match
+from arena.net.seat_wire import SeatWire
+from arena.net.tls import server_credentials
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.codec import ATTENDING_MARK
@@ -85,6 +90,7 @@ class MatchSpec:
 @dataclass
 class _PendingSeat:
     match_id: str
+    game: str
     seat: int
     credential_hash: str
     link: asyncio.Future[Link]
@@ -165,7 +171,10 @@ class _Alarm:
 
 
 class GrpcLink:
-    """A seat's Play stream, seen by the referee as a :class:`arena.referee.Link`.
+    """A seat's Play stream, seen by the referee as a :class:`arena.match.links.Link`.
+
+    It writes the referee's typed messages as ``arena.v1.RefereeMessage`` bytes and
+    reads the bot's ``BotMessage`` bytes into typed replies (:class:`SeatWire`).
 
     The referee reads the stream itself, only while it waits on the seat's
     decision (no reader task and no queue between the two: a hop fewer per
@@ -177,14 +186,16 @@ class GrpcLink:
     """
 
     def __init__(self, context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage],
-                 send_timeout_s: float = SEND_TIMEOUT_S) -> None:
+                 wire: SeatWire, send_timeout_s: float = SEND_TIMEOUT_S) -> None:
         self._context = context
+        self._wire = wire
         self._gone = False
         self._send_timeout_s = send_timeout_s
         self._alarm = _Alarm(self._cut_off)
         self._silent_reader = f"the bot read nothing for {send_timeout_s:g} s"
         self._why = ""  # why a cut-off call ends: the reason of the operation pending
         self._ending: asyncio.Task[None] | None = None  # the cut-off, held until done
+        self._asked = 0  # the decision id the bot was last asked
         self.finished = asyncio.Event()
 
     def hang_up(self) -> None:
@@ -192,7 +203,24 @@ class GrpcLink:
         self._gone = True
         self.finished.set()
 
-    async def send(self, message: bytes) -> None:
+    # -- the referee's messages --------------------------------------------------------
+    async def start(self, start: MatchStart) -> None:
+        await self._write(self._wire.start(start))
+
+    async def decide(self, decision: Decision) -> None:
+        self._asked = decision.decision_id
+        await self._write(self._wire.decision(decision))
+
+    async def events(self, events: Sequence[Any]) -> None:
+        await self._write(self._wire.events(events))
+
+    async def notice(self, text: str, decision_id: int) -> None:
+        await self._write(self._wire.notice(text, decision_id))
+
+    async def end(self, end: MatchEnd) -> None:
+        await self._write(self._wire.end(end))
+
+    async def _write(self, message: bytes) -> None:
         if self._gone:
             return
         self._why = self._silent_reader
@@ -208,7 +236,12 @@ class GrpcLink:
         finally:
             self._alarm.clear()
 
-    async def receive(self, timeout: float | None) -> bytes | None:
+    # -- the bot's messages --------------------------------------------------------------
+    async def receive(self, timeout: float | None) -> Reply | None:
+        data = await self._read(timeout)
+        return None if data is None else self._wire.reply(data, self._asked)
+
+    async def _read(self, timeout: float | None) -> bytes | None:
         if self._gone:
             return None
         if timeout is not None:
@@ -308,7 +341,8 @@ class MatchHost:
         seats: list[_PendingSeat] = []
         for seat, key in enumerate(spec.seat_token_hashes):
             credential = secrets.token_urlsafe(24)
-            pending = _PendingSeat(spec.match_id, seat, digest(credential), loop.create_future(),
+            pending = _PendingSeat(spec.match_id, spec.game, seat, digest(credential),
+                                   loop.create_future(),
                                    spec.settings.move_timeout_s or SEND_TIMEOUT_S)
             self._pending[pending.credential_hash] = pending
             seats.append(pending)
@@ -380,7 +414,7 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
         if pending is None or pending.link.done():
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or expired seat credential")
             return
-        link = GrpcLink(context, pending.send_timeout_s)
+        link = GrpcLink(context, SeatWire.for_game(pending.game), pending.send_timeout_s)
         pending.link.set_result(link)
         await link.finished.wait()  # the referee reads and writes the stream until then
 
@@ -429,3 +463,27 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
         raise OSError(f"cannot listen on {address} (in use?)")
     await server.start()
     return server, port
+
+
+class BotServer:
+    """A started bot service for a :class:`MatchHost`, seen from above the network layer:
+    the port it listens on and a way to stop it, with no gRPC object to hold."""
+
+    def __init__(self, server: grpc.aio.Server, port: int, tls: bool) -> None:
+        self._server = server
+        self.port = port
+        self.tls = tls
+
+    @classmethod
+    async def start(cls, host: MatchHost, address: str = "127.0.0.1:0",
+                    tls: tuple[str | Path, str | Path] | None = None) -> BotServer:
+        """Listen on ``address`` (port 0: any free one); with ``tls`` (certificate chain and
+        key, PEM files: see :mod:`arena.net.tls`) the port speaks TLS only. A port that
+        cannot be bound is an ``OSError``."""
+        credentials = server_credentials(*tls) if tls is not None else None
+        server, port = await create_server(host, address, credentials=credentials)
+        return cls(server, port, tls is not None)
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Stop listening; calls still open get ``grace`` seconds to end."""
+        await self._server.stop(grace=grace)

@@ -642,6 +642,33 @@ class GameCodec:
         """``event`` as the bytes of a ``GameEvent``."""
         return self._known_events.remembered(event, self.event)
 
+    def match_log(self, entries: Iterable[LoggedDecision | LoggedEvent]) -> bytes:
+        """A ``MatchLog``'s bytes from the referee's entries in order: decisions
+        (decision id, seat, action, fallback, seconds) and events (event, audience).
+
+        The referee keeps a match's entries so and encodes them all at its end, in
+        one loop instead of one by one between a bot's answer and the next request.
+        """
+        action, event = self.action_wire, self.event_wire
+        return b"".join([
+            logged_decision(e[0], e[1], action(e[2]), e[3], e[4]) if len(e) == 5
+            else logged_event(event(e[0]), e[1])
+            for e in entries])
+
+    def read_match_log(self, data: bytes) -> list[LoggedDecision | LoggedEvent]:
+        """The entries of a ``MatchLog``'s bytes, as :meth:`match_log` takes them."""
+        entries: list[LoggedDecision | LoggedEvent] = []
+        for entry in arena_pb2.MatchLog.FromString(data).entries:
+            if entry.WhichOneof("entry") == "decision":
+                d = entry.decision
+                entries.append((d.decision_id, d.seat, self.decode_action(d.action), d.fallback,
+                                d.seconds))
+            else:
+                e = entry.event
+                entries.append((self.decode_event(e.event),
+                                None if e.public else frozenset(e.visible_to)))
+        return entries
+
     def decode_observation(self, envelope: arena_pb2.GameObservation) -> Any:
         return decode(self._inner(envelope), self.game.observation_type)
 
@@ -756,17 +783,14 @@ _ACTION_LOGGED = key(arena_pb2.LoggedDecision, "action")
 _FALLBACK_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "fallback") + b"\x01"
 _SECONDS_LOGGED = _scalar_key(arena_pb2.LoggedDecision, "seconds")
 
-LoggedDecision = tuple[int, int, bytes, bool, float]  # decision id, seat, action, fallback, seconds
-LoggedEvent = tuple[bytes, frozenset[int] | None]  # the event, its audience (None: all)
+LoggedDecision = tuple[int, int, Any, bool, float]  # decision id, seat, action, fallback, seconds
+LoggedEvent = tuple[Any, frozenset[int] | None]  # the event, its audience (None: all)
 
 
-def match_log(entries: Iterable[LoggedDecision | LoggedEvent]) -> bytes:
+def match_log(entries: Iterable[tuple[Any, ...]]) -> bytes:
     """A ``MatchLog``'s bytes from its entries in order, each as the arguments of
-    :func:`logged_decision` (five) or :func:`logged_event` (two).
-
-    The referee keeps a match's entries so and encodes them all at its end, in
-    one loop instead of one by one between a bot's answer and the next request.
-    """
+    :func:`logged_decision` (five) or :func:`logged_event` (two), with the action or
+    event already as bytes (see :meth:`GameCodec.match_log` for typed entries)."""
     return b"".join([logged_decision(*entry) if len(entry) == 5 else logged_event(*entry)
                      for entry in entries])
 

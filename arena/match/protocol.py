@@ -1,0 +1,86 @@
+"""What the referee and a seat say to each other, as typed values.
+
+The referee sends a :class:`MatchStart`, then a :class:`Decision` whenever the
+seat must act (with the events it may see since its last delivery), events on
+their own (:class:`Events`) when they have waited long enough, a
+:class:`Notice` when it rejects a message, and the :class:`MatchEnd`. The seat
+answers each decision with a :class:`Choice`. A link (``arena.match.links``)
+carries these values to the seat's bot: over gRPC (``arena.net`` encodes them as
+``arena.v1`` messages) or in-process to a Python bot. Observations, actions and
+events are the game's own typed values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.games.base import OptionValue
+from arena.match.faults import Fault
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStart:
+    match_id: str
+    game: str
+    game_version: int
+    seat: int
+    players: int
+    options: Mapping[str, OptionValue]
+    seat_names: tuple[str, ...]
+    move_timeout_s: float
+    time_bank_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The seat must act: answer with a :class:`Choice` naming ``decision_id``.
+
+    ``time_left_s`` is the move's time plus what is left of the seat's bank (0:
+    no deadline); ``events`` are the seat's events since its last delivery, which
+    come first.
+    """
+
+    decision_id: int
+    time_left_s: float
+    observation: Any
+    legal_actions: Sequence[Any]
+    events: Sequence[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """The outcome after faults, for every seat, with this seat's last events."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[Fault, ...]
+    events: Sequence[Any] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A seat's answer to decision ``decision_id``: the index of a legal action, or an
+    action named in full. ``unreadable``: it named neither, or something that is no
+    action of this game."""
+
+    decision_id: int
+    index: int | None = None
+    action: Any = None
+    unreadable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OtherMessage:
+    """Anything a seat sent that is no choice (a second hello, say)."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Garbled:
+    """Bytes that are no message of the protocol at all."""
+
+
+Reply = Choice | OtherMessage | Garbled

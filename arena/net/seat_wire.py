@@ -1,0 +1,99 @@
+"""The seat protocol on the wire: the referee's typed messages as ``arena.v1`` bytes,
+and a bot's bytes as typed replies.
+
+Game values go through the game's codec (:mod:`arena.wire.codec`), which joins
+the bytes of observations, offered actions and events from what it remembers;
+the envelopes (``RefereeMessage``, ``DecisionRequest``, ``MatchEnd``) are joined
+around them without building a message. A bot's usual answer, a choice of an
+index for the decision asked, is read without parsing
+(:func:`arena.wire.codec.chosen_index`); anything else is parsed in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from google.protobuf.message import DecodeError
+
+from arena.games.base import GameError
+from arena.match.protocol import Choice, Decision, Garbled, MatchEnd, MatchStart, OtherMessage, Reply
+from arena.v1 import arena_pb2 as pb
+from arena.wire.codec import (
+    FAULT_NUMBERS,
+    GameCodec,
+    chosen_index,
+    codec_for,
+    decision_message,
+    encode_options,
+    end_message,
+    events_message,
+)
+
+
+class SeatWire:
+    """One game's seat protocol as bytes (one instance per game, shared by its seats)."""
+
+    def __init__(self, codec: GameCodec) -> None:
+        self.codec = codec
+
+    @staticmethod
+    @cache
+    def for_game(game: str) -> SeatWire:
+        return SeatWire(codec_for(game))
+
+    # -- the referee's messages ----------------------------------------------------------
+    def start(self, start: MatchStart) -> bytes:
+        message = pb.MatchStart(match_id=start.match_id, game=start.game,
+                                game_version=start.game_version, seat=start.seat,
+                                players=start.players, seat_names=list(start.seat_names),
+                                move_timeout_s=start.move_timeout_s, time_bank_s=start.time_bank_s)
+        encode_options(dict(start.options), message.options)
+        return pb.RefereeMessage(start=message).SerializeToString()
+
+    def decision(self, decision: Decision) -> bytes:
+        codec = self.codec
+        event = codec.event_wire
+        return decision_message(decision.decision_id, decision.time_left_s,
+                                codec.observation_wire(decision.observation),
+                                codec.actions_wire(decision.legal_actions),
+                                [event(e) for e in decision.events])
+
+    def events(self, events: Sequence[Any]) -> bytes:
+        event = self.codec.event_wire
+        return events_message([event(e) for e in events])
+
+    def notice(self, text: str, decision_id: int) -> bytes:
+        return pb.RefereeMessage(notice=pb.Notice(text=text, decision_id=decision_id)) \
+            .SerializeToString()
+
+    def end(self, end: MatchEnd) -> bytes:
+        event = self.codec.event_wire
+        message = pb.MatchEnd(scores=list(end.scores), ranks=list(end.ranks),
+                              faults=[FAULT_NUMBERS[f] for f in end.faults])
+        return end_message(message, [event(e) for e in end.events])
+
+    # -- the bot's messages --------------------------------------------------------------
+    def reply(self, data: bytes, asked: int) -> Reply:
+        """A ``BotMessage``'s bytes, read while the seat is asked decision ``asked``."""
+        index = chosen_index(data, asked)  # the usual answer, read without parsing
+        if index is not None:
+            return Choice(asked, index=index)
+        try:
+            message = pb.BotMessage.FromString(data)
+        except DecodeError:  # bytes that are no BotMessage
+            return Garbled()
+        kind = message.WhichOneof("kind")
+        if kind != "choice":
+            return OtherMessage(kind or "")
+        choice = message.choice
+        pick = choice.WhichOneof("pick")
+        if pick == "index":
+            return Choice(choice.decision_id, index=choice.index)
+        if pick == "action":
+            try:
+                return Choice(choice.decision_id, action=self.codec.decode_action(choice.action))
+            except (GameError, ValueError):
+                pass
+        return Choice(choice.decision_id, unreadable=True)
