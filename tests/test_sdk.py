@@ -50,7 +50,7 @@ def test_the_readme_bot_is_complete_short_and_plays() -> None:
     assert len(source.strip().splitlines()) < 20
     bot = load_bot(source)
     result = play_local("face-card-kill-card", [bot(), RandomBot(1), RandomBot(2)], seed=4)
-    assert min(result.ranks) == 1
+    assert min(result.ranks) == 1 and result.faults == ("", "", "")
 
 
 @pytest.mark.parametrize("page", sorted((ROOT / "sdk" / "docs").glob("*.md")), ids=lambda p: p.stem)
@@ -61,7 +61,8 @@ def test_each_game_page_example_plays(page: Path) -> None:
     players = get_game(game).default_players
     bot = load_bot("\n".join(python_blocks(page)))  # later blocks may use earlier ones
     seats: list[Any] = [bot()] + [RandomBot(s) for s in range(1, players)]
-    assert min(play_local(game, seats, seed=11).ranks) == 1
+    result = play_local(game, seats, seed=11)
+    assert min(result.ranks) == 1 and result.faults == ("",) * players
 
 
 def test_the_sdk_does_not_load_server_code() -> None:
@@ -156,6 +157,55 @@ def test_play_local_delivers_each_seats_events_in_one_batch_before_it_acts_and_e
         following = [bot.calls[i + 1] for i, call in enumerate(bot.calls) if call == "events"]
         assert following and set(following) <= {"act", "end"}, "a batch goes right before act/end"
         assert bot.calls[-1] == "end" and bot.calls.count("act") == len(bot.at_act) > 0
+
+
+class Sleeper(RandomBot):
+    """Plays at random, but thinks ``think_s`` seconds over its ``slow_from``-th move."""
+
+    def __init__(self, think_s: float, slow_from: int = 1) -> None:
+        super().__init__(7)
+        self.think_s, self.slow_from, self.moves = think_s, slow_from, 0
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        self.moves += 1
+        if self.moves >= self.slow_from:
+            time.sleep(self.think_s)
+        return super().act(observation, legal_actions)
+
+
+class Failing(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        raise RuntimeError("a bug in the bot")
+
+
+class Illegal(RandomBot):
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        return "not an action"
+
+
+def test_a_slow_bot_is_out_of_time_locally_as_in_a_tournament() -> None:
+    """The tournament's move clock: a 1.5 s move against a 1 s timeout is a timeout fault,
+    the fallback policy plays the seat to the end, and the bot ranks last."""
+    began = time.monotonic()
+    result = play_local("face-card-kill-card", [Sleeper(1.5), RandomBot(1), RandomBot(2)], seed=4,
+                        move_timeout_s=1.0)
+    assert result.faults == ("timeout", "", "")
+    assert result.ranks[0] == 3 and min(result.ranks[1:]) == 1
+    assert time.monotonic() - began < 1.5 + 5  # the sleeper is not waited for at the end
+
+
+def test_a_time_bank_pays_for_a_slow_local_move() -> None:
+    result = play_local("face-card-kill-card", [Sleeper(0.3), RandomBot(1), RandomBot(2)], seed=4,
+                        move_timeout_s=0.2, time_bank_s=5.0)
+    assert result.faults == ("", "", "")
+
+
+@pytest.mark.parametrize(("bot", "fault"), [(Failing(0), "crashed"), (Illegal(0), "illegal-action")])
+def test_a_local_bot_that_raises_or_answers_illegally_is_marked_and_ranks_last(
+        bot: Bot, fault: str) -> None:
+    result = play_local("kill", [bot, RandomBot(1), RandomBot(2)], seed=3, options={"rounds": "1"})
+    assert result.faults == (fault, "", "")
+    assert result.ranks[0] == 3
 
 
 @pytest.mark.parametrize(("args", "said"), [

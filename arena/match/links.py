@@ -10,6 +10,7 @@ of its own, so a slow or stuck bot is out of time exactly as over gRPC.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
@@ -109,7 +110,7 @@ class LocalLink:
             if decision.events:
                 self.player.events(decision.events)
             action = self.player.act(decision.observation, decision.legal_actions)
-            loop.call_soon_threadsafe(answers.put_nowait, _choice(decision, action))
+            _hand_over(loop, answers, _choice(decision, action))
 
         self._call(act)
 
@@ -177,8 +178,16 @@ class LocalLink:
             if loop is None:
                 self._answers.put_nowait(None)
             else:
-                loop.call_soon_threadsafe(self._answers.put_nowait, None)
+                _hand_over(loop, self._answers, None)
             return False
+
+
+def _hand_over(loop: asyncio.AbstractEventLoop, answers: asyncio.Queue[Reply | None],
+               answer: Reply | None) -> None:
+    """Put an answer in the referee's queue from the player's thread; an answer that
+    comes after the match (a bot left thinking past its time) has nowhere to go."""
+    with contextlib.suppress(RuntimeError):  # the loop is closed
+        loop.call_soon_threadsafe(answers.put_nowait, answer)
 
 
 def _choice(decision: Decision, action: Any) -> Choice:
