@@ -32,7 +32,8 @@ import grpc
 
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.wire.codec import ATTENDING_MARK, FAULT_NAMES, CodecError, codec_for, decode_options
+from arena.wire.codec import CodecError, codec_for
+from arena.wire.messages import ATTENDING_MARK, FAULT_NAMES, decode_options
 from sdk.bot import Bot, MatchInfo, Result
 
 log = logging.getLogger("sdk")

@@ -1,23 +1,27 @@
-"""Every observation, action and event of random games survives the wire unchanged."""
+"""Every observation, action and event of random games survives the wire unchanged, and
+what the referee's links send is what protobuf builds field by field."""
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
 import pytest
 
 from arena.games import all_games, get_game
 from arena.match import conformance as suite
 from arena.v1 import arena_pb2 as pb
-from arena.wire import codec as codec_module
-from arena.wire.codec import (
-    chosen_index,
-    codec_for,
+from arena.wire import memo
+from arena.wire.codec import codec_for
+from arena.wire.messages import (
+    FAULT_NUMBERS,
     decision_message,
     end_message,
     events_message,
     match_log,
+    read_match_log,
 )
+
+LEGAL = pb.DecisionRequest.DESCRIPTOR.fields_by_name["legal_actions"].number
 
 
 @pytest.mark.parametrize("name", list(all_games()))
@@ -37,7 +41,7 @@ def test_round_trip_of_random_games(name: str) -> None:
                 wire = codec.action(legal)
                 assert codec.decode_action(type(wire).FromString(wire.SerializeToString())) == legal
             request = pb.DecisionRequest.FromString(
-                codec.actions_wire(game.legal_actions(state)))
+                codec.action_pieces(memo.field_key(LEGAL), game.legal_actions(state)))
             assert [codec.decode_action(a) for a in request.legal_actions] == \
                 list(game.legal_actions(state))
             for tagged in game.apply(state, action):
@@ -59,139 +63,93 @@ def test_every_declared_type_has_a_message(name: str) -> None:
     assert {t.__name__ for t in game.event_types} == event_fields
 
 
-@pytest.mark.parametrize("name", list(all_games()))
-def test_remembered_encodings_are_the_fresh_bytes(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Repeated immutable items, tuples given again and legal actions are encoded once, then
-    merged from bytes: the result is byte for byte what encoding them afresh gives."""
+def _requests(name: str) -> list[tuple[int, Any, list[Any], list[Any]]]:
+    """(decision id, observation, legal actions, events riding along) along random games."""
     game = get_game(name)
-    codec = codec_for(name)
-    requests = []
+    out = []
     for seed in range(3):
         trace = suite.random_game(game, seed)
         state = game.new(trace.players, seed, trace.options)
-        for action in trace.actions:
+        events = [t.event for t in game.opening_events(state)]
+        for number, action in enumerate(trace.actions, start=1):
             seat = game.to_act(state)
             assert seat is not None
-            requests.append((game.observe(state, seat), list(game.legal_actions(state))))
-            game.apply(state, action)
+            out.append((number, game.observe(state, seat), list(game.legal_actions(state)), events))
+            events = [t.event for t in game.apply(state, action)]
+    return out
+
+
+@pytest.mark.parametrize("name", list(all_games()))
+def test_remembered_encodings_are_the_fresh_bytes(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Repeated immutable items, tuples given again and offered actions are encoded once,
+    then merged from bytes: the result is byte for byte what encoding them afresh gives."""
+    codec = codec_for(name)
+    requests = _requests(name)
 
     def encode_all() -> list[bytes]:
-        out = []
-        for obs, legal in requests:
-            request = pb.DecisionRequest()
-            request.observation.MergeFromString(codec.observation_wire(obs))
-            request.MergeFromString(codec.actions_wire(legal))
-            out.append(request.SerializeToString())
-            out.append(codec.action_wire(legal[-1]))  # as logged
-        return out
+        return [decision_message(codec, number, 1.5, obs, legal, events)
+                for number, obs, legal, events in requests]
 
     encode_all()  # every item seen once: from here on, remembered
     remembered = encode_all()
-    monkeypatch.setattr(codec_module, "REMEMBER", False)
+    monkeypatch.setattr(memo, "REMEMBER", False)
     assert remembered == encode_all()
 
 
 @pytest.mark.parametrize("name", list(all_games()))
-def test_wire_bytes_are_the_messages_built_field_by_field(name: str) -> None:
-    """What the referee sends (built from bytes) parses to the very messages the codec builds."""
-    game = get_game(name)
+def test_referee_messages_are_the_messages_built_field_by_field(name: str) -> None:
+    """What a link sends parses to the very messages built field by field."""
     codec = codec_for(name)
-    for seed in range(3):
-        trace = suite.random_game(game, seed)
-        state = game.new(trace.players, seed, trace.options)
-        events = [codec.event(t.event).SerializeToString() for t in game.opening_events(state)]
-        for number, action in enumerate(trace.actions, start=1):
-            seat = game.to_act(state)
-            assert seat is not None
-            observation, legal = game.observe(state, seat), list(game.legal_actions(state))
-            expected = pb.RefereeMessage()
-            request = expected.decision
-            request.decision_id, request.time_left_s = number, 2.5 * (number % 3)
-            request.observation.CopyFrom(codec.observation(observation))
-            request.legal_actions.extend(codec.action(a) for a in legal)
-            request.events.extend(pb.GameEvent.FromString(e) for e in events)
-            sent = decision_message(number, 2.5 * (number % 3), codec.observation_wire(observation),
-                                    codec.actions_wire(legal), events)
-            parsed = pb.RefereeMessage.FromString(sent)
-            assert parsed == expected
-            # field presence too (an optional field set to 0 is sent): the same canonical bytes
-            assert parsed.SerializeToString(deterministic=True) == expected.SerializeToString(
-                deterministic=True)
-            events = [codec.event(t.event).SerializeToString() for t in game.apply(state, action)]
-        alone = pb.RefereeMessage.FromString(events_message(events))
-        assert [codec.decode_event(e) for e in alone.events.events] == [
-            codec.decode_event(pb.GameEvent.FromString(e)) for e in events]
-        end = pb.MatchEnd(scores=[1.5, -2.0], ranks=[1, 2], faults=[pb.FAULT_NONE, pb.FAULT_TIMEOUT])
-        last = pb.RefereeMessage.FromString(end_message(end, events)).end
-        assert list(last.scores) == [1.5, -2.0] and list(last.faults) == [0, pb.FAULT_TIMEOUT]
-        assert [e.SerializeToString() for e in last.events] == events
+    for number, observation, legal, events in _requests(name):
+        expected = pb.RefereeMessage()
+        request = expected.decision
+        request.decision_id, request.time_left_s = number, 2.5 * (number % 3)
+        request.observation.CopyFrom(codec.observation(observation))
+        request.legal_actions.extend(codec.action(a) for a in legal)
+        request.events.extend(codec.event(e) for e in events)
+        sent = decision_message(codec, number, 2.5 * (number % 3), observation, legal, events)
+        parsed = pb.RefereeMessage.FromString(sent)
+        assert parsed == expected
+        # field presence too (an optional field set to 0 is sent): the same canonical bytes
+        assert parsed.SerializeToString(deterministic=True) == expected.SerializeToString(
+            deterministic=True)
+        if events:
+            alone = pb.RefereeMessage.FromString(events_message(codec, events))
+            assert [codec.decode_event(e) for e in alone.events.events] == events
+    last = pb.RefereeMessage.FromString(end_message(codec, [1.5, -2.0], [1, 2], ["", "timeout"],
+                                                    events)).end
+    assert list(last.scores) == [1.5, -2.0] and list(last.faults) == [0, FAULT_NUMBERS["timeout"]]
+    assert [codec.decode_event(e) for e in last.events] == events
 
 
-def test_match_log_bytes_are_the_log_built_field_by_field() -> None:
-    """The referee's log, written as bytes, is the MatchLog protobuf builds, field by field,
-    at the edges too: zero ids and seats (left out), fallbacks, no time, -0.0, big numbers."""
+def test_match_log_is_the_log_built_field_by_field_and_reads_back() -> None:
+    """The referee's log is the MatchLog built field by field, at the edges too: zero ids
+    and seats, fallbacks, no time, -0.0, big numbers; and it reads back as it was given."""
+    game = get_game("king")
     codec = codec_for("king")
-    action = codec.action(get_game("king").legal_actions(
-        get_game("king").new(4, 1, dict(get_game("king").parse_options(4, None))))[0])
-    event = pb.GameEvent(king=pb.GameEvent().king).SerializeToString()  # an empty event is one too
-    decisions = [(0, 0, action.SerializeToString(), True, 0.0),
-                 (1, 3, action.SerializeToString(), False, 0.25),
-                 (70_000, 1, b"", False, -0.0),
-                 (2**40, 2**20, action.SerializeToString(), True, 1e9)]
-    events = [(event, None), (action.SerializeToString(), frozenset({2, 0})), (b"", frozenset()),
+    state = game.new(4, 1, dict(game.parse_options(4, None)))
+    action = game.legal_actions(state)[0]
+    event = game.opening_events(state)[0].event
+    decisions = [(0, 0, action, True, 0.0), (1, 3, action, False, 0.25),
+                 (70_000, 1, action, False, -0.0), (2**40, 2**20, action, True, 1e9)]
+    events = [(event, None), (event, frozenset({2, 0})), (event, frozenset()),
               (event, frozenset(range(300)))]
-    entries = [entry for pair in zip(decisions, events, strict=True) for entry in pair]
+    entries: list[Any] = [entry for pair in zip(decisions, events, strict=True) for entry in pair]
     expected = pb.MatchLog()
-    for decision_id, seat, wire, fallback, seconds in decisions:
+    for decision_id, seat, value, fallback, seconds in decisions:
         logged = expected.entries.add().decision
         logged.decision_id, logged.seat, logged.fallback, logged.seconds = (
             decision_id, seat, fallback, seconds)
-        logged.action.MergeFromString(wire)
-        logged.action.SetInParent()
-        event_wire, audience = events[len(expected.entries) // 2]
+        logged.action.CopyFrom(codec.action(value))
+        told_event, audience = events[len(expected.entries) // 2]
         told = expected.entries.add().event
-        told.event.MergeFromString(event_wire)
-        told.event.SetInParent()
+        told.event.CopyFrom(codec.event(told_event))
         if audience is None:
             told.public = True
         else:
             told.visible_to.extend(sorted(audience))
-    got = pb.MatchLog.FromString(match_log(entries))
+    data = match_log(codec, entries)
+    got = pb.MatchLog.FromString(data)
     assert got == expected
     assert got.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
-
-
-def test_the_usual_answer_is_read_without_parsing_and_nothing_else_is() -> None:
-    """chosen_index reads exactly a choice of an index for the decision asked, as protobuf
-    writes it; for anything else it says None (the referee then parses in full), and
-    whatever it reads is what protobuf reads."""
-    rng = random.Random(5)
-    for _ in range(20_000):
-        decision_id = rng.choice([1, 127, 128, 300, 2**20, 2**63, rng.getrandbits(64) or 1])
-        index = rng.choice([0, 1, 127, 128, 16383, 16384, 2**31])
-        data = pb.BotMessage(choice=pb.Choice(decision_id=decision_id, index=index)).SerializeToString()
-        assert chosen_index(data, decision_id) == (index if index < 16384 else None)
-        assert chosen_index(data, decision_id + 1) is None
-        assert chosen_index(data[:-1], decision_id) is None
-        flipped = bytearray(data)
-        flipped[rng.randrange(len(flipped))] = rng.randrange(256)
-        read = chosen_index(bytes(flipped), decision_id)
-        if read is not None:
-            message = pb.BotMessage.FromString(bytes(flipped))
-            assert message.choice.decision_id == decision_id and message.choice.index == read
-            assert message.choice.WhichOneof("pick") == "index"
-    hello = pb.BotMessage(hello=pb.Hello(credential="x")).SerializeToString()
-    assert chosen_index(hello, 1) is None and chosen_index(b"", 1) is None
-
-
-@pytest.mark.parametrize("name", list(all_games()))
-def test_encode_wire_takes_a_oneof_member_too(name: str) -> None:
-    """encode_wire of an action into its game's Action message (a oneof member, filled into
-    the message field by field) is the bytes protobuf writes for it."""
-    game = get_game(name)
-    codec = codec_for(name)
-    trace = suite.random_game(game, 0)
-    state = game.new(trace.players, 0, trace.options)
-    for action in game.legal_actions(state):
-        expected = getattr(codec.action(action), codec.field)
-        assert codec_module.encode_wire(type(expected)(), action) == expected.SerializeToString()
+    assert read_match_log(codec, data) == entries

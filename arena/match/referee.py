@@ -41,7 +41,8 @@ from arena.games.base import Game, OptionValue, Outcome, Tagged, competition_ran
 from arena.match.faults import Fault
 from arena.match.links import Link
 from arena.match.protocol import Choice, Decision, Garbled, MatchEnd, MatchStart
-from arena.wire.codec import LoggedDecision, LoggedEvent, codec_for
+from arena.wire.codec import codec_for
+from arena.wire.messages import LoggedDecision, LoggedEvent, match_log
 
 MAX_NOTICES = 20  # rejected messages answered with a notice, per seat and match
 MAX_WAITING_EVENTS = 256  # a seat's queue this long goes out on its own, whatever its age
@@ -187,7 +188,7 @@ async def _finish(game: Game[Any, Any, Any], state: Any, seats: list[_Seat],
         scores=outcome.scores,
         ranks=ranks,
         faults=faults,
-        log=codec_for(game.name).match_log(log),
+        log=match_log(codec_for(game.name), log),
         decisions=decisions,
         rejected_replies=sum(s.rejected for s in seats),
         started_at=started_at,

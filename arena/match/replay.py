@@ -20,6 +20,7 @@ from arena.match.links import LocalLink
 from arena.match.protocol import MatchEnd, MatchStart
 from arena.match.referee import MatchReport, MatchSettings, run_match
 from arena.wire.codec import codec_for
+from arena.wire.messages import read_match_log
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class LogLine:
 def read_log(game_name: str, data: bytes) -> list[LogLine]:
     return [LogLine("decision", e[2], e[1], e[3]) if len(e) == 5
             else LogLine("event", e[0], audience=e[1])
-            for e in codec_for(game_name).read_match_log(data)]
+            for e in read_match_log(codec_for(game_name), data)]
 
 
 def view(lines: list[LogLine], seat: int | None) -> list[LogLine]:

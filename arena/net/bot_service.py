@@ -38,7 +38,7 @@ from arena.net.seat_wire import SeatWire
 from arena.net.tls import server_credentials
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.wire.codec import ATTENDING_MARK
+from arena.wire.messages import ATTENDING_MARK
 
 SERVICE = pb.DESCRIPTOR.services_by_name["BotService"].full_name
 HELLO_TIMEOUT_S = 10.0

@@ -1,12 +1,8 @@
 """The seat protocol on the wire: the referee's typed messages as ``arena.v1`` bytes,
 and a bot's bytes as typed replies.
 
-Game values go through the game's codec (:mod:`arena.wire.codec`), which joins
-the bytes of observations, offered actions and events from what it remembers;
-the envelopes (``RefereeMessage``, ``DecisionRequest``, ``MatchEnd``) are joined
-around them without building a message. A bot's usual answer, a choice of an
-index for the decision asked, is read without parsing
-(:func:`arena.wire.codec.chosen_index`); anything else is parsed in full.
+The messages are built by :mod:`arena.wire.messages`; a bot's message is parsed
+in full and read into one of the replies of :mod:`arena.match.protocol`.
 """
 
 from __future__ import annotations
@@ -20,16 +16,8 @@ from google.protobuf.message import DecodeError
 from arena.games.base import GameError
 from arena.match.protocol import Choice, Decision, Garbled, MatchEnd, MatchStart, OtherMessage, Reply
 from arena.v1 import arena_pb2 as pb
-from arena.wire.codec import (
-    FAULT_NUMBERS,
-    GameCodec,
-    chosen_index,
-    codec_for,
-    decision_message,
-    encode_options,
-    end_message,
-    events_message,
-)
+from arena.wire.codec import GameCodec, codec_for
+from arena.wire.messages import decision_message, encode_options, end_message, events_message
 
 
 class SeatWire:
@@ -53,33 +41,22 @@ class SeatWire:
         return pb.RefereeMessage(start=message).SerializeToString()
 
     def decision(self, decision: Decision) -> bytes:
-        codec = self.codec
-        event = codec.event_wire
-        return decision_message(decision.decision_id, decision.time_left_s,
-                                codec.observation_wire(decision.observation),
-                                codec.actions_wire(decision.legal_actions),
-                                [event(e) for e in decision.events])
+        return decision_message(self.codec, decision.decision_id, decision.time_left_s,
+                                decision.observation, decision.legal_actions, decision.events)
 
     def events(self, events: Sequence[Any]) -> bytes:
-        event = self.codec.event_wire
-        return events_message([event(e) for e in events])
+        return events_message(self.codec, events)
 
     def notice(self, text: str, decision_id: int) -> bytes:
         return pb.RefereeMessage(notice=pb.Notice(text=text, decision_id=decision_id)) \
             .SerializeToString()
 
     def end(self, end: MatchEnd) -> bytes:
-        event = self.codec.event_wire
-        message = pb.MatchEnd(scores=list(end.scores), ranks=list(end.ranks),
-                              faults=[FAULT_NUMBERS[f] for f in end.faults])
-        return end_message(message, [event(e) for e in end.events])
+        return end_message(self.codec, end.scores, end.ranks, end.faults, end.events)
 
     # -- the bot's messages --------------------------------------------------------------
     def reply(self, data: bytes, asked: int) -> Reply:
         """A ``BotMessage``'s bytes, read while the seat is asked decision ``asked``."""
-        index = chosen_index(data, asked)  # the usual answer, read without parsing
-        if index is not None:
-            return Choice(asked, index=index)
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError:  # bytes that are no BotMessage

@@ -1,0 +1,115 @@
+"""The memo of repeated history: wire bytes of immutable items, encoded once.
+
+Observations repeat their history (King's completed tricks, past results, the
+cards drawn for the first dealer) and their cards at every decision, the same
+few actions are offered again and again, and equal frozen dataclasses encode to
+equal bytes. So a repeated message field keeps the bytes of every frozen item it
+has encoded (its key, length and body) and writes the field as one join of those
+pieces, which protobuf merges in one C call, instead of building a sub-message
+field by field per item; a tuple given a second time (the same object) is one
+remembered join. Measured on King, this is most of what the codec's speed owes
+to memory (about 31 us of 112 us per decision); nothing else is remembered.
+
+A table forgets all once it knows :data:`KNOWN_ITEMS` items, which bounds the
+memory. ``REMEMBER = False`` turns memory off (the tests compare both ways).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+REMEMBER = True
+KNOWN_ITEMS = 4096
+KNOWN_TUPLES = 256
+
+
+def remember(table: dict[Any, Any], key: Any, value: Any, limit: int = KNOWN_ITEMS) -> None:
+    """``table[key] = value``, the table forgetting all first once it holds ``limit``."""
+    if len(table) >= limit:
+        table.clear()
+    table[key] = value
+
+
+def varint(number: int) -> bytes:
+    """A non-negative number as a protobuf varint."""
+    out = bytearray()
+    while number > 0x7F:
+        out.append((number & 0x7F) | 0x80)
+        number >>= 7
+    out.append(number)
+    return bytes(out)
+
+
+def field_key(number: int) -> bytes:
+    """The key of field ``number`` with the length-delimited wire type (a message)."""
+    return varint(number << 3 | 2)
+
+
+def delimited(key: bytes, body: bytes) -> bytes:
+    """One length-delimited field: its key, the length of ``body``, ``body``."""
+    return key + varint(len(body)) + body
+
+
+def immutable(item: Any) -> bool:
+    """A frozen dataclass (hashable; equal values encode the same); found once per type."""
+    cls = type(item)
+    frozen = _FROZEN.get(cls)
+    if frozen is None:
+        params = getattr(cls, "__dataclass_params__", None)
+        frozen = _FROZEN[cls] = bool(params is not None and params.frozen)
+    return frozen
+
+
+_FROZEN: dict[type, bool] = {}
+
+
+class Pieces:
+    """One repeated message field's elements as wire bytes, each immutable item's
+    remembered: the field's bytes are the join of its elements'.
+
+    Items are found by identity first (no hashing: hashing a dataclass calls Python
+    code for every field, card by card, and history items are the same objects
+    decision after decision), then by value (equal items made afresh). Both hold
+    the item, so an id is never reused while it is remembered. ``body(item)`` gives
+    an item's bytes as the element's message.
+    """
+
+    __slots__ = ("body", "by_id", "by_value", "key", "tuples")
+
+    def __init__(self, key: bytes, body: Callable[[Any], bytes]) -> None:
+        self.key = key
+        self.body = body
+        self.by_id: dict[int, tuple[Any, bytes]] = {}
+        self.by_value: dict[Any, bytes] = {}
+        self.tuples: dict[int, tuple[Any, bytes]] = {}  # a whole tuple given again
+
+    def piece(self, item: Any) -> bytes:
+        """The bytes of one element holding ``item``."""
+        if not REMEMBER:
+            return delimited(self.key, self.body(item))
+        hit = self.by_id.get(id(item))
+        if hit is not None and hit[0] is item:
+            return hit[1]
+        if not immutable(item):
+            return delimited(self.key, self.body(item))
+        try:
+            data = self.by_value.get(item)
+        except TypeError:  # a frozen dataclass holding something unhashable: never remembered
+            return delimited(self.key, self.body(item))
+        if data is None:
+            data = delimited(self.key, self.body(item))
+            remember(self.by_value, item, data)
+        remember(self.by_id, id(item), (item, data))
+        return data
+
+    def join(self, items: Iterable[Any]) -> bytes:
+        """The field's bytes holding ``items`` in order (a tuple seen before: one lookup)."""
+        if REMEMBER and type(items) is tuple:
+            hit = self.tuples.get(id(items))
+            if hit is not None and hit[0] is items:
+                return hit[1]
+            data = b"".join([self.piece(item) for item in items])
+            remember(self.tuples, id(items), (items, data), KNOWN_TUPLES)
+            return data
+        return b"".join([self.piece(item) for item in items])

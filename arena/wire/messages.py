@@ -1,0 +1,142 @@
+"""The arena's own messages around game values: what the referee sends a seat, match
+logs, faults and options as ``arena.v1`` messages.
+
+Every message is built plainly and serialized by protobuf. Game values are put
+in by the game's codec; offered actions and events are merged in from their
+remembered bytes (:mod:`arena.wire.memo`).
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from arena.games.base import OptionValue
+from arena.v1 import arena_pb2 as pb
+from arena.wire.codec import GameCodec
+from arena.wire.memo import field_key
+
+# The initial metadata an Attend call gets once the arena has accepted the bot's
+# token (a refused call ends without it): the SDK knows it is in before any seat.
+ATTENDING_MARK = ("arena-attending", "1")
+
+# -- faults ----------------------------------------------------------------------
+# A fault's name is its enum name in words: FAULT_ILLEGAL_ACTION is "illegal-action";
+# no fault is "". Storage and the SDK speak names, the wire speaks the enum.
+FAULT_NUMBERS: dict[str, pb.Fault] = {
+    "" if number == pb.FAULT_NONE else name.removeprefix("FAULT_").lower().replace("_", "-"):
+    typing.cast(pb.Fault, number) for name, number in pb.Fault.items()
+}
+FAULT_NAMES: dict[int, str] = {number: name for name, number in FAULT_NUMBERS.items()}
+
+
+# -- options ---------------------------------------------------------------------
+def encode_options(options: dict[str, OptionValue], target: Any) -> None:
+    """Fill a ``map<string, OptionValue>`` field from typed options."""
+    for key, value in options.items():
+        slot = target[key]
+        if isinstance(value, bool):
+            slot.bool_value = value
+        elif isinstance(value, int):
+            slot.int_value = value
+        else:
+            slot.text_value = value
+
+
+def decode_options(source: Any) -> dict[str, OptionValue]:
+    out: dict[str, OptionValue] = {}
+    for key, slot in source.items():
+        which = slot.WhichOneof("value")
+        out[key] = getattr(slot, which) if which else ""
+    return out
+
+
+# -- what the referee sends a seat --------------------------------------------------
+def _key(message: type[Any], name: str) -> bytes:
+    return field_key(message.DESCRIPTOR.fields_by_name[name].number)
+
+
+_LEGAL_ACTIONS = _key(pb.DecisionRequest, "legal_actions")
+_REQUEST_EVENTS = _key(pb.DecisionRequest, "events")
+_EVENTS = _key(pb.Events, "events")
+_END_EVENTS = _key(pb.MatchEnd, "events")
+
+
+def decision_message(codec: GameCodec, decision_id: int, time_left_s: float, observation: Any,
+                     legal_actions: Iterable[Any], events: Iterable[Any]) -> bytes:
+    """A ``RefereeMessage`` asking for a decision (``time_left_s`` 0: no deadline)."""
+    message = pb.RefereeMessage()
+    request = message.decision
+    request.decision_id = decision_id
+    request.time_left_s = time_left_s
+    codec.fill_observation(request.observation, observation)
+    request.MergeFromString(codec.action_pieces(_LEGAL_ACTIONS, legal_actions)
+                            + codec.event_pieces(_REQUEST_EVENTS, events))
+    return message.SerializeToString()
+
+
+def events_message(codec: GameCodec, events: Iterable[Any]) -> bytes:
+    """A ``RefereeMessage`` with events on their own."""
+    message = pb.RefereeMessage()
+    message.events.MergeFromString(codec.event_pieces(_EVENTS, events))
+    return message.SerializeToString()
+
+
+def end_message(codec: GameCodec, scores: Sequence[float], ranks: Sequence[int],
+                faults: Sequence[str], events: Iterable[Any]) -> bytes:
+    """A ``RefereeMessage`` ending the match (faults by name), with the seat's last events."""
+    message = pb.RefereeMessage()
+    end = message.end
+    end.scores.extend(scores)
+    end.ranks.extend(ranks)
+    end.faults.extend(FAULT_NUMBERS[fault] for fault in faults)
+    end.MergeFromString(codec.event_pieces(_END_EVENTS, events))
+    return message.SerializeToString()
+
+
+# -- match logs ------------------------------------------------------------------
+LoggedDecision = tuple[int, int, Any, bool, float]  # decision id, seat, action, fallback, seconds
+LoggedEvent = tuple[Any, frozenset[int] | None]  # the event, its audience (None: all)
+
+
+_LOGGED_ACTION = _key(pb.LoggedDecision, "action")
+_LOGGED_EVENT = _key(pb.LoggedEvent, "event")
+
+
+def match_log(codec: GameCodec, entries: Iterable[LoggedDecision | LoggedEvent]) -> bytes:
+    """A ``MatchLog``'s bytes from its entries in order: decisions (decision id, seat,
+    action, fallback, seconds) and events (event, audience)."""
+    log = pb.MatchLog()
+    add = log.entries.add
+    actions, events = codec.action_pieces, codec.event_pieces
+    for entry in entries:
+        if len(entry) == 5:
+            decision = add().decision
+            decision.decision_id, decision.seat = entry[0], entry[1]
+            decision.MergeFromString(actions(_LOGGED_ACTION, [entry[2]]))
+            decision.fallback, decision.seconds = entry[3], entry[4]
+        else:
+            logged = add().event
+            logged.MergeFromString(events(_LOGGED_EVENT, [entry[0]]))
+            audience = entry[1]
+            if audience is None:
+                logged.public = True
+            else:
+                logged.visible_to.extend(sorted(audience))
+    return log.SerializeToString()
+
+
+def read_match_log(codec: GameCodec, data: bytes) -> list[LoggedDecision | LoggedEvent]:
+    """The entries of a ``MatchLog``'s bytes, as :func:`match_log` takes them."""
+    entries: list[LoggedDecision | LoggedEvent] = []
+    for entry in pb.MatchLog.FromString(data).entries:
+        if entry.WhichOneof("entry") == "decision":
+            d = entry.decision
+            entries.append((d.decision_id, d.seat, codec.decode_action(d.action), d.fallback,
+                            d.seconds))
+        else:
+            e = entry.event
+            entries.append((codec.decode_event(e.event),
+                            None if e.public else frozenset(e.visible_to)))
+    return entries
