@@ -243,6 +243,11 @@ class StackedRng(Rng):
 class Game(ABC, Generic[State, Action, Observation]):
     """A game's rules. Subclasses are stateless: every method takes the state.
 
+    A game advances through :meth:`apply`, a template that refuses what is not
+    an action of the game, or not legal now, and hands the rest to the game's
+    own :meth:`step`; a game may refine the checks through :meth:`well_formed`,
+    :meth:`is_legal` and :meth:`why_illegal`.
+
     ``action_types``, ``observation_type`` and ``event_types`` name the typed
     values the game trades in; the wire codec maps them to protobuf messages of
     the same shape, and the conformance suite checks that every game keeps to them.
@@ -321,14 +326,61 @@ class Game(ABC, Generic[State, Action, Observation]):
     def legal_actions(self, state: State) -> Sequence[Action]:
         """The actions open to the seat to act; never empty while the game is live."""
 
-    @abstractmethod
     def apply(self, state: State, action: Action) -> list[Tagged]:
         """Advance the game (mutating ``state``) and return the events it caused.
 
         Raises :class:`InvalidActionError` for a value that is not an action of
-        this game and :class:`IllegalActionError` for one not legal now; the
-        state is unchanged when either is raised.
+        this game and :class:`IllegalActionError` for one not legal now (the
+        match being over included); the state is unchanged when either is raised.
+
+        The template every game shares; a game writes :meth:`step`, not this. In
+        order: not an instance of ``action_types`` or not :meth:`well_formed`
+        (invalid); the match over (illegal); not :meth:`is_legal` (illegal, with
+        :meth:`why_illegal` in the message); then ``step``.
         """
+        if not isinstance(action, self.action_types) or not self.well_formed(action):
+            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
+        seat = self.to_act(state)
+        if seat is None:
+            raise IllegalActionError(f"{action!r} is not legal in {self.name}: the match is over")
+        if not self.is_legal(state, action):
+            why = self.why_illegal(state, action)
+            raise IllegalActionError(f"{action!r} is not legal now for seat {seat} in {self.name}"
+                                     + (f": {why}" if why else ""))
+        return self.step(state, action)
+
+    @abstractmethod
+    def step(self, state: State, action: Action) -> list[Tagged]:
+        """The rules of one action: advance ``state`` and return the events it caused.
+
+        Called by :meth:`apply` only with an action legal now (so the match is
+        live and ``to_act`` is the seat acting); it checks nothing again.
+        """
+
+    def well_formed(self, action: Action) -> bool:
+        """Whether an instance of ``action_types`` holds values of the right types.
+
+        Everything is, by default; a game whose :meth:`is_legal` inspects the
+        fields of an action without listing the legal ones overrides this, so a
+        malformed value is refused as invalid rather than breaking that test.
+        """
+        return True
+
+    def is_legal(self, state: State, action: Action) -> bool:
+        """Whether a well-formed ``action`` is legal now (the match is live).
+
+        By default, whether it is one of :meth:`legal_actions`; a game may
+        override this with a cheaper test of the same answer. It must not change
+        ``state``.
+        """
+        return action in self.legal_actions(state)
+
+    def why_illegal(self, state: State, action: Action) -> str:
+        """Why ``action`` is not legal now, for the error message ('' says nothing more).
+
+        Called only when :meth:`is_legal` said no, so it may be slow.
+        """
+        return ""
 
     @abstractmethod
     def observe(self, state: State, seat: int) -> Observation:

@@ -28,8 +28,6 @@ from typing import Any
 
 from arena.games.base import (
     Game,
-    IllegalActionError,
-    InvalidActionError,
     Option,
     OptionError,
     OptionValue,
@@ -275,15 +273,16 @@ class FaceCardKillCard(Game[State, Action, Observation]):
             return ()
         return (Draw(), Stop()) if state.stock else (Stop(),)
 
-    def apply(self, state: State, action: Action) -> list[Tagged]:
-        if not isinstance(action, (Draw, Stop)):
-            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
+    def is_legal(self, state: State, action: Action) -> bool:
+        return isinstance(action, Stop) or bool(state.stock)  # Draw: while the stock lasts
+
+    def why_illegal(self, state: State, action: Action) -> str:
+        return "the stock is empty"
+
+    def step(self, state: State, action: Action) -> list[Tagged]:
         seat = state.to_act
-        if seat is None:
-            raise IllegalActionError("the game is over")
+        assert seat is not None
         if isinstance(action, Draw):
-            if not state.stock:
-                raise IllegalActionError("the stock is empty")
             return self._draw(state, seat)
         events: list[Tagged] = [public(Stopped(seat, state.drawn_this_turn))]
         passed = state.drawn_this_turn == 0

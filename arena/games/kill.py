@@ -61,8 +61,6 @@ from typing import Any
 
 from arena.games.base import (
     Game,
-    IllegalActionError,
-    InvalidActionError,
     Option,
     OptionError,
     OptionValue,
@@ -624,16 +622,14 @@ class KillGame(Game[State, Action, Observation]):
         return [s for s in ((seat + i) % n for i in range(1, n + 1))
                 if state.status[s] is Status.ACTIVE]
 
-    # -- apply ----------------------------------------------------------------
-    def apply(self, state: State, action: Action) -> list[Tagged]:
-        if not isinstance(action, ACTION_TYPES):
-            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
-        if state.to_act is None:
-            raise IllegalActionError("the match is over")
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"{action!r} is not legal now ({state.phase.name})")
+    # -- step -----------------------------------------------------------------
+    def why_illegal(self, state: State, action: Action) -> str:
+        return f"phase {state.phase.name}"
+
+    def step(self, state: State, action: Action) -> list[Tagged]:
         events: list[Tagged] = []
         p = state.to_act
+        assert p is not None
         if isinstance(action, Draw):
             self._draw(state, p, events)
         elif isinstance(action, ShowTrueWin):

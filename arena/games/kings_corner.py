@@ -39,8 +39,6 @@ from typing import Any
 
 from arena.games.base import (
     Game,
-    IllegalActionError,
-    InvalidActionError,
     Option,
     OptionError,
     OptionValue,
@@ -350,40 +348,37 @@ class KingsCorner(Game[State, Action, Observation]):
         actions.append(EndTurn())
         return tuple(actions)
 
-    def _check(self, state: State, seat: int, action: Action) -> None:
-        """Raise IllegalActionError unless ``action`` is legal (without listing them all)."""
+    def well_formed(self, action: Action) -> bool:
+        # is_legal compares and indexes with the fields: a card must be a Card, the rest ints
+        return all(isinstance(v, Card) if k == "card" else type(v) is int
+                   for k, v in vars(action).items())
+
+    def is_legal(self, state: State, action: Action) -> bool:
+        """Whether ``action`` is legal now, without listing every legal action."""
+        seat = state.to_act
+        assert seat is not None
         piles = state.piles
         hand = state.hands[seat]
-        ok: bool
         if isinstance(action, EndTurn):
-            ok = True
-        elif isinstance(action, Play):
-            ok = (action.card in hand and 0 <= action.pile < 8 and bool(piles[action.pile])
-                  and fits(action.card, piles[action.pile][-1]))
-        elif isinstance(action, KingToCorner):
-            ok = (action.card in hand and action.card.rank is Rank.KING
-                  and action.corner in CORNERS and not piles[action.corner])
-        elif isinstance(action, FillSide):
-            ok = action.card in hand and action.side in SIDES and not piles[action.side]
-        elif isinstance(action, MovePile):
-            ok = (action.src in SIDES and 0 <= action.dst < 8 and action.src != action.dst
-                  and bool(piles[action.src]) and bool(piles[action.dst])
-                  and fits(piles[action.src][0], piles[action.dst][-1]))
-        else:
-            ok = (action.src in SIDES and action.corner in CORNERS and bool(piles[action.src])
-                  and piles[action.src][0].rank is Rank.KING and not piles[action.corner])
-        if not ok:
-            raise IllegalActionError(f"{action!r} is not legal now")
+            return True
+        if isinstance(action, Play):
+            return (action.card in hand and 0 <= action.pile < 8 and bool(piles[action.pile])
+                    and fits(action.card, piles[action.pile][-1]))
+        if isinstance(action, KingToCorner):
+            return (action.card in hand and action.card.rank is Rank.KING
+                    and action.corner in CORNERS and not piles[action.corner])
+        if isinstance(action, FillSide):
+            return action.card in hand and action.side in SIDES and not piles[action.side]
+        if isinstance(action, MovePile):
+            return (action.src in SIDES and 0 <= action.dst < 8 and action.src != action.dst
+                    and bool(piles[action.src]) and bool(piles[action.dst])
+                    and fits(piles[action.src][0], piles[action.dst][-1]))
+        return (action.src in SIDES and action.corner in CORNERS and bool(piles[action.src])
+                and piles[action.src][0].rank is Rank.KING and not piles[action.corner])
 
-    def apply(self, state: State, action: Action) -> list[Tagged]:
-        if not isinstance(action, ACTION_TYPES) or not all(
-                isinstance(v, Card) if k == "card" else type(v) is int
-                for k, v in vars(action).items()):
-            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
+    def step(self, state: State, action: Action) -> list[Tagged]:
         seat = state.to_act
-        if seat is None:
-            raise IllegalActionError("the match is over")
-        self._check(state, seat, action)
+        assert seat is not None
         if isinstance(action, EndTurn):
             return self._end_turn(state, seat)
         events: list[Tagged]

@@ -44,8 +44,6 @@ from typing import Any
 
 from arena.games.base import (
     Game,
-    IllegalActionError,
-    InvalidActionError,
     Option,
     OptionError,
     OptionValue,
@@ -598,18 +596,24 @@ class Knives(Game[State, Action, Observation]):
             return [Reveal(()), Reveal((b[0],)), Reveal((b[1],)), Reveal((b[0], b[1]))]
         return ()
 
-    def apply(self, state: State, action: Action) -> list[Tagged]:
-        if not isinstance(action, ACTION_TYPES):
-            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
+    def is_legal(self, state: State, action: Action) -> bool:
+        if isinstance(action, Play):  # without building an action per playable card
+            seat = state.to_act
+            assert seat is not None
+            return state.phase is Phase.PLAY and action.card in self.playable(state, seat)
+        return action in self.legal_actions(state)
+
+    def why_illegal(self, state: State, action: Action) -> str:
         seat = state.to_act
-        if seat is None:
-            raise IllegalActionError("the match is over")
+        if state.phase is Phase.PLAY and seat is not None:
+            return f"phase PLAY, playable: {' '.join(map(str, self.playable(state, seat)))}"
+        return f"phase {state.phase.name}"
+
+    def step(self, state: State, action: Action) -> list[Tagged]:
+        seat = state.to_act
+        assert seat is not None
         if isinstance(action, Play):
-            if state.phase is not Phase.PLAY or action.card not in self.playable(state, seat):
-                raise IllegalActionError(f"{action!r} is not legal now")
             return self._play(state, seat, action.card)
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"{action!r} is not legal now")
         n = PLAYERS
         if isinstance(action, Declare):
             state.strong = action.suit

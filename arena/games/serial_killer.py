@@ -39,8 +39,6 @@ from typing import Any
 
 from arena.games.base import (
     Game,
-    IllegalActionError,
-    InvalidActionError,
     Option,
     OptionValue,
     Outcome,
@@ -394,14 +392,12 @@ class SerialKiller(Game[State, Action, Observation]):
         actions.append(EndTurn())
         return tuple(actions)
 
-    def apply(self, state: State, action: Action) -> list[Tagged]:
-        if not isinstance(action, ACTION_TYPES):
-            raise InvalidActionError(f"{action!r} is not an action of {self.name}")
+    def why_illegal(self, state: State, action: Action) -> str:
+        return f"phase {state.phase.name}"
+
+    def step(self, state: State, action: Action) -> list[Tagged]:
         seat = state.to_act
-        if seat is None:
-            raise IllegalActionError("the game is over")
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"{action!r} is not legal now ({state.phase.name})")
+        assert seat is not None
         events: list[Tagged] = []
         if isinstance(action, (BuryNow, Hold, InformNow)):
             card = state.pending
