@@ -18,7 +18,7 @@ from arena.games import get_game
 from arena.net.bot_service import MatchHost, create_server
 from arena.players.process import BotProcess
 from arena.storage.store import Store
-from arena.tournament.run import RunSettings, round_robin, run_until_done
+from arena.tournament import RunSettings, round_robin, run_until_done
 from benchmarks.common import Row
 
 GAME = "kill"

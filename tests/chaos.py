@@ -16,9 +16,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.cli.app import create_round_robin
 from arena.storage.store import Store
-from arena.tournament.run import RunSettings, run_until_done
+from arena.tournament import RunSettings, create_round_robin, run_until_done
 
 GAME = "face-card-kill-card"
 GOOD = {"random": "python -m bots.random_bot",

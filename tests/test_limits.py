@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.app import create_round_robin
 from arena.match.referee import MatchReport, MatchSettings
 from arena.net.bot_service import MatchHost
 from arena.players.limits import LAUNCHER, LimitError, ResourceLimits, parse_count, parse_memory
 from arena.players.process import BotProcess
 from arena.storage.store import Store
-from arena.tournament.run import RunSettings
+from arena.tournament import RunSettings, create_round_robin
 from tests.test_cli import GAME, arena
 from tests.test_referee import is_alive, on_server, spec
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from arena.cli.app import create_round_robin
 from arena.storage.store import Store
-from arena.tournament.run import RunSettings, run_until_done
+from arena.tournament import RunSettings, create_round_robin, run_until_done
 
 GAME = "face-card-kill-card"
 TOURNAMENT_SEED = 0x5EED_1234_ABCD_9876

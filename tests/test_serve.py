@@ -1,4 +1,4 @@
-"""`arena serve`: the standalone referee with its operator service, over real gRPC."""
+"""`arena serve`: the operator service on its own, over real gRPC (no bot service)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.test_cli import add_bots, arena
 from tests.test_remote import self_signed
 
 
-def test_serve_answers_operators_and_refuses_unknown_bots(tmp_path: Path) -> None:
+def test_serve_answers_operators_and_serves_no_bot_service(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)
     arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "random",
@@ -65,11 +65,11 @@ def test_serve_answers_operators_and_refuses_unknown_bots(tmp_path: Path) -> Non
             except grpc.RpcError as err:
                 assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.NOT_FOUND
             bots_api = pb_grpc.BotServiceStub(channel)
-            try:
+            try:  # bots connect to a tournament (--listen), not to `arena serve`
                 next(iter(bots_api.Attend(pb.AttendRequest(token="guess"), timeout=10)))
-                raise AssertionError("an unknown token was admitted")
+                raise AssertionError("arena serve answered a bot")
             except grpc.RpcError as err:
-                assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.UNAUTHENTICATED
+                assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.UNIMPLEMENTED
     finally:
         server.send_signal(signal.SIGINT)
         try:

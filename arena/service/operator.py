@@ -1,31 +1,23 @@
-"""The operator-facing gRPC service, and ``arena serve`` (bot + operator services).
+"""The operator-facing gRPC service: bots, tournaments, matches and leaderboards, read-only.
 
 Thin servicers: read from the store, encode, and map domain errors to gRPC
-status codes in one place.
+status codes in one place. ``arena serve`` serves it (:mod:`arena.service.serve`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hmac
-import os
-import signal
-import socket
-import stat
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
-from rich.console import Console
 
 from arena.match.replay import read_log, view
-from arena.net.bot_service import MatchHost, create_server
 from arena.storage.store import MatchInfo, NotFoundError, Store, StoreError
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.wire.codec import FAULT_NUMBERS, codec_for
+from arena.wire.codec import codec_for
+from arena.wire.messages import FAULT_NUMBERS
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
@@ -107,8 +99,8 @@ OPERATOR_PREFIX = "/arena.v1.OperatorService/"
 
 
 class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
-    """Operator methods need ``authorization: Bearer <operator token>``; bot methods
-    are left to the bot service, which checks its own tokens and credentials."""
+    """Operator methods need ``authorization: Bearer <operator token>``; other methods
+    (a bot service on the same server) are left to their own checks."""
 
     def __init__(self, token: str) -> None:
         self._expected = f"Bearer {token}".encode()
@@ -126,89 +118,3 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
 
 async def _refuse(request: Any, context: Context) -> None:
     await context.abort(grpc.StatusCode.UNAUTHENTICATED, "operator methods need the operator token")
-
-
-class SocketPathError(ValueError):
-    """The operator socket's path cannot be used."""
-
-
-def prepare_socket_path(path: str) -> Path:
-    """An absolute path ready for the operator socket: a stale socket left by a crash is
-    removed; anything else already there (a file, a live server) is refused."""
-    where = Path(path).absolute()
-    if len(str(where).encode()) > MAX_SOCKET_PATH:
-        raise SocketPathError(f"the socket path {str(where)!r} is longer than {MAX_SOCKET_PATH} bytes")
-    if not where.parent.is_dir():
-        raise SocketPathError(f"no folder {str(where.parent)!r} for the operator socket")
-    if not where.exists() and not where.is_symlink():
-        return where
-    if not stat.S_ISSOCK(where.lstat().st_mode):
-        raise SocketPathError(f"{str(where)!r} exists and is not a socket: choose another path")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-        try:
-            probe.connect(str(where))
-        except OSError:  # nobody listens: a socket left behind by a server that died
-            where.unlink()
-            return where
-    raise SocketPathError(f"a server already listens on {str(where)!r}")
-
-
-MAX_SOCKET_PATH = 107  # sun_path holds 108 bytes with the final NUL
-
-
-async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc.aio.Server:
-    """The operator service alone on a Unix socket only its owner may open (mode 0600).
-
-    Whoever can open the socket is the operator (it never leaves the machine, and
-    the file's owner and mode decide who may connect), so it asks for no token.
-    """
-    server = grpc.aio.server()
-    pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
-    old = os.umask(0o177)  # the socket is created 0600: no moment when others could connect
-    try:
-        server.add_insecure_port(f"unix:{path}")
-        await server.start()
-    except RuntimeError as err:
-        raise OSError(f"cannot listen on unix:{path}") from err
-    finally:
-        os.umask(old)
-    os.chmod(path, 0o600)
-    return server
-
-
-async def serve(store: Store, address: str, console: Console, operator_token: str,
-                credentials: grpc.ServerCredentials | None = None,
-                operator_socket: Path | None = None) -> None:
-    """Serve the bot and operator services on ``address`` until cancelled or SIGTERM; with
-    ``credentials`` over TLS, and with ``operator_socket`` the operator service also
-    on that Unix socket, without a token (see :func:`prepare_socket_path`)."""
-    host = MatchHost()
-    operator = OperatorServicer(store)
-
-    def add_operator(server: grpc.aio.Server) -> None:
-        pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
-
-    server, port = await create_server(host, address, [add_operator],
-                                       [OperatorAuth(operator_token)], credentials=credentials)
-    local: grpc.aio.Server | None = None
-    try:
-        if operator_socket is not None:
-            local = await _start_operator_socket(operator, operator_socket)
-        tls = "TLS" if credentials is not None else "plain text"
-        console.print(f"referee listening on {address.rsplit(':', 1)[0]}:{port} ({tls}; Ctrl-C stops it)")
-        if operator_socket is not None:
-            console.print(f"operator socket unix:{operator_socket} (mode 0600, no token needed)")
-        stopping = asyncio.Event()
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
-        # Not server.wait_for_termination(): cancelled by Ctrl-C, it would leave stop() cancelled too.
-        await stopping.wait()  # until SIGTERM, or until cancelled (Ctrl-C)
-    finally:
-        await server.stop(grace=1.0)
-        if local is not None:
-            await local.stop(grace=1.0)
-        if operator_socket is not None:
-            with contextlib.suppress(FileNotFoundError):
-                if stat.S_ISSOCK(operator_socket.lstat().st_mode):
-                    operator_socket.unlink()
-        await asyncio.sleep(0)

@@ -1,0 +1,74 @@
+"""``arena leaderboard``, ``arena ratings rebuild`` and ``arena match list|show``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, match_app, open_store
+from arena.games import get_game
+from arena.match.replay import describe, read_log, view
+from leaderboard.terminal import print_leaderboard, render_matches
+
+
+@app.command("leaderboard")
+def leaderboard_command(
+    game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first."""
+    name = get_game(game).name if game else None
+    print_leaderboard(console, open_store(db).leaderboard(name))
+
+
+@app.command("ratings")
+def ratings_command(
+    action: Annotated[str, typer.Argument(help="`rebuild`: recompute from stored matches.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """`arena ratings rebuild` recomputes every rating from the stored matches."""
+    if action != "rebuild":
+        raise Failure(f"unknown ratings action {action!r} (did you mean `rebuild`?)")
+    store = open_store(db)
+    count = store.rebuild_ratings()
+    console.print(f"rebuilt ratings from {count} matches")
+    print_leaderboard(console, store.leaderboard())
+
+
+@match_app.command("list")
+def match_list(
+    tournament: Annotated[int | None, typer.Option(help="Only this tournament.")] = None,
+    limit: Annotated[int, typer.Option(min=1)] = 50,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The latest matches."""
+    console.print(render_matches(open_store(db).list_matches(tournament, limit)))
+
+
+@match_app.command("show")
+def match_show(
+    match_id: Annotated[int, typer.Argument(help="The match's id.")],
+    seat: Annotated[int | None, typer.Option(help="Show it as this seat saw it.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """A match's seats and its log, in full or from one seat's view."""
+    match = open_store(db).get_match(match_id)
+    players = len(match.seats)
+    if seat is not None and not 0 <= seat < players:
+        raise Failure(f"match {match_id} has seats 0 to {players - 1}, not {seat}")
+    console.print(render_matches([match]))
+    if match.log is None:
+        console.print(f"match {match_id} is {match.status}: no log yet")
+        return
+    title = "full record" if seat is None else f"as seat {seat} saw it"
+    console.print(f"[bold]log of match {match_id}, {title}[/bold]")
+    for line in view(read_log(match.game, match.log), seat):
+        if line.kind == "decision":
+            how = " (fallback)" if line.fallback else ""
+            console.print(f"  seat {line.seat} chose {describe(line.value)}{how}",
+                          highlight=False)
+        else:
+            to = "" if line.audience is None or seat is not None else \
+                f"  [dim](seen by {', '.join(map(str, sorted(line.audience)))})[/dim]"
+            console.print(f"  {describe(line.value)}{to}", highlight=False)

@@ -1,0 +1,56 @@
+"""``arena serve``: the operator service (bots, tournaments, matches, leaderboards) over gRPC."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from typing import Annotated
+
+import typer
+
+from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store
+from arena.net.tls import server_credentials
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 50051,
+    operator_token: Annotated[str | None, typer.Option(
+        envvar="ARENA_OPERATOR_TOKEN", help="Token operators send as 'authorization: Bearer "
+        "TOKEN' (default: a new random one, printed once).")] = None,
+    tls_cert: Annotated[str | None, typer.Option("--tls-cert", metavar="FILE",
+                                                 help="TLS certificate chain (PEM).")] = None,
+    tls_key: Annotated[str | None, typer.Option("--tls-key", metavar="FILE",
+                                                help="TLS private key (PEM, no passphrase).")] = None,
+    operator_socket: Annotated[str | None, typer.Option(
+        "--operator-socket", metavar="PATH", help="Also serve the operator service on this Unix "
+        "socket (mode 0600), without a token; removed on exit.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Serve the operator service (bots, tournaments, matches, leaderboards) until interrupted.
+
+    Bots do not connect here but to a tournament (`arena tournament run --listen`).
+    """
+    from arena.service.serve import SocketPathError, prepare_socket_path, serve
+
+    if (tls_cert is None) != (tls_key is None):
+        raise Failure("give both --tls-cert and --tls-key, or neither")
+    credentials = server_credentials(tls_cert, tls_key) if tls_cert and tls_key else None
+    if operator_token is not None and len(operator_token) < 16:
+        raise Failure("the operator token must be at least 16 characters")
+    try:
+        socket_path = prepare_socket_path(operator_socket) if operator_socket is not None else None
+    except SocketPathError as err:
+        raise Failure(f"cannot use --operator-socket: {err}") from None
+    store = open_store(db)
+    if operator_token is None:
+        operator_token = secrets.token_urlsafe(24)
+        console.print(f"operator token (send as 'authorization: Bearer TOKEN'): {operator_token}")
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path))
+        console.print("stopped")
+    except OSError as err:
+        raise Failure(f"cannot serve on {host}:{port}: {err}") from None

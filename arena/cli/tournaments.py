@@ -1,0 +1,209 @@
+"""``arena tournament run|resume|list``: the arguments, a progress bar, and the leaderboard.
+
+Creating a round-robin and the resume rules are :mod:`arena.tournament.setup`'s;
+playing it is :mod:`arena.tournament.run`'s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from arena.cli.app import (
+    DEFAULT_DB,
+    DbOption,
+    Failure,
+    console,
+    data_dir_for,
+    open_store,
+    tournament_app,
+)
+from arena.games import get_game
+from arena.players.limits import ResourceLimits, parse_count, parse_memory
+from arena.storage.store import Store
+from arena.tournament import (
+    RemoteAccess,
+    RemoteBotsAbsent,
+    Repeated,
+    RunSettings,
+    RunSummary,
+    create_round_robin,
+    remote_access,
+    resume_settings,
+    run_until_done,
+)
+from leaderboard.terminal import print_leaderboard
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise Failure(f"an option must be NAME=VALUE, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+ListenOption = Annotated[str | None, typer.Option(
+    "--listen", metavar="HOST:PORT", help="Where remote bots connect (port 0: any free one, "
+    "printed). Managed bots always use a private port on 127.0.0.1.")]
+TlsCertOption = Annotated[str | None, typer.Option(
+    "--tls-cert", metavar="FILE", help="TLS certificate chain (PEM) for --listen.")]
+TlsKeyOption = Annotated[str | None, typer.Option(
+    "--tls-key", metavar="FILE", help="TLS private key (PEM, no passphrase) for --tls-cert.")]
+WaitOption = Annotated[float, typer.Option(
+    "--wait-for-remote", min=0.0, metavar="SECONDS", help="How long every remote bot has to "
+    "connect before the first match (0: start at once; absent bots are no-shows).")]
+
+
+@tournament_app.command("run")
+def tournament_run(
+    game: Annotated[str, typer.Option("--game", "-g", help="The game (see `arena games`).")],
+    bots: Annotated[list[str], typer.Option("--bot", "-b", help="A bot NAME or NAME@VERSION; "
+                                            "repeat for each bot.")],
+    players: Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
+    = None,
+    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1,
+                                             help="How often the whole schedule is played.")] = 1,
+    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed (default: random).")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                     help="A game option NAME=VALUE.")] = None,
+    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
+    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
+    = 30.0,
+    time_bank: Annotated[float, typer.Option(min=0.0, help="Extra seconds per seat and match "
+                                             "for moves slower than --move-timeout.")] = 0.0,
+    event_delay: Annotated[float, typer.Option(
+        min=0.0, help="Longest an event waits to ride with a seat's next decision request "
+        "before it is sent on its own; 0 sends every event at once.")] = 0.2,
+    bot_memory: Annotated[str, typer.Option(
+        help="Address space per bot process: MB, or a size like 512MB or 2GiB; 'unlimited'.")]
+    = "2048MB",
+    bot_cpu_seconds: Annotated[str, typer.Option(
+        help="CPU seconds per bot process start, over all its matches; 'unlimited'.")] = "unlimited",
+    bot_processes: Annotated[str, typer.Option(
+        help="RLIMIT_NPROC for bots: counts all processes of the user; not enforced for root.")]
+    = "unlimited",
+    bot_open_files: Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
+    = "256",
+    listen: ListenOption = None,
+    tls_cert: TlsCertOption = None,
+    tls_key: TlsKeyOption = None,
+    wait_for_remote: WaitOption = 60.0,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Schedule a round-robin among the bots and play it."""
+    limits = ResourceLimits(memory_mb=parse_memory(bot_memory),
+                            cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
+                            processes=parse_count("--bot-processes", bot_processes),
+                            open_files=parse_count("--bot-open-files", bot_open_files))
+    listen, cert, key = remote_access(listen, tls_cert, tls_key)
+    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank,
+                           event_delay_s=event_delay, limits=limits, listen=listen, tls_cert=cert,
+                           tls_key=key, wait_for_remote_s=wait_for_remote)
+    store = open_store(db)
+    tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
+                                       parse_options(option or []), settings)
+    console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
+    play(store, tournament_id, settings, db)
+    print_leaderboard(console, store.leaderboard(get_game(game).name))
+
+
+def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> RunSummary:
+    """Run the tournament to its end under a progress bar (or stop when asked to)."""
+    columns = (TextColumn("[bold]tournament {task.fields[tid]}"), BarColumn(),
+               MofNCompleteColumn(), TextColumn("matches"), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task("play", total=None, tid=tournament_id)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        def notice(text: str) -> None:
+            bar.console.print(text, highlight=False)
+
+        resume = f"`arena tournament resume {tournament_id}`"
+        try:
+            summary = run_until_done(store, tournament_id, data_dir_for(db), settings, progress,
+                                     notice)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise Failure(f"interrupted: {resume} finishes it") from None
+        except RemoteBotsAbsent as err:
+            raise Failure(f"{err}; nothing was played: {resume} when they are ready") from None
+        except OSError as err:  # the --listen address cannot be bound
+            raise Failure(f"{err}: {resume} (with another --listen if need be) plays it") from None
+    if summary.left:
+        console.print(f"stopped on request with {summary.left} matches left: "
+                      f"`arena tournament resume {tournament_id}` finishes them")
+        raise typer.Exit(0)
+    return summary
+
+
+@tournament_app.command("resume")
+def tournament_resume(
+    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    parallel: Annotated[int | None, typer.Option(min=1, help="Matches played at once.")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", hidden=True)] = None,
+    bots: Annotated[list[str] | None, typer.Option("--bot", "-b", hidden=True)] = None,
+    players: Annotated[int | None, typer.Option(hidden=True)] = None,
+    repetitions: Annotated[int | None, typer.Option("--repetitions", "-n", hidden=True)] = None,
+    seed: Annotated[int | None, typer.Option(hidden=True)] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", hidden=True)] = None,
+    move_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
+    start_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
+    time_bank: Annotated[float | None, typer.Option(hidden=True)] = None,
+    listen: ListenOption = None,
+    tls_cert: TlsCertOption = None,
+    tls_key: TlsKeyOption = None,
+    wait_for_remote: Annotated[float | None, typer.Option(
+        "--wait-for-remote", min=0.0, metavar="SECONDS",
+        help="How long remote bots have to connect (default: as saved).")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Finish an interrupted tournament: no match is lost or counted twice.
+
+    A tournament keeps the game, bots, seed, options, clocks and bot limits it
+    was created with; the others are accepted (so the `run` line can be reused)
+    when they repeat the saved values. --parallel may change, and so may where
+    remote bots connect (--listen, TLS files, --wait-for-remote).
+    """
+    store = open_store(db)
+    tournament = store.get_tournament(tournament_id)
+    repeated = Repeated(game=game, bots=bots, players=players, repetitions=repetitions, seed=seed,
+                        options=None if option is None else parse_options(option),
+                        move_timeout_s=move_timeout, start_timeout_s=start_timeout,
+                        time_bank_s=time_bank)
+    access = RemoteAccess(listen=listen, tls_cert=tls_cert, tls_key=tls_key,
+                          wait_for_remote_s=wait_for_remote)
+    settings = resume_settings(store, tournament, parallel, repeated, access)
+    left = tournament.total - tournament.finished
+    console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
+    play(store, tournament_id, settings, db)
+    print_leaderboard(console, store.leaderboard(tournament.game))
+
+
+@tournament_app.command("list")
+def tournament_list(db: DbOption = DEFAULT_DB) -> None:
+    """List tournaments and how far each has got."""
+    table = Table(title="Tournaments")
+    for column in ("id", "game", "players", "bots", "finished", "status"):
+        table.add_column(column)
+    store = open_store(db)
+    for t in store.list_tournaments():
+        table.add_row(str(t.id), t.game, str(t.players), ", ".join(t.bots),
+                      f"{t.finished}/{t.total}", t.status)
+    console.print(table)

@@ -1,0 +1,134 @@
+"""``arena serve``: the operator service on its own, over TCP (token, optional TLS) and
+optionally on a Unix socket (no token; the file's owner and mode decide who connects).
+
+It serves no bot service: bots play in tournaments, and connect to the address
+a tournament listens on (``arena tournament run --listen``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import stat
+from pathlib import Path
+
+import grpc
+from rich.console import Console
+
+from arena.service.operator import OperatorAuth, OperatorServicer
+from arena.storage.store import Store
+from arena.v1 import arena_pb2_grpc as pb_grpc
+
+SERVER_OPTIONS: list[tuple[str, int]] = [
+    ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
+    ("grpc.max_receive_message_length", 64 * 1024),  # an operator's requests are a few fields
+    ("grpc.max_send_message_length", 16 * 1024 * 1024),  # a match record can be large
+    ("grpc.max_metadata_size", 16 * 1024),
+    ("grpc.keepalive_time_ms", 30_000),  # ping each connection this often ...
+    ("grpc.keepalive_timeout_ms", 10_000),  # ... and close it when no answer comes back in time
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.http2.max_ping_strikes", 2),
+    ("grpc.max_connection_idle_ms", 300_000),  # a connection without any call this long is closed
+]
+
+
+class SocketPathError(ValueError):
+    """The operator socket's path cannot be used."""
+
+
+MAX_SOCKET_PATH = 107  # sun_path holds 108 bytes with the final NUL
+
+
+def prepare_socket_path(path: str) -> Path:
+    """An absolute path ready for the operator socket: a stale socket left by a crash is
+    removed; anything else already there (a file, a live server) is refused."""
+    where = Path(path).absolute()
+    if len(str(where).encode()) > MAX_SOCKET_PATH:
+        raise SocketPathError(f"the socket path {str(where)!r} is longer than {MAX_SOCKET_PATH} bytes")
+    if not where.parent.is_dir():
+        raise SocketPathError(f"no folder {str(where.parent)!r} for the operator socket")
+    if not where.exists() and not where.is_symlink():
+        return where
+    if not stat.S_ISSOCK(where.lstat().st_mode):
+        raise SocketPathError(f"{str(where)!r} exists and is not a socket: choose another path")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(where))
+        except OSError:  # nobody listens: a socket left behind by a server that died
+            where.unlink()
+            return where
+    raise SocketPathError(f"a server already listens on {str(where)!r}")
+
+
+async def _start_operator_server(operator: OperatorServicer, address: str, token: str,
+                                 credentials: grpc.ServerCredentials | None) -> tuple[grpc.aio.Server, int]:
+    """The operator service on ``address`` (TLS only with ``credentials``), behind the token."""
+    server = grpc.aio.server(interceptors=[OperatorAuth(token)], options=SERVER_OPTIONS)
+    pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
+    try:
+        if credentials is None:
+            port = server.add_insecure_port(address)
+        else:
+            port = server.add_secure_port(address, credentials)
+    except RuntimeError as err:  # grpc's word for "cannot bind"
+        raise OSError(f"cannot listen on {address} (in use?)") from err
+    if port == 0:
+        raise OSError(f"cannot listen on {address} (in use?)")
+    await server.start()
+    return server, port
+
+
+async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc.aio.Server:
+    """The operator service alone on a Unix socket only its owner may open (mode 0600).
+
+    Whoever can open the socket is the operator (it never leaves the machine, and
+    the file's owner and mode decide who may connect), so it asks for no token.
+    """
+    server = grpc.aio.server()
+    pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
+    old = os.umask(0o177)  # the socket is created 0600: no moment when others could connect
+    try:
+        server.add_insecure_port(f"unix:{path}")
+        await server.start()
+    except RuntimeError as err:
+        raise OSError(f"cannot listen on unix:{path}") from err
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+    return server
+
+
+async def serve(store: Store, address: str, console: Console, operator_token: str,
+                credentials: grpc.ServerCredentials | None = None,
+                operator_socket: Path | None = None) -> None:
+    """Serve the operator service on ``address`` until cancelled or SIGTERM; with
+    ``credentials`` over TLS, and with ``operator_socket`` also on that Unix socket,
+    without a token (see :func:`prepare_socket_path`)."""
+    operator = OperatorServicer(store)
+    server, port = await _start_operator_server(operator, address, operator_token, credentials)
+    local: grpc.aio.Server | None = None
+    try:
+        if operator_socket is not None:
+            local = await _start_operator_socket(operator, operator_socket)
+        tls = "TLS" if credentials is not None else "plain text"
+        console.print(f"operator service listening on {address.rsplit(':', 1)[0]}:{port} "
+                      f"({tls}; Ctrl-C stops it)")
+        if operator_socket is not None:
+            console.print(f"operator socket unix:{operator_socket} (mode 0600, no token needed)")
+        stopping = asyncio.Event()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
+        # Not server.wait_for_termination(): cancelled by Ctrl-C, it would leave stop() cancelled too.
+        await stopping.wait()  # until SIGTERM, or until cancelled (Ctrl-C)
+    finally:
+        await server.stop(grace=1.0)
+        if local is not None:
+            await local.stop(grace=1.0)
+        if operator_socket is not None:
+            with contextlib.suppress(FileNotFoundError):
+                if stat.S_ISSOCK(operator_socket.lstat().st_mode):
+                    operator_socket.unlink()
+        await asyncio.sleep(0)

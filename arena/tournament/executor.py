@@ -1,0 +1,99 @@
+"""The executor seam: how a tournament has its matches played.
+
+The run loop (:mod:`arena.tournament.run`) decides *which* match is played
+*when*, and writes what comes back; an :class:`Executor` plays one match at a
+time when asked, wherever and however it likes. Everything that crosses the
+seam is plain, immutable, picklable data: an :class:`Entrant` per bot, a
+:class:`MatchJob` per match, and a :class:`~arena.match.referee.MatchReport`
+back. No store, process, server or event loop object of the tournament side
+goes to the executor, so an executor that plays matches on other machines
+(each match on one node, with its bots' processes started on that node) can
+implement it without touching scheduling, storage or rating.
+
+The lifecycle, as the run loop drives it:
+
+1. ``await executor.start(entrants)``: once, with every bot of the matches still
+   to play: start managed bots, open listeners for remote ones, wait for them to
+   attend. It may be cancelled (a stop asked for while bots are still coming); it
+   raises :class:`~arena.tournament.errors.RemoteBotsAbsent` when remote bots did
+   not come in time (nothing is played then, and the tournament can be resumed),
+   or another :class:`~arena.tournament.errors.TournamentError` when the bots
+   cannot be played as asked.
+2. ``await executor.play(job)``: for each match, up to ``RunSettings.parallel``
+   at once. It returns the finished match, whatever the bots did (their faults are
+   in the report); it raises only when the match could not be refereed at all.
+   A job may be played again after a crash of the arena (it is replayed from its
+   seed), never twice in one run.
+3. ``await executor.close()``: always, even after a failed or cancelled start:
+   stop every bot process and listener. It must not raise.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from arena.games.base import OptionValue
+from arena.match.referee import MatchReport, MatchSettings
+from arena.players.limits import ResourceLimits
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot of the tournament, as an executor needs to know it.
+
+    Managed (``command``: the arena starts it, under ``limits``) or remote
+    (``token_hash``: it connects by itself with the token its author was given,
+    and is known only by that token's SHA-256, hex).
+    """
+
+    bot_id: int
+    name: str  # name@version: how it is shown in logs and match records
+    command: str | None = None
+    token_hash: str | None = None
+    limits: ResourceLimits = field(default_factory=ResourceLimits)  # for a managed bot's processes
+
+    def __post_init__(self) -> None:
+        if (self.command is None) == (self.token_hash is None):
+            raise ValueError(f"bot {self.name}: give either a command (managed) or a token hash "
+                             "(remote)")
+
+    @property
+    def remote(self) -> bool:
+        return self.token_hash is not None
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """One match to play: everything an executor needs, as plain data."""
+
+    match_id: int  # the store's id of the match
+    index: int  # its position in the tournament's schedule
+    game: str
+    players: int
+    seed: int  # the deal (never shown to a bot)
+    options: Mapping[str, OptionValue]  # parsed game options
+    seats: tuple[Entrant, ...]  # the bot in each seat, seat 0 first
+    clocks: MatchSettings  # move timeout, start timeout, time bank, event delay
+
+
+class Executor(ABC):
+    """Plays a tournament's matches (see the module's docstring for the lifecycle)."""
+
+    @abstractmethod
+    async def start(self, entrants: Sequence[Entrant]) -> None:
+        """Get ready to play matches among these bots (may be cancelled; see above)."""
+
+    @abstractmethod
+    async def play(self, job: MatchJob) -> MatchReport:
+        """Play one match to its end and report it."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Stop everything :meth:`start` and :meth:`play` started; always called, never raises."""
+
+    @property
+    def bot_start_s(self) -> float:
+        """Seconds spent starting bot processes so far (``RunSummary.bot_start_s``)."""
+        return 0.0

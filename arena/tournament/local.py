@@ -1,0 +1,179 @@
+"""The local executor: every match on this machine, over the referee's own gRPC service.
+
+Managed bots connect to a private plain-text port on 127.0.0.1; they are
+started once, kept for all their matches and restarted before a match when
+they crashed. Remote bots connect to ``RunSettings.listen`` (TLS when a
+certificate is given) with their own token. Before the first match every bot
+gets time to attend; afterwards a remote bot that is not attending when one of
+its matches starts has the start timeout to come back, and is otherwise a
+no-show in that match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.match.referee import MatchReport
+from arena.net.bot_service import BotServer, MatchHost, MatchSpec, digest
+from arena.net.tls import check_tls_files
+from arena.players.process import BotProcess
+from arena.tournament.errors import RemoteBotsAbsent, TournamentError
+from arena.tournament.executor import Entrant, Executor, MatchJob
+from arena.tournament.settings import RunSettings
+
+MANAGED_START_GRACE_S = 30.0
+"""How long managed bots may take to start and attend before the first match (at least)."""
+
+Notice = Callable[[str], None]
+
+
+@dataclass
+class _Bot:
+    """A bot as this executor runs it: managed (a process it starts) or remote (it connects
+    by itself; the host knows it by its token's hash)."""
+
+    name: str
+    token_hash: str
+    process: BotProcess | None
+    starting: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def ensure_running(self) -> None:
+        if self.process is not None:
+            async with self.starting:  # two matches at once restart a crashed bot once
+                await self.process.ensure_running()  # restarts a bot that crashed earlier
+
+    def settled(self, host: MatchHost) -> bool:
+        """Attending, or a managed bot whose process has ended (nothing to wait for)."""
+        return host.attending(self.token_hash) or (self.process is not None and not self.process.alive)
+
+
+class LocalExecutor(Executor):
+    """Plays matches in this process's event loop, with bot processes on this machine.
+
+    ``settings`` gives where remote bots connect (``listen``, TLS files), how long
+    to wait for them (``wait_for_remote_s``) and the start timeout; the clocks of
+    each match and the limits of each bot come with the jobs and entrants. Bot
+    output goes to ``data_dir/logs``. The TLS files are checked at once.
+    """
+
+    def __init__(self, data_dir: Path, settings: RunSettings, notice: Notice | None = None) -> None:
+        self._log_dir = data_dir / "logs"
+        self._settings = settings
+        self._say: Notice = notice or (lambda _: None)
+        self._tls: tuple[str, str] | None = None
+        if settings.listen is not None and (settings.tls_cert or settings.tls_key):
+            if not (settings.tls_cert and settings.tls_key):
+                raise TournamentError("TLS needs both a certificate and a key")
+            check_tls_files(settings.tls_cert, settings.tls_key)
+            self._tls = (settings.tls_cert, settings.tls_key)
+        self._host: MatchHost | None = None
+        self._servers: list[BotServer] = []
+        self._bots: dict[int, _Bot] = {}
+        self._closed_start_s = 0.0  # bot_start_s of the processes stopped by close()
+
+    async def start(self, entrants: Sequence[Entrant]) -> None:
+        if self._host is not None:
+            raise RuntimeError("the executor was started already")
+        settings, say = self._settings, self._say
+        remote = [e for e in entrants if e.remote]
+        if remote and settings.listen is None:
+            names = ", ".join(e.name for e in remote)
+            raise TournamentError(f"remote bots ({names}) need an address to connect to: "
+                                  "give --listen HOST:PORT")
+        host = self._host = MatchHost()
+        private = await BotServer.start(host)
+        self._servers.append(private)
+        if settings.listen is not None:
+            outside = await BotServer.start(host, settings.listen, self._tls)
+            self._servers.append(outside)
+            shown = settings.listen.rsplit(":", 1)[0]
+            say(f"listening for remote bots on {shown}:{outside.port}"
+                + (" (TLS)" if outside.tls else " (plain text, no TLS)"))
+        for entrant in entrants:
+            if entrant.token_hash is not None:
+                bot = _Bot(entrant.name, entrant.token_hash, None)
+            else:
+                assert entrant.command is not None
+                process = BotProcess(entrant.name, entrant.command, f"127.0.0.1:{private.port}",
+                                     self._log_dir, limits=entrant.limits)
+                bot = _Bot(entrant.name, digest(process.token), process)
+            self._bots[entrant.bot_id] = bot
+            host.admit_hash(bot.token_hash)
+        await asyncio.gather(*(bot.ensure_running() for bot in self._bots.values()))
+        # Before the first match every bot gets time to attend: a managed bot slower to
+        # start than the start timeout (a busy machine) or a remote bot still connecting
+        # would otherwise be a no-show in its first matches.
+        await self._wait_for([b for b in self._bots.values() if b.process is not None],
+                             max(settings.start_timeout_s, MANAGED_START_GRACE_S))
+        remote_bots = [b for b in self._bots.values() if b.process is None]
+        if settings.wait_for_remote_s > 0 and not all(b.settled(host) for b in remote_bots):
+            say(f"waiting up to {settings.wait_for_remote_s:g} s for remote bots: "
+                + ", ".join(b.name for b in remote_bots if not b.settled(host)))
+            absent = await self._wait_for(remote_bots, settings.wait_for_remote_s,
+                                          lambda b: say(f"remote bot {b.name} connected"))
+            if absent:
+                raise RemoteBotsAbsent(f"remote bots did not connect within "
+                                       f"{settings.wait_for_remote_s:g} s: "
+                                       f"{', '.join(b.name for b in absent)}")
+
+    async def play(self, job: MatchJob) -> MatchReport:
+        host = self._host
+        if host is None:
+            raise RuntimeError("the executor was not started")
+        try:
+            seat_bots = [self._bots[entrant.bot_id] for entrant in job.seats]
+        except KeyError as err:
+            raise TournamentError(f"match {job.match_id} seats bot {err} that the executor was "
+                                  "not started with") from None
+        for bot in seat_bots:
+            await bot.ensure_running()
+        spec = MatchSpec(match_id=str(job.match_id), game=job.game, players=job.players,
+                         seed=job.seed, options=dict(job.options),
+                         seat_token_hashes=tuple(b.token_hash for b in seat_bots),
+                         seat_names=tuple(entrant.name for entrant in job.seats),
+                         settings=job.clocks)
+
+        async def is_alive(seat: int) -> bool:
+            process = seat_bots[seat].process
+            if process is None:  # a remote bot: alive while it attends
+                return host.attending(seat_bots[seat].token_hash)
+            return await process.is_alive()
+
+        return await host.play(spec, is_alive)
+
+    async def close(self) -> None:
+        bots, self._bots = self._bots, {}
+        servers, self._servers = self._servers, []
+        if self._host is not None:
+            for bot in bots.values():
+                self._host.dismiss_hash(bot.token_hash)
+        await asyncio.gather(*(b.process.stop() for b in bots.values() if b.process is not None),
+                             return_exceptions=True)
+        self._closed_start_s += sum(b.process.start_seconds for b in bots.values()
+                                    if b.process is not None)
+        for server in servers:
+            await server.stop(grace=1.0)
+
+    @property
+    def bot_start_s(self) -> float:
+        return self._closed_start_s + sum(b.process.start_seconds for b in self._bots.values()
+                                           if b.process is not None)
+
+    async def _wait_for(self, bots: Sequence[_Bot], wait_s: float,
+                        arrived: Callable[[_Bot], None] | None = None) -> list[_Bot]:
+        """Wait up to ``wait_s`` until every bot is settled; those still absent."""
+        host = self._host
+        assert host is not None
+        absent = [b for b in bots if not b.settled(host)]
+        deadline = time.monotonic() + wait_s
+        while absent and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+            for bot in [b for b in absent if b.settled(host)]:
+                absent.remove(bot)
+                if arrived is not None:
+                    arrived(bot)
+        return absent

@@ -1,0 +1,45 @@
+"""How a tournament is played: saved with it, so that a resume plays the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from arena.match.referee import MatchSettings
+from arena.players.limits import ResourceLimits
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a tournament is played; saved with it, so that a resume plays the same way."""
+
+    parallel: int = 2
+    move_timeout_s: float = 10.0
+    start_timeout_s: float = 30.0
+    time_bank_s: float = 0.0
+    event_delay_s: float = 0.2  # see MatchSettings.event_delay_s
+    limits: ResourceLimits = field(default_factory=ResourceLimits)  # for every bot process
+    listen: str | None = None  # HOST:PORT where remote bots connect; None: managed bots only
+    tls_cert: str | None = None  # PEM files securing ``listen`` (both or neither)
+    tls_key: str | None = None
+    wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
+
+    def saved(self) -> dict[str, Any]:
+        """The settings as stored with the tournament (``resume`` reads them back)."""
+        plain = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "limits"}
+        return {**plain, **self.limits.as_settings()}
+
+    @classmethod
+    def from_saved(cls, saved: Mapping[str, Any], parallel: int | None = None) -> RunSettings:
+        """Settings stored by :meth:`saved`; defaults for keys saved before they existed."""
+        known = {f.name for f in fields(cls)} - {"limits"}
+        settings = cls(**{key: value for key, value in saved.items() if key in known},
+                       limits=ResourceLimits.from_settings(saved))
+        return replace(settings, parallel=parallel) if parallel else settings
+
+    @property
+    def clocks(self) -> MatchSettings:
+        """The clocks of every match of the tournament."""
+        return MatchSettings(move_timeout_s=self.move_timeout_s, start_timeout_s=self.start_timeout_s,
+                             time_bank_s=self.time_bank_s, event_delay_s=self.event_delay_s)

@@ -1,0 +1,160 @@
+"""Creating a round-robin, and the rules for resuming one.
+
+Everything is checked before anything is written: a tournament that cannot be
+played as asked is a :class:`TournamentError` (or the game's, the store's, a
+bot command's or a TLS file's own error), one clear line, and the database is
+left as it was. The messages name the ``arena tournament`` flags, since that is
+where the values come from.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from arena.games import get_game
+from arena.net.tls import check_tls_files
+from arena.players.process import parse_command
+from arena.storage.store import Store, TournamentInfo
+from arena.tournament.errors import TournamentError
+from arena.tournament.schedule import round_robin
+from arena.tournament.settings import RunSettings
+
+
+def name_version(label: str) -> tuple[str, str | None]:
+    """``NAME`` or ``NAME@VERSION`` as (name, version or None: the newest)."""
+    name, _, version = label.partition("@")
+    return name, version or None
+
+
+def remote_access(listen: str | None, tls_cert: str | None,
+                  tls_key: str | None) -> tuple[str | None, str | None, str | None]:
+    """The checked --listen address and TLS files (absolute paths), before anything is written."""
+    if listen is not None:
+        host, sep, port = listen.strip().rpartition(":")
+        if not sep or not host or not port.isdigit() or int(port) > 65535:
+            raise TournamentError(f"--listen must be HOST:PORT (e.g. 0.0.0.0:7000), not {listen!r}")
+        listen = f"{host}:{int(port)}"
+    if (tls_cert is None) != (tls_key is None):
+        raise TournamentError("give both --tls-cert and --tls-key, or neither")
+    if tls_cert is None or tls_key is None:
+        return listen, None, None
+    if listen is None:
+        raise TournamentError("--tls-cert and --tls-key secure the --listen address: "
+                              "give --listen HOST:PORT too")
+    check_tls_files(tls_cert, tls_key)
+    return listen, str(Path(tls_cert).resolve()), str(Path(tls_key).resolve())
+
+
+def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], players: int | None,
+                       repetitions: int, seed: int | None, raw_options: Mapping[str, str],
+                       settings: RunSettings) -> int:
+    """Write a round-robin among the named bots (``NAME`` or ``NAME@VERSION``) with every match
+    of its schedule pending; its id. ``players``: the game's default when None; ``seed``:
+    a random one when None."""
+    game = get_game(game_name)
+    seats = players if players is not None else game.default_players
+    options = game.parse_options(seats, dict(raw_options))
+    bot_ids = []
+    for label in bot_names:
+        bot = store.get_bot(*name_version(label))
+        if not bot.remote:
+            parse_command(bot.command)
+        elif settings.listen is None:
+            raise TournamentError(f"{bot.label} is a remote bot: give --listen HOST:PORT where it "
+                                  "can connect")
+        bot_ids.append(bot.id)
+    if len(set(bot_ids)) != len(bot_ids):
+        raise TournamentError("each bot may be named only once")
+    tournament_seed = seed if seed is not None else secrets.randbits(63)
+    schedule = round_robin(bot_ids, seats, repetitions, tournament_seed)
+    return store.create_tournament(
+        game=game.name, players=seats, options=dict(options), seed=tournament_seed,
+        repetitions=repetitions, bot_ids=bot_ids, schedule=schedule, settings=settings.saved())
+
+
+@dataclass(frozen=True)
+class Repeated:
+    """What a resume repeats of the ``run`` that created the tournament (so that the
+    same command line can be reused); None: not given. Each value given must equal
+    the saved one."""
+
+    game: str | None = None
+    bots: Sequence[str] | None = None  # NAME or NAME@VERSION
+    players: int | None = None
+    repetitions: int | None = None
+    seed: int | None = None
+    options: Mapping[str, str] | None = None  # raw NAME=VALUE pairs, parsed by the game
+    move_timeout_s: float | None = None
+    start_timeout_s: float | None = None
+    time_bank_s: float | None = None
+
+
+@dataclass(frozen=True)
+class RemoteAccess:
+    """Where remote bots connect on a resume; None: as saved."""
+
+    listen: str | None = None
+    tls_cert: str | None = None  # both or neither; given, they replace the saved pair
+    tls_key: str | None = None
+    wait_for_remote_s: float | None = None
+
+
+def resume_settings(store: Store, tournament: TournamentInfo, parallel: int | None = None,
+                    repeated: Repeated | None = None,
+                    access: RemoteAccess | None = None) -> RunSettings:
+    """The settings a resume plays with: the saved ones, with a new ``parallel`` and
+    ``access`` if given. A tournament keeps its game, bots, seed, options, clocks and
+    bot limits to the end: a ``repeated`` value that differs from the saved one is a
+    :class:`TournamentError` (checked before anything runs)."""
+    saved = RunSettings.from_saved(tournament.settings, parallel)
+    check_unchanged(store, tournament, saved, repeated or Repeated())
+    access = access or RemoteAccess()
+    new_tls = access.tls_cert is not None or access.tls_key is not None
+    address, cert, key = remote_access(
+        access.listen or saved.listen,
+        *((access.tls_cert, access.tls_key) if new_tls else (saved.tls_cert, saved.tls_key)))
+    return replace(saved, listen=address, tls_cert=cert, tls_key=key,
+                   wait_for_remote_s=saved.wait_for_remote_s if access.wait_for_remote_s is None
+                   else access.wait_for_remote_s)
+
+
+def check_unchanged(store: Store, tournament: TournamentInfo, saved: RunSettings,
+                    repeated: Repeated) -> None:
+    """Refuse, before anything runs, a resume that asks for different settings."""
+    r = repeated
+    given: dict[str, tuple[object, Callable[[], object], object]] = {
+        "--game": (r.game, lambda: get_game(r.game or "").name, tournament.game),
+        "--bot": (r.bots, lambda: sorted(store.get_bot(*name_version(b)).label for b in r.bots or []),
+                  sorted(tournament.bots)),
+        "--players": (r.players, lambda: r.players, tournament.players),
+        "--repetitions": (r.repetitions, lambda: r.repetitions, tournament.repetitions),
+        "--seed": (r.seed, lambda: r.seed, tournament.seed),
+        "--option": (r.options, lambda: dict(get_game(tournament.game).parse_options(
+            tournament.players, dict(r.options or {}))), tournament.options),
+        "--move-timeout": (r.move_timeout_s, lambda: r.move_timeout_s, saved.move_timeout_s),
+        "--start-timeout": (r.start_timeout_s, lambda: r.start_timeout_s, saved.start_timeout_s),
+        "--time-bank": (r.time_bank_s, lambda: r.time_bank_s, saved.time_bank_s),
+    }
+    for flag, (raw, value, kept) in given.items():
+        if raw is None:
+            continue
+        if value() != kept:
+            raise TournamentError(
+                f"tournament {tournament.id} was created with {flag} {_listed(kept)}; a "
+                "tournament keeps its settings to the end (only --parallel may change): "
+                "resume without it, or start a new tournament")
+
+
+def _shown(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _listed(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_shown(v)}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return _shown(value)
