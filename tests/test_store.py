@@ -6,12 +6,21 @@ import multiprocessing
 import random
 import sqlite3
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
+from arena.match.faults import Fault
 from arena.rating import ratings as rt
 from arena.storage import store as store_module
-from arena.storage.store import MatchResult, ScheduledMatch, Store, StoreError
+from arena.storage.store import (
+    MatchResult,
+    MatchStatus,
+    ScheduledMatch,
+    Store,
+    StoreError,
+    TournamentStatus,
+)
 
 GAME = "some-game"  # the store never looks a game up: any name will do
 
@@ -179,6 +188,55 @@ def test_tournament_status(store: Store) -> None:
     assert store.get_tournament(tid).finished_at is not None
     with pytest.raises(StoreError, match="bad tournament status"):
         store.set_tournament_status(tid, "done")
+
+
+def test_statuses_and_faults_come_back_as_enums_given_as_enums_or_plain_strings(
+    store: Store,
+) -> None:
+    ids = three_bots(store)
+    tid = store.create_tournament(GAME, 3, {}, 1, 1, {}, ids, round_robin(ids, 3))
+    info = store.get_tournament(tid)
+    assert info.status == "running" and info.status is TournamentStatus.RUNNING
+    store.set_tournament_status(tid, TournamentStatus.INTERRUPTED)
+    assert store.get_tournament(tid).status is TournamentStatus.INTERRUPTED
+    store.set_tournament_status(tid, "finished")
+    assert store.get_tournament(tid).status is TournamentStatus.FINISHED
+    first, *rest = store.claim_unfinished(tid)
+    result = MatchResult((1.0, 0.0, 0.0), (1, 2, 2), (Fault.TIMEOUT, "crashed", ""))
+    assert store.finish_match(first.id, result)
+    match = store.get_match(first.id)
+    assert match.status == "finished" and match.status is MatchStatus.FINISHED
+    assert [s.fault for s in match.seats] == [Fault.TIMEOUT, Fault.CRASHED, Fault.NONE]
+    assert [s.fault for s in match.seats] == ["timeout", "crashed", ""]
+    assert all(type(s.fault) is Fault for s in match.seats)
+    assert [m.id for m in store.list_matches(tid, status="finished")] == [first.id]
+    assert {m.id for m in store.list_matches(tid, status=MatchStatus.PENDING)} == {m.id for m in rest}
+    assert {m.status for m in store.list_matches(tid)} == {MatchStatus.FINISHED, MatchStatus.PENDING}
+
+
+def test_a_fault_or_status_that_is_not_one_of_the_values_is_refused(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    mid = store.create_match(GAME, {}, 1, [a, b])
+    with pytest.raises(StoreError, match="bad fault 'exploded'") as info:
+        store.finish_match(mid, MatchResult((1.0, 0.0), (1, 2), ("", "exploded")))
+    assert "\n" not in str(info.value)
+    match = store.get_match(mid)
+    assert (match.status, [s.fault for s in match.seats]) == (MatchStatus.PENDING, ["", ""])
+    assert store.leaderboard() == []
+    with pytest.raises(StoreError, match="bad match status 'done'"):
+        store.list_matches(status="done")
+
+
+def test_options_and_settings_are_stored_as_json_values(store: Store) -> None:
+    ids = three_bots(store)
+    options = {"deck": ["A", "K"], "rules": {"jokers": False, "limit": None}, "target": 2.5}
+    tid = store.create_tournament(GAME, 3, MappingProxyType(options), 1, 1,
+                                  MappingProxyType({"move_timeout": 1.5}), ids, round_robin(ids, 3))
+    info = store.get_tournament(tid)
+    assert (info.options, info.settings, info.bot_ids) == (options, {"move_timeout": 1.5}, tuple(ids))
+    assert all(m.options == options for m in store.claim_unfinished(tid))
+    mid = store.create_match(GAME, MappingProxyType({"x": [1, {"y": True}]}), 5, ids[:2])
+    assert store.get_match(mid).options == {"x": [1, {"y": True}]}
 
 
 def test_claim_unfinished_resets_running_and_skips_finished(store: Store) -> None:

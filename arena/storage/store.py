@@ -28,39 +28,64 @@ with its matches and rating history, but hides it from :meth:`Store.list_bots`,
 :meth:`Store.get_bot` without a version, and the leaderboard; its name@version
 stays taken. A bot with no seat anywhere is deleted outright.
 
+Statuses and faults are :class:`TournamentStatus`, :class:`MatchStatus` and
+:class:`~arena.match.faults.Fault`: ``StrEnum`` members, so they equal their
+plain strings. Every method takes either and always returns the members; the
+database keeps the values in constrained columns (a CHECK constraint).
+
+Opening a store brings the database to this arena's schema with Alembic
+(:mod:`arena.storage.schema`): a database already there is only read.
+
+The ratings themselves are :class:`arena.rating.RatingBook`'s (pure, in
+memory); the store loads the lines a match needs, lets the book apply the
+matches in ``finish_seq`` order and writes the rows back in bulk.
+
 Every failure of the database (bad URL, unreachable server, not a database
-file, read-only or full disk) surfaces as a :class:`StoreError` with a one-line
-message; table objects never leave this module — the API returns frozen
-dataclasses.
+file, read-only or full disk, a schema it cannot upgrade) surfaces as a
+:class:`StoreError` with a one-line message; table objects
+(:mod:`arena.storage.tables`) never leave the storage package — the API returns
+frozen dataclasses.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from alembic.util import CommandError
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
-from sqlmodel import Field, Session, SQLModel, col, create_engine, delete, func, select
+from sqlmodel import Session, col, create_engine, delete, func, select
 
-from arena.rating import ratings as rt
+from arena import rating
+from arena.match.faults import Fault
+from arena.storage import schema
+from arena.storage.tables import (
+    Bot,
+    MatchStatus,
+    Rating,
+    RatingHistory,
+    Tournament,
+    TournamentStatus,
+    json_dumps,
+    now,
+    utc,
+)
+from arena.storage.tables import Match as Match  # re-exported: a benchmark fills it in bulk
+from arena.storage.tables import Seat as Seat  # re-exported: a benchmark fills it in bulk
 
 BUSY_TIMEOUT_S = 30.0
 """How long a SQLite connection waits for another process's write lock."""
 
-TournamentStatus = Literal["running", "finished", "interrupted"]
-MatchStatus = Literal["pending", "running", "finished", "void"]
-TOURNAMENT_STATUSES: tuple[str, ...] = ("running", "finished", "interrupted")
-MATCH_STATUSES: tuple[str, ...] = ("pending", "running", "finished", "void")
-
 _PG_RATINGS_LOCK = 0x6172656E61  # "arena": advisory lock id serializing rating updates
+# (and schema upgrades: every write transaction takes it)
 
 
 class StoreError(Exception):
@@ -69,113 +94,6 @@ class StoreError(Exception):
 
 class NotFoundError(StoreError):
     """No bot, tournament or match has the id, name or token asked for."""
-
-
-# ---------------------------------------------------------------- tables
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    """SQLite gives naive datetimes back: they were written in UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=UTC)
-
-
-def _when(**kwargs: Any) -> Any:
-    return Field(sa_column=sa.Column(sa.DateTime(timezone=True), **kwargs))
-
-
-class Bot(SQLModel, table=True):
-    __tablename__ = "bot"
-    __table_args__ = (sa.UniqueConstraint("name", "version", name="uq_bot_name_version"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    name: str = Field(index=True)
-    version: str = "1"
-    command: str = ""
-    token_hash: str | None = None
-    removed: bool = False
-    created_at: datetime = _when(nullable=False)
-
-
-class Tournament(SQLModel, table=True):
-    __tablename__ = "tournament"
-
-    id: int | None = Field(default=None, primary_key=True)
-    game: str
-    players: int
-    options: str = "{}"
-    seed: str  # text: seeds go up to 2**63, one past SQLite's largest integer
-    repetitions: int = 1
-    settings: str = "{}"
-    bot_ids: str = "[]"
-    status: str = "running"
-    created_at: datetime = _when(nullable=False)
-    finished_at: datetime | None = _when(nullable=True)
-
-
-class Match(SQLModel, table=True):
-    __tablename__ = "match"
-    __table_args__ = (
-        sa.UniqueConstraint("tournament_id", "index", name="uq_match_tournament_index"),
-        sa.Index("ix_match_tournament_status", "tournament_id", "status"),
-    )
-
-    id: int | None = Field(default=None, primary_key=True)
-    tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
-    index: int = 0
-    game: str
-    options: str = "{}"
-    seed: str
-    status: str = "pending"
-    created_at: datetime = _when(nullable=False)
-    started_at: datetime | None = _when(nullable=True)
-    finished_at: datetime | None = _when(nullable=True)
-    duration_s: float | None = None
-    finish_seq: int | None = Field(default=None, unique=True)
-    log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
-
-
-class Seat(SQLModel, table=True):
-    __tablename__ = "seat"
-
-    match_id: int = Field(foreign_key="match.id", primary_key=True)
-    seat: int = Field(primary_key=True)
-    bot_id: int = Field(foreign_key="bot.id", index=True)
-    score: float | None = None
-    rank: int | None = None
-    fault: str = ""
-
-
-class Rating(SQLModel, table=True):
-    __tablename__ = "rating"
-    __table_args__ = (sa.UniqueConstraint("bot_id", "game", name="uq_rating_bot_game"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    bot_id: int = Field(foreign_key="bot.id")
-    game: str = Field(index=True)
-    mu: float
-    sigma: float
-    matches: int = 0
-    wins: int = 0
-    faults: int = 0
-
-
-class RatingHistory(SQLModel, table=True):
-    __tablename__ = "rating_history"
-    __table_args__ = (sa.Index("ix_rating_history_bot_game", "bot_id", "game", "finish_seq"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    bot_id: int = Field(foreign_key="bot.id")
-    game: str
-    match_id: int = Field(foreign_key="match.id")
-    mu: float
-    sigma: float
-    finish_seq: int
 
 
 # ---------------------------------------------------------------- API values
@@ -216,7 +134,7 @@ class TournamentInfo:
     settings: dict[str, Any]
     bot_ids: tuple[int, ...]
     bots: tuple[str, ...]  # name@version, in bot_ids order
-    status: str
+    status: TournamentStatus
     created_at: datetime
     finished_at: datetime | None
     total: int
@@ -238,11 +156,14 @@ class MatchToRun:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """What a finished match reports, one entry per seat (fault "" for none)."""
+    """What a finished match reports, one entry per seat (fault "" for none).
+
+    A fault is a :class:`~arena.match.faults.Fault` or its value as a plain string;
+    the store refuses any other string."""
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
-    faults: tuple[str, ...]
+    faults: tuple[Fault | str, ...]
     log: bytes | None = None
     started_at: datetime | None = None
     duration_s: float | None = None
@@ -255,7 +176,7 @@ class SeatInfo:
     bot: str  # name@version
     score: float | None
     rank: int | None
-    fault: str
+    fault: Fault
 
 
 @dataclass(frozen=True)
@@ -266,7 +187,7 @@ class MatchInfo:
     game: str
     options: dict[str, Any]
     seed: int
-    status: str
+    status: MatchStatus
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
@@ -307,7 +228,7 @@ class HistoryPoint:
 
     @property
     def conservative(self) -> float:
-        return rt.conservative(self.mu, self.sigma)
+        return rating.conservative(self.mu, self.sigma)
 
 
 # ---------------------------------------------------------------- engines
@@ -355,7 +276,9 @@ def _resolve_url(url: str) -> tuple[str, Path | None]:
 
 
 def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+    engine = create_engine(
+        url, connect_args={"timeout": BUSY_TIMEOUT_S}, json_serializer=json_dumps
+    )
 
     @sa.event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -374,6 +297,16 @@ def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def _sqlite_pragma(conn: sa.Connection, pragma: str) -> None:
+    """A pragma on the connection's own sqlite3 connection, outside any transaction (SQLAlchemy
+    would begin one first)."""
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        cursor.execute(pragma)
+    finally:
+        cursor.close()
 
 
 # ---------------------------------------------------------------- the store
@@ -409,18 +342,20 @@ class Store:
                     # One connection shared: two engines would see two different databases.
                     self._write = create_engine(
                         resolved, poolclass=sa.pool.StaticPool,
-                        connect_args={"check_same_thread": False},
+                        connect_args={"check_same_thread": False}, json_serializer=json_dumps,
                     )
                     self._read = self._write
                 else:
                     self._write = _sqlite_engine(resolved, immediate=True)
                     self._read = _sqlite_engine(resolved, immediate=False)
             else:
-                self._write = create_engine(resolved, pool_pre_ping=True)
+                self._write = create_engine(
+                    resolved, pool_pre_ping=True, json_serializer=json_dumps
+                )
                 self._read = self._write
         except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as error:
             raise StoreError(f"cannot use database URL {self.where}: {_one_line(error)}") from None
-        self._create_tables()
+        self._open_schema()
 
     def close(self) -> None:
         """Release every pooled connection (the object must not be used afterwards)."""
@@ -473,16 +408,63 @@ class Store:
                 session.execute(lock, {"k": _PG_RATINGS_LOCK})
             yield session
 
-    def _create_tables(self) -> None:
-        tables = list(SQLModel.metadata.sorted_tables)
-        ours = [t for t in tables if t.name in _TABLE_NAMES]
-        with self._errors("open the database"):
-            with self._read.connect() as conn:
-                present = set(sa.inspect(conn).get_table_names())
-            if all(t.name in present for t in ours):
-                return  # nothing to write: a read-only database still opens for reading
-            with self._write.begin() as conn:  # BEGIN IMMEDIATE: concurrent openers queue up
-                SQLModel.metadata.create_all(conn, tables=ours)
+    def _open_schema(self) -> None:
+        """Bring the database to this arena's schema (see :mod:`arena.storage.schema`)."""
+        try:
+            with self._errors("open the database"), self._read.connect() as conn:
+                if self._schema_current(conn):
+                    return  # nothing to write: a read-only database still opens for reading
+            with self._errors("upgrade the database's schema"), self._write.connect() as conn:
+                self._upgrade(conn)
+        except StoreError:
+            self.close()
+            raise
+
+    def _schema_current(self, conn: sa.Connection) -> bool:
+        try:
+            return schema.is_current(conn)
+        except schema.SchemaError as error:
+            raise StoreError(f"cannot open the database ({self.where}): {error}") from None
+
+    def _upgrade(self, conn: sa.Connection) -> None:
+        """Migrate on the write connection, in one write transaction: BEGIN IMMEDIATE on
+        SQLite, the advisory lock on PostgreSQL, so concurrent openers queue up and the
+        later ones find the work done. On a SQLite file, foreign keys are off meanwhile
+        (copying a table, as SQLite's batch migrations do, drops the one referenced) and
+        checked before the commit."""
+        file = self._sqlite and self._read is not self._write
+        if file:
+            _sqlite_pragma(conn, "PRAGMA foreign_keys = OFF")  # no effect inside a transaction
+        try:
+            with conn.begin():
+                if self._postgres:
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_RATINGS_LOCK})
+                try:
+                    schema.upgrade(conn)
+                except (sa_exc.SQLAlchemyError, OSError):
+                    raise  # worded by _errors
+                except (schema.SchemaError, CommandError) as error:
+                    raise StoreError(
+                        f"cannot upgrade the database's schema ({self.where}): {_one_line(error)}"
+                    ) from None
+                except Exception as error:  # a migration's own bug: still one line, cause kept
+                    raise StoreError(
+                        f"cannot upgrade the database's schema ({self.where}): "
+                        f"{type(error).__name__}: {_one_line(error)}"
+                    ) from error
+                if file:
+                    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").first()
+                    if broken is not None:
+                        raise StoreError(
+                            f"cannot upgrade the database's schema ({self.where}): a row of "
+                            f"table {broken[0]} refers to a missing row of {broken[2]}"
+                        )
+        finally:
+            if file:
+                try:
+                    _sqlite_pragma(conn, "PRAGMA foreign_keys = ON")
+                except Exception:
+                    conn.invalidate()  # never back to the pool without its foreign keys
 
     # ---------------------------------------------------------------- bots
 
@@ -502,7 +484,7 @@ class Store:
                 raise StoreError(f"bot {name}@{version} already exists{hint}")
             bot = Bot(
                 name=name, version=version, command=command, token_hash=token_hash,
-                created_at=_now(),
+                created_at=now(),
             )
             s.add(bot)
             s.flush()
@@ -598,14 +580,14 @@ class Store:
                     f"match {m.index} of the schedule has {len(m.seat_bot_ids)} seats, "
                     f"not {players}"
                 )
-        options_text = _dumps(options)
+        options = dict(options)
         with self._writing("create a tournament") as s:
             _check_bots(s, set(bot_ids) | {b for m in schedule for b in m.seat_bot_ids})
-            now = _now()
+            created = now()
             tournament = Tournament(
-                game=game, players=players, options=options_text, seed=_seed_text(seed),
-                repetitions=repetitions, settings=_dumps(settings),
-                bot_ids=json.dumps(list(bot_ids)), status="running", created_at=now,
+                game=game, players=players, options=options, seed=_seed_text(seed),
+                repetitions=repetitions, settings=dict(settings), bot_ids=list(bot_ids),
+                status=TournamentStatus.RUNNING, created_at=created,
             )
             s.add(tournament)
             s.flush()
@@ -613,8 +595,8 @@ class Store:
             match_rows = [
                 {
                     "tournament_id": tournament.id, "index": m.index, "game": game,
-                    "options": options_text, "seed": _seed_text(m.seed), "status": "pending",
-                    "created_at": now,
+                    "options": options, "seed": _seed_text(m.seed),
+                    "status": MatchStatus.PENDING, "created_at": created,
                 }
                 for m in schedule
             ]
@@ -628,7 +610,8 @@ class Store:
                 s.execute(
                     sa.insert(Seat),
                     [
-                        {"match_id": ids[m.index], "seat": seat, "bot_id": bot, "fault": ""}
+                        {"match_id": ids[m.index], "seat": seat, "bot_id": bot,
+                         "fault": Fault.NONE}
                         for m in schedule
                         for seat, bot in enumerate(m.seat_bot_ids)
                     ],
@@ -642,14 +625,14 @@ class Store:
         with self._writing("create a match") as s:
             _check_bots(s, set(seat_bot_ids))
             match = Match(
-                tournament_id=None, index=0, game=game, options=_dumps(options),
-                seed=_seed_text(seed), status="pending", created_at=_now(),
+                tournament_id=None, index=0, game=game, options=dict(options),
+                seed=_seed_text(seed), status=MatchStatus.PENDING, created_at=now(),
             )
             s.add(match)
             s.flush()
             assert match.id is not None
             for seat, bot in enumerate(seat_bot_ids):
-                s.add(Seat(match_id=match.id, seat=seat, bot_id=bot, fault=""))
+                s.add(Seat(match_id=match.id, seat=seat, bot_id=bot, fault=Fault.NONE))
             return match.id
 
     def list_tournaments(self) -> list[TournamentInfo]:
@@ -665,17 +648,14 @@ class Store:
                 raise NotFoundError(f"no tournament with id {tournament_id}")
             return self._tournament_info(s, t)
 
-    def set_tournament_status(self, tournament_id: int, status: str) -> None:
-        if status not in TOURNAMENT_STATUSES:
-            raise StoreError(
-                f"bad tournament status {status!r} (one of {', '.join(TOURNAMENT_STATUSES)})"
-            )
+    def set_tournament_status(self, tournament_id: int, status: TournamentStatus | str) -> None:
+        status = _member(TournamentStatus, status, "tournament status")
         with self._writing("update a tournament") as s:
             t = s.get(Tournament, tournament_id)
             if t is None:
                 raise NotFoundError(f"no tournament with id {tournament_id}")
             t.status = status
-            t.finished_at = _now() if status == "finished" else None
+            t.finished_at = now() if status is TournamentStatus.FINISHED else None
             s.add(t)
 
     def _tournament_info(self, s: Session, t: Tournament) -> TournamentInfo:
@@ -687,18 +667,18 @@ class Store:
                 .group_by(Match.status)
             ).all()
         )
-        bot_ids = tuple(int(b) for b in json.loads(t.bot_ids))
+        bot_ids = tuple(int(b) for b in t.bot_ids)
         labels = {
             b.id: f"{b.name}@{b.version}"
             for b in s.exec(select(Bot).where(col(Bot.id).in_(bot_ids)))
         }
         return TournamentInfo(
-            id=t.id, game=t.game, players=t.players, options=json.loads(t.options),
-            seed=int(t.seed), repetitions=t.repetitions, settings=json.loads(t.settings),
+            id=t.id, game=t.game, players=t.players, options=dict(t.options),
+            seed=int(t.seed), repetitions=t.repetitions, settings=dict(t.settings),
             bot_ids=bot_ids, bots=tuple(labels.get(b, f"#{b}") for b in bot_ids),
-            status=t.status, created_at=_utc(t.created_at) or t.created_at,
-            finished_at=_utc(t.finished_at), total=sum(counts.values()),
-            finished=counts.get("finished", 0),
+            status=t.status, created_at=utc(t.created_at) or t.created_at,
+            finished_at=utc(t.finished_at), total=sum(counts.values()),
+            finished=counts.get(MatchStatus.FINISHED, 0),
         )
 
     # ---------------------------------------------------------------- matches
@@ -714,22 +694,24 @@ class Store:
                 raise NotFoundError(f"no tournament with id {tournament_id}")
             s.execute(
                 sa.update(Match)
-                .where(col(Match.tournament_id) == tournament_id, col(Match.status) == "running")
-                .values(status="pending", started_at=None)
+                .where(col(Match.tournament_id) == tournament_id,
+                       col(Match.status) == MatchStatus.RUNNING)
+                .values(status=MatchStatus.PENDING, started_at=None)
             )
             rows = s.execute(
                 sa.select(
                     col(Match.id), col(Match.tournament_id), col(Match.index), col(Match.game),
                     col(Match.options), col(Match.seed),
                 )
-                .where(col(Match.tournament_id) == tournament_id, col(Match.status) == "pending")
+                .where(col(Match.tournament_id) == tournament_id,
+                       col(Match.status) == MatchStatus.PENDING)
                 .order_by(col(Match.index))
             ).all()
             seats = _seat_bots(s, [r[0] for r in rows])
             return [
                 MatchToRun(
                     id=mid, tournament_id=tid, index=index, game=game,
-                    options=json.loads(options), seed=int(seed), seat_bot_ids=seats.get(mid, ()),
+                    options=dict(options), seed=int(seed), seat_bot_ids=seats.get(mid, ()),
                 )
                 for mid, tid, index, game, options, seed in rows
             ]
@@ -738,10 +720,10 @@ class Store:
         """Mark a pending match running (now). False if it is finished or void already."""
         with self._writing("start a match") as s:
             match = _get_match(s, match_id)
-            if match.status in ("finished", "void"):
+            if match.status in _DONE:
                 return False
-            match.status = "running"
-            match.started_at = _now()
+            match.status = MatchStatus.RUNNING
+            match.started_at = now()
             s.add(match)
             return True
 
@@ -749,9 +731,9 @@ class Store:
         """Give up on a match that cannot be played; False if it finished already."""
         with self._writing("void a match") as s:
             match = _get_match(s, match_id)
-            if match.status == "finished":
+            if match.status is MatchStatus.FINISHED:
                 return False
-            match.status = "void"
+            match.status = MatchStatus.VOID
             s.add(match)
             s.flush()
             _rate_ready(s, match)  # the matches scheduled after it need not wait for it
@@ -762,13 +744,13 @@ class Store:
 
         Returns False and changes nothing when the match is already finished (or
         void): a result written twice is stored once. A result whose length does
-        not match the seats is a :class:`StoreError`; a rank below 1 is the
-        caller's bug (``ValueError`` from the ratings) — in both cases nothing is
-        written.
+        not match the seats, or with a fault that is not a :class:`Fault` value, is
+        a :class:`StoreError`; a rank below 1 is the caller's bug (``ValueError``
+        from the ratings) — in every case nothing is written.
         """
         with self._writing("finish a match") as s:
             match = _get_match(s, match_id)
-            if match.status in ("finished", "void"):
+            if match.status in _DONE:
                 return False
             seats = s.exec(
                 select(Seat).where(Seat.match_id == match_id).order_by(col(Seat.seat))
@@ -782,14 +764,15 @@ class Store:
                 )
             if any(rank < 1 for rank in result.ranks):
                 raise ValueError(f"ranks must be 1 or more, not {list(result.ranks)}")
-            match.status = "finished"
+            faults = [_member(Fault, fault, "fault") for fault in result.faults]
+            match.status = MatchStatus.FINISHED
             match.started_at = result.started_at or match.started_at
-            match.finished_at = _now()
+            match.finished_at = now()
             match.duration_s = result.duration_s
             match.log = result.log
             s.add(match)
             for seat, score, rank, fault in zip(
-                seats, result.scores, result.ranks, result.faults, strict=True
+                seats, result.scores, result.ranks, faults, strict=True
             ):
                 seat.score, seat.rank, seat.fault = float(score), int(rank), fault
                 s.add(seat)
@@ -804,9 +787,12 @@ class Store:
             return _match_info(match, _seat_infos(s, [match_id]).get(match_id, ()), with_log=True)
 
     def list_matches(
-        self, tournament_id: int | None = None, limit: int = 100, *, status: str | None = None
+        self, tournament_id: int | None = None, limit: int = 100, *,
+        status: MatchStatus | str | None = None,
     ) -> list[MatchInfo]:
         """Matches, newest first (logs not loaded)."""
+        if status is not None:
+            status = _member(MatchStatus, status, "match status")
         with self._reading("list matches") as s:
             query = select(Match).options(sa.orm.defer(Match.log))  # type: ignore[arg-type]
             if tournament_id is not None:
@@ -832,7 +818,7 @@ class Store:
             rows = [
                 LeaderboardRow(
                     game=r.game, bot_id=r.bot_id, name=b.name, version=b.version, mu=r.mu,
-                    sigma=r.sigma, conservative=rt.conservative(r.mu, r.sigma),
+                    sigma=r.sigma, conservative=rating.conservative(r.mu, r.sigma),
                     matches=r.matches, wins=r.wins, faults=r.faults,
                 )
                 for r, b in s.exec(query).all()
@@ -866,39 +852,50 @@ class Store:
             rows = conn.execute(
                 sa.select(
                     col(Match.id), col(Match.game), col(Match.finish_seq),
-                    col(Seat.bot_id), col(Seat.rank), col(Seat.fault),
+                    col(Seat.bot_id), col(Seat.rank), _FAULT_TEXT,
                 )
                 .select_from(Match)
                 .outerjoin(Seat, col(Seat.match_id) == col(Match.id))
-                .where(col(Match.status) == "finished", col(Match.finish_seq).is_not(None))
+                .where(col(Match.status) == MatchStatus.FINISHED,
+                       col(Match.finish_seq).is_not(None))
                 .order_by(col(Match.finish_seq), col(Match.id), col(Seat.seat))
             )
-            book = _RatingBook({})
+            book = rating.RatingBook()
             replayed = 0
             match_id: int | None = None
             game, finish_seq = "", 0
-            placed: list[_Placed] = []
+            placed: list[rating.Placed] = []
             for row_match, row_game, row_seq, bot_id, rank, fault in rows:
                 if row_match != match_id:
                     if match_id is not None:
                         _replay(book, game, match_id, finish_seq, placed)
                         replayed += 1
                         if len(book.history) >= _HISTORY_CHUNK:
-                            book.write_history(conn)
+                            _write_history(conn, book.take_history())
                     match_id, game, finish_seq, placed = row_match, row_game, int(row_seq or 0), []
                 if bot_id is not None:  # a finished match without seats rates nothing
-                    placed.append(_Placed(bot_id, int(rank or 0), fault))
+                    placed.append(rating.Placed(bot_id, int(rank or 0), fault != ""))
             if match_id is not None:
                 _replay(book, game, match_id, finish_seq, placed)
                 replayed += 1
-            book.save(conn)
+            _save_ratings(conn, book, {})
             return replayed
 
 
-# ---------------------------------------------------------------- rating bookkeeping
+# ---------------------------------------------------------------- rating rows
+#
+# The book (arena.rating.RatingBook) does the rating and the counting; here the
+# lines it needs are loaded and what it moved is written back: SQLAlchemy Core
+# statements run as executemany over plain dicts on the caller's connection
+# (inside its transaction), no ORM object per row, which matters when a rebuild
+# writes a history row per bot and match.
 
 _HISTORY_CHUNK = 10_000
 """History rows written per bulk insert."""
+
+_FAULT_TEXT = sa.type_coerce(col(Seat.fault), sa.String())
+"""A seat's fault as its stored text: the book needs only whether it is empty."""
+
 
 def _rate_ready(s: Session, changed: Match) -> None:
     """Rate, in schedule order, every finished match whose turn has come.
@@ -910,18 +907,19 @@ def _rate_ready(s: Session, changed: Match) -> None:
     ready: list[int]
     if changed.tournament_id is None:
         assert changed.id is not None
-        ready = [changed.id] if changed.status == "finished" and changed.finish_seq is None else []
+        finished = changed.status is MatchStatus.FINISHED and changed.finish_seq is None
+        ready = [changed.id] if finished else []
     else:
         frontier = s.execute(
             select(func.min(Match.index)).where(
                 Match.tournament_id == changed.tournament_id,
-                col(Match.status).in_(("pending", "running")),
+                col(Match.status).in_((MatchStatus.PENDING, MatchStatus.RUNNING)),
             )
         ).scalar()
         query = (
             select(Match.id)
-            .where(Match.tournament_id == changed.tournament_id, Match.status == "finished",
-                   col(Match.finish_seq).is_(None))
+            .where(Match.tournament_id == changed.tournament_id,
+                   col(Match.status) == MatchStatus.FINISHED, col(Match.finish_seq).is_(None))
             .order_by(col(Match.index))
         )
         if frontier is not None:
@@ -929,28 +927,32 @@ def _rate_ready(s: Session, changed: Match) -> None:
         ready = [int(m) for m in s.execute(query).scalars()]
     if not ready:
         return
-    placed: dict[int, list[_Placed]] = {}
+    placed: dict[int, list[rating.Placed]] = {}
     for chunk in _chunks(ready):
         for match_id, bot_id, rank, fault in s.execute(
-            select(Seat.match_id, Seat.bot_id, Seat.rank, Seat.fault)
+            sa.select(col(Seat.match_id), col(Seat.bot_id), col(Seat.rank), _FAULT_TEXT)
             .where(col(Seat.match_id).in_(chunk))
             .order_by(col(Seat.match_id), col(Seat.seat))
         ):
-            placed.setdefault(match_id, []).append(_Placed(bot_id, int(rank or 0), fault))
+            placed.setdefault(match_id, []).append(
+                rating.Placed(bot_id, int(rank or 0), fault != "")
+            )
     conn = s.connection()
-    book = _RatingBook.load(conn, changed.game, {p.bot_id for seats in placed.values() for p in seats})
+    game = changed.game
+    book, row_ids = _load_ratings(conn, game, {p.bot_id for seats in placed.values() for p in seats})
     next_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
     numbered = []
     for match_id in ready:
-        book.apply(changed.game, match_id, next_seq, placed.get(match_id, []))
+        book.apply(game, match_id, next_seq, placed.get(match_id, []))
         numbered.append({"id": match_id, "finish_seq": next_seq})
         next_seq += 1
     s.execute(sa.update(Match), numbered)  # ORM bulk update by primary key
-    book.save(conn)
+    _save_ratings(conn, book, row_ids)
 
 
 def _replay(
-    book: _RatingBook, game: str, match_id: int, finish_seq: int, placed: Sequence[_Placed]
+    book: rating.RatingBook, game: str, match_id: int, finish_seq: int,
+    placed: Sequence[rating.Placed],
 ) -> None:
     """One stored match into the rebuild; a stored rank no rating can take is a StoreError."""
     try:
@@ -959,117 +961,67 @@ def _replay(
         raise StoreError(f"cannot rebuild ratings: stored match {match_id}: {error}") from None
 
 
-class _Placed(NamedTuple):
-    bot_id: int
-    rank: int
-    fault: str
-
-
-@dataclass
-class _Line:
-    mu: float
-    sigma: float
-    matches: int = 0
-    wins: int = 0
-    faults: int = 0
-    row_id: int | None = None  # the rating row it was loaded from; None: a new row
-
-
-class _RatingBook:
-    """Ratings of some (bot, game) pairs in memory, moved match by match, then saved.
-
-    The incremental path (one match) and the rebuild (all matches) both go
-    through :meth:`apply`, which is why they agree to the last bit.
-
-    Per match and distinct bot: ``matches`` +1, ``wins`` +1 if any of its seats
-    ranked 1, ``faults`` +1 if any of its seats faulted. A match with fewer than
-    two distinct bots rates nothing and counts nothing.
-
-    Writes are SQLAlchemy Core statements run as executemany over plain dicts on
-    the caller's connection (inside its transaction): no ORM object per row,
-    which matters when a rebuild writes a history row per bot and match.
-    """
-
-    def __init__(self, lines: dict[tuple[int, str], _Line]) -> None:
-        self.lines = lines
-        self.changed: set[tuple[int, str]] = set()
-        self.history: list[dict[str, Any]] = []
-
-    @classmethod
-    def load(cls, conn: sa.Connection, game: str, bot_ids: set[int]) -> _RatingBook:
-        rows = conn.execute(
+def _load_ratings(
+    conn: sa.Connection, game: str, bot_ids: set[int]
+) -> tuple[rating.RatingBook, dict[rating.Key, int]]:
+    """A book holding the stored lines of these bots in this game, and their rows' ids."""
+    lines: dict[rating.Key, rating.RatingLine] = {}
+    row_ids: dict[rating.Key, int] = {}
+    for chunk in _chunks(sorted(bot_ids)):
+        for row_id, bot_id, mu, sigma, matches, wins, faults in conn.execute(
             sa.select(
                 col(Rating.id), col(Rating.bot_id), col(Rating.mu), col(Rating.sigma),
                 col(Rating.matches), col(Rating.wins), col(Rating.faults),
-            ).where(col(Rating.game) == game, col(Rating.bot_id).in_(bot_ids))
-        )
-        return cls({
-            (bot_id, game): _Line(mu, sigma, matches, wins, faults, row_id)
-            for row_id, bot_id, mu, sigma, matches, wins, faults in rows
-        })
+            ).where(col(Rating.game) == game, col(Rating.bot_id).in_(chunk))
+        ):
+            lines[bot_id, game] = rating.RatingLine(mu, sigma, matches, wins, faults)
+            assert row_id is not None
+            row_ids[bot_id, game] = row_id
+    return rating.RatingBook(lines), row_ids
 
-    def apply(self, game: str, match_id: int, finish_seq: int, placed: Sequence[_Placed]) -> None:
-        lines = self.lines
-        priors = {
-            p.bot_id: (line.mu, line.sigma)
-            for p in placed
-            if (line := lines.get((p.bot_id, game))) is not None
-        }
-        new = rt.rate(priors, [(p.bot_id, p.rank) for p in placed])  # in bot id order
-        if not new:
-            return
-        won = {p.bot_id for p in placed if p.rank == 1}
-        faulted = {p.bot_id for p in placed if p.fault}
-        for bot_id, (mu, sigma) in new.items():
-            key = (bot_id, game)
-            line = lines.get(key)
-            if line is None:
-                line = lines[key] = _Line(*rt.DEFAULT)
-            line.mu, line.sigma = mu, sigma
-            line.matches += 1
-            line.wins += bot_id in won
-            line.faults += bot_id in faulted
-            self.changed.add(key)
-            self.history.append({
-                "bot_id": bot_id, "game": game, "match_id": match_id, "mu": mu, "sigma": sigma,
-                "finish_seq": finish_seq,
-            })
 
-    def write_history(self, conn: sa.Connection) -> None:
-        """Insert the history rows gathered so far (and forget them)."""
-        if self.history:
-            conn.execute(sa.insert(RatingHistory), self.history)
-            self.history = []
+def _save_ratings(
+    conn: sa.Connection, book: rating.RatingBook, row_ids: Mapping[rating.Key, int]
+) -> None:
+    """Write every line the book moved (update the row it was loaded from, else insert one),
+    then the history it gathered."""
+    updates: list[dict[str, Any]] = []
+    inserts: list[dict[str, Any]] = []
+    for (bot_id, game), line in book.take_changed():
+        values = {"mu": line.mu, "sigma": line.sigma, "matches": line.matches,
+                  "wins": line.wins, "faults": line.faults}
+        row_id = row_ids.get((bot_id, game))
+        if row_id is None:
+            inserts.append({"bot_id": bot_id, "game": game, **values})
+        else:
+            updates.append({"row_id": row_id, **values})
+    if updates:
+        conn.execute(sa.update(Rating).where(col(Rating.id) == sa.bindparam("row_id")), updates)
+    if inserts:
+        conn.execute(sa.insert(Rating), inserts)
+    _write_history(conn, book.take_history())
 
-    def save(self, conn: sa.Connection) -> None:
-        """Write every changed rating (update a loaded row, insert a new one) and the history."""
-        updates: list[dict[str, Any]] = []
-        inserts: list[dict[str, Any]] = []
-        for key in sorted(self.changed):
-            line = self.lines[key]
-            values = {"mu": line.mu, "sigma": line.sigma, "matches": line.matches,
-                      "wins": line.wins, "faults": line.faults}
-            if line.row_id is None:
-                inserts.append({"bot_id": key[0], "game": key[1], **values})
-            else:
-                updates.append({"row_id": line.row_id, **values})
-        if updates:
-            conn.execute(
-                sa.update(Rating).where(col(Rating.id) == sa.bindparam("row_id")), updates
-            )
-        if inserts:
-            conn.execute(sa.insert(Rating), inserts)
-        self.changed.clear()
-        self.write_history(conn)
+
+def _write_history(conn: sa.Connection, moves: Sequence[rating.RatingMove]) -> None:
+    if moves:  # the book's history points are keyed as the columns already
+        conn.execute(sa.insert(RatingHistory), moves)
 
 
 # ---------------------------------------------------------------- helpers
 
-_TABLE_NAMES = frozenset({"bot", "tournament", "match", "seat", "rating", "rating_history"})
+_DONE = (MatchStatus.FINISHED, MatchStatus.VOID)
+"""A match in one of these statuses is never played again."""
+
+_Choice = TypeVar("_Choice", bound=StrEnum)
 
 
-def _dumps(value: Mapping[str, Any]) -> str:
-    return json.dumps(dict(value), sort_keys=True)
+def _member(enum: type[_Choice], value: _Choice | str, what: str) -> _Choice:
+    """``value`` as a member of ``enum`` (a member or its value as a plain string)."""
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(repr(member.value) for member in enum)
+        raise StoreError(f"bad {what} {value!r} (one of {choices})") from None
 
 
 def _seed_text(seed: int) -> str:
@@ -1083,7 +1035,7 @@ def _bot_info(bot: Bot) -> BotInfo:
     return BotInfo(
         id=bot.id, name=bot.name, version=bot.version, command=bot.command,
         remote=bot.token_hash is not None, removed=bot.removed,
-        created_at=_utc(bot.created_at) or bot.created_at,
+        created_at=utc(bot.created_at) or bot.created_at,
     )
 
 
@@ -1151,15 +1103,15 @@ def _match_info(m: Match, seats: tuple[SeatInfo, ...], *, with_log: bool) -> Mat
     assert m.id is not None
     return MatchInfo(
         id=m.id, tournament_id=m.tournament_id, index=m.index, game=m.game,
-        options=json.loads(m.options), seed=int(m.seed), status=m.status,
-        created_at=_utc(m.created_at) or m.created_at, started_at=_utc(m.started_at),
-        finished_at=_utc(m.finished_at), duration_s=m.duration_s, finish_seq=m.finish_seq,
+        options=dict(m.options), seed=int(m.seed), status=m.status,
+        created_at=utc(m.created_at) or m.created_at, started_at=utc(m.started_at),
+        finished_at=utc(m.finished_at), duration_s=m.duration_s, finish_seq=m.finish_seq,
         seats=seats, log=m.log if with_log else None,
     )
 
 
 __all__ = [
-    "BUSY_TIMEOUT_S", "MATCH_STATUSES", "TOURNAMENT_STATUSES", "BotInfo", "HistoryPoint",
-    "LeaderboardRow", "MatchInfo", "MatchResult", "MatchStatus", "MatchToRun", "ScheduledMatch",
-    "SeatInfo", "Store", "StoreError", "TournamentInfo", "TournamentStatus",
+    "BUSY_TIMEOUT_S", "BotInfo", "Fault", "HistoryPoint", "LeaderboardRow", "MatchInfo",
+    "MatchResult", "MatchStatus", "MatchToRun", "NotFoundError", "ScheduledMatch", "SeatInfo",
+    "Store", "StoreError", "TournamentInfo", "TournamentStatus",
 ]

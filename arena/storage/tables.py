@@ -1,0 +1,191 @@
+"""The arena's tables (SQLModel) and the values their constrained columns take.
+
+These are the tables at the newest migration (``migrations/versions``): a
+change here needs a migration that makes the database agree (the tests compare
+the migrated schema with these tables). Table objects stay inside the storage
+package; the store's API returns frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from arena.match.faults import Fault
+
+
+class TournamentStatus(StrEnum):
+    RUNNING = "running"
+    FINISHED = "finished"
+    INTERRUPTED = "interrupted"
+
+
+class MatchStatus(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    FINISHED = "finished"
+    VOID = "void"
+
+
+def _values(enum: type[StrEnum]) -> list[str]:
+    return [member.value for member in enum]
+
+
+CHOICE_LENGTH = 32
+"""Width of the constrained string columns (room for a new value without widening)."""
+
+
+def choice(enum: type[StrEnum], name: str) -> sa.Enum:
+    """A column type holding one of ``enum``'s values: a plain string with a CHECK
+    constraint named ``name`` on every database (no native enum type), given and
+    returned as the enum's members; a string that is not a value is refused before
+    it reaches the database."""
+    return sa.Enum(
+        enum, name=name, native_enum=False, create_constraint=True, validate_strings=True,
+        values_callable=_values, length=CHOICE_LENGTH,
+    )
+
+
+def json_dumps(value: Any) -> str:
+    """How JSON columns are written: keys sorted, so equal values give equal text."""
+    return json.dumps(value, sort_keys=True)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def utc(value: datetime | None) -> datetime | None:
+    """SQLite gives naive datetimes back: they were written in UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def _when(**kwargs: Any) -> Any:
+    return Field(sa_column=sa.Column(sa.DateTime(timezone=True), **kwargs))
+
+
+def _json(default: Any) -> Any:
+    return Field(default_factory=default, sa_column=sa.Column(sa.JSON, nullable=False))
+
+
+class Bot(SQLModel, table=True):
+    __tablename__ = "bot"
+    __table_args__ = (sa.UniqueConstraint("name", "version", name="uq_bot_name_version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True)
+    version: str = "1"
+    command: str = ""
+    token_hash: str | None = None
+    removed: bool = False
+    created_at: datetime = _when(nullable=False)
+
+
+class Tournament(SQLModel, table=True):
+    __tablename__ = "tournament"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game: str
+    players: int
+    options: dict[str, Any] = _json(dict)
+    seed: str  # text: seeds go up to 2**63, one past SQLite's largest integer
+    repetitions: int = 1
+    settings: dict[str, Any] = _json(dict)
+    bot_ids: list[int] = _json(list)
+    status: TournamentStatus = Field(
+        default=TournamentStatus.RUNNING,
+        sa_column=sa.Column(choice(TournamentStatus, "ck_tournament_status"), nullable=False),
+    )
+    created_at: datetime = _when(nullable=False)
+    finished_at: datetime | None = _when(nullable=True)
+
+
+class Match(SQLModel, table=True):
+    __tablename__ = "match"
+    __table_args__ = (
+        sa.UniqueConstraint("tournament_id", "index", name="uq_match_tournament_index"),
+        sa.Index("ix_match_tournament_status", "tournament_id", "status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    tournament_id: int | None = Field(default=None, foreign_key="tournament.id")
+    index: int = 0
+    game: str
+    options: dict[str, Any] = _json(dict)
+    seed: str
+    status: MatchStatus = Field(
+        default=MatchStatus.PENDING,
+        sa_column=sa.Column(choice(MatchStatus, "ck_match_status"), nullable=False),
+    )
+    created_at: datetime = _when(nullable=False)
+    started_at: datetime | None = _when(nullable=True)
+    finished_at: datetime | None = _when(nullable=True)
+    duration_s: float | None = None
+    finish_seq: int | None = Field(default=None, unique=True)
+    log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seat"
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    score: float | None = None
+    rank: int | None = None
+    fault: Fault = Field(
+        default=Fault.NONE, sa_column=sa.Column(choice(Fault, "ck_seat_fault"), nullable=False)
+    )
+
+
+class Rating(SQLModel, table=True):
+    __tablename__ = "rating"
+    __table_args__ = (sa.UniqueConstraint("bot_id", "game", name="uq_rating_bot_game"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id")
+    game: str = Field(index=True)
+    mu: float
+    sigma: float
+    matches: int = 0
+    wins: int = 0
+    faults: int = 0
+
+
+class RatingHistory(SQLModel, table=True):
+    __tablename__ = "rating_history"
+    __table_args__ = (sa.Index("ix_rating_history_bot_game", "bot_id", "game", "finish_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id")
+    game: str
+    match_id: int = Field(foreign_key="match.id")
+    mu: float
+    sigma: float
+    finish_seq: int
+
+
+TABLES: tuple[sa.Table, ...] = tuple(
+    SQLModel.metadata.tables[name]
+    for name in ("bot", "tournament", "match", "seat", "rating", "rating_history")
+)
+"""The arena's tables, parents before children."""
+
+TABLE_NAMES = frozenset(table.name for table in TABLES)
+
+metadata = SQLModel.metadata
+"""The metadata the tables are declared on (shared with any other SQLModel table in the process)."""
+
+
+__all__ = [
+    "CHOICE_LENGTH", "TABLES", "TABLE_NAMES", "Bot", "Fault", "Match", "MatchStatus", "Rating",
+    "RatingHistory", "Seat", "Tournament", "TournamentStatus", "choice", "json_dumps", "metadata",
+    "now", "utc",
+]

@@ -1,0 +1,715 @@
+"""Schema migrations: a database of the arena before migrations is upgraded without losing a row.
+
+The old database is built here by hand, as the arena wrote it before it had
+migrations: the ``CREATE TABLE`` statements ``SQLModel.metadata.create_all``
+emitted (SQLite and PostgreSQL; only the spaces at the ends of lines are gone,
+and the SQLite statements are compared with whitespace folded), and rows as the old store stored them (JSON
+as sorted text, statuses and faults as plain strings, datetimes as SQLAlchemy
+wrote them). Every test runs on SQLite and on a real PostgreSQL server
+(``pgserver``, as in ``tests/test_postgres.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pgserver
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from arena.match.faults import Fault
+from arena.rating import ratings as rt
+from arena.storage import schema
+from arena.storage.store import MatchResult, MatchStatus, Store, StoreError, TournamentStatus
+from arena.storage.tables import TABLE_NAMES, metadata
+from tests.test_store import _open_and_add
+
+GAME = "some-game"
+
+# ---------------------------------------------------------------- the old schema, as create_all made it
+
+OLD_SQLITE = [
+    """CREATE TABLE bot (
+	id INTEGER NOT NULL,
+	name VARCHAR NOT NULL,
+	version VARCHAR NOT NULL,
+	command VARCHAR NOT NULL,
+	token_hash VARCHAR,
+	removed BOOLEAN NOT NULL,
+	created_at DATETIME NOT NULL,
+	PRIMARY KEY (id),
+	CONSTRAINT uq_bot_name_version UNIQUE (name, version)
+)""",
+    "CREATE INDEX ix_bot_name ON bot (name)",
+    """CREATE TABLE tournament (
+	id INTEGER NOT NULL,
+	game VARCHAR NOT NULL,
+	players INTEGER NOT NULL,
+	options VARCHAR NOT NULL,
+	seed VARCHAR NOT NULL,
+	repetitions INTEGER NOT NULL,
+	settings VARCHAR NOT NULL,
+	bot_ids VARCHAR NOT NULL,
+	status VARCHAR NOT NULL,
+	created_at DATETIME NOT NULL,
+	finished_at DATETIME,
+	PRIMARY KEY (id)
+)""",
+    """CREATE TABLE "match" (
+	id INTEGER NOT NULL,
+	tournament_id INTEGER,
+	"index" INTEGER NOT NULL,
+	game VARCHAR NOT NULL,
+	options VARCHAR NOT NULL,
+	seed VARCHAR NOT NULL,
+	status VARCHAR NOT NULL,
+	created_at DATETIME NOT NULL,
+	started_at DATETIME,
+	finished_at DATETIME,
+	duration_s FLOAT,
+	finish_seq INTEGER,
+	log BLOB,
+	PRIMARY KEY (id),
+	CONSTRAINT uq_match_tournament_index UNIQUE (tournament_id, "index"),
+	FOREIGN KEY(tournament_id) REFERENCES tournament (id),
+	UNIQUE (finish_seq)
+)""",
+    'CREATE INDEX ix_match_tournament_status ON "match" (tournament_id, status)',
+    """CREATE TABLE rating (
+	id INTEGER NOT NULL,
+	bot_id INTEGER NOT NULL,
+	game VARCHAR NOT NULL,
+	mu FLOAT NOT NULL,
+	sigma FLOAT NOT NULL,
+	matches INTEGER NOT NULL,
+	wins INTEGER NOT NULL,
+	faults INTEGER NOT NULL,
+	PRIMARY KEY (id),
+	CONSTRAINT uq_rating_bot_game UNIQUE (bot_id, game),
+	FOREIGN KEY(bot_id) REFERENCES bot (id)
+)""",
+    "CREATE INDEX ix_rating_game ON rating (game)",
+    """CREATE TABLE rating_history (
+	id INTEGER NOT NULL,
+	bot_id INTEGER NOT NULL,
+	game VARCHAR NOT NULL,
+	match_id INTEGER NOT NULL,
+	mu FLOAT NOT NULL,
+	sigma FLOAT NOT NULL,
+	finish_seq INTEGER NOT NULL,
+	PRIMARY KEY (id),
+	FOREIGN KEY(bot_id) REFERENCES bot (id),
+	FOREIGN KEY(match_id) REFERENCES "match" (id)
+)""",
+    "CREATE INDEX ix_rating_history_bot_game ON rating_history (bot_id, game, finish_seq)",
+    """CREATE TABLE seat (
+	match_id INTEGER NOT NULL,
+	seat INTEGER NOT NULL,
+	bot_id INTEGER NOT NULL,
+	score FLOAT,
+	rank INTEGER,
+	fault VARCHAR NOT NULL,
+	PRIMARY KEY (match_id, seat),
+	FOREIGN KEY(match_id) REFERENCES "match" (id),
+	FOREIGN KEY(bot_id) REFERENCES bot (id)
+)""",
+    "CREATE INDEX ix_seat_bot_id ON seat (bot_id)",
+]
+
+OLD_POSTGRES = [
+    """CREATE TABLE bot (
+	id SERIAL NOT NULL,
+	name VARCHAR NOT NULL,
+	version VARCHAR NOT NULL,
+	command VARCHAR NOT NULL,
+	token_hash VARCHAR,
+	removed BOOLEAN NOT NULL,
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	PRIMARY KEY (id),
+	CONSTRAINT uq_bot_name_version UNIQUE (name, version)
+)""",
+    "CREATE INDEX ix_bot_name ON bot (name)",
+    """CREATE TABLE tournament (
+	id SERIAL NOT NULL,
+	game VARCHAR NOT NULL,
+	players INTEGER NOT NULL,
+	options VARCHAR NOT NULL,
+	seed VARCHAR NOT NULL,
+	repetitions INTEGER NOT NULL,
+	settings VARCHAR NOT NULL,
+	bot_ids VARCHAR NOT NULL,
+	status VARCHAR NOT NULL,
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	finished_at TIMESTAMP WITH TIME ZONE,
+	PRIMARY KEY (id)
+)""",
+    """CREATE TABLE match (
+	id SERIAL NOT NULL,
+	tournament_id INTEGER,
+	index INTEGER NOT NULL,
+	game VARCHAR NOT NULL,
+	options VARCHAR NOT NULL,
+	seed VARCHAR NOT NULL,
+	status VARCHAR NOT NULL,
+	created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+	started_at TIMESTAMP WITH TIME ZONE,
+	finished_at TIMESTAMP WITH TIME ZONE,
+	duration_s FLOAT,
+	finish_seq INTEGER,
+	log BYTEA,
+	PRIMARY KEY (id),
+	CONSTRAINT uq_match_tournament_index UNIQUE (tournament_id, index),
+	FOREIGN KEY(tournament_id) REFERENCES tournament (id),
+	UNIQUE (finish_seq)
+)""",
+    "CREATE INDEX ix_match_tournament_status ON match (tournament_id, status)",
+    """CREATE TABLE rating (
+	id SERIAL NOT NULL,
+	bot_id INTEGER NOT NULL,
+	game VARCHAR NOT NULL,
+	mu FLOAT NOT NULL,
+	sigma FLOAT NOT NULL,
+	matches INTEGER NOT NULL,
+	wins INTEGER NOT NULL,
+	faults INTEGER NOT NULL,
+	PRIMARY KEY (id),
+	CONSTRAINT uq_rating_bot_game UNIQUE (bot_id, game),
+	FOREIGN KEY(bot_id) REFERENCES bot (id)
+)""",
+    "CREATE INDEX ix_rating_game ON rating (game)",
+    """CREATE TABLE rating_history (
+	id SERIAL NOT NULL,
+	bot_id INTEGER NOT NULL,
+	game VARCHAR NOT NULL,
+	match_id INTEGER NOT NULL,
+	mu FLOAT NOT NULL,
+	sigma FLOAT NOT NULL,
+	finish_seq INTEGER NOT NULL,
+	PRIMARY KEY (id),
+	FOREIGN KEY(bot_id) REFERENCES bot (id),
+	FOREIGN KEY(match_id) REFERENCES match (id)
+)""",
+    "CREATE INDEX ix_rating_history_bot_game ON rating_history (bot_id, game, finish_seq)",
+    """CREATE TABLE seat (
+	match_id INTEGER NOT NULL,
+	seat INTEGER NOT NULL,
+	bot_id INTEGER NOT NULL,
+	score FLOAT,
+	rank INTEGER,
+	fault VARCHAR NOT NULL,
+	PRIMARY KEY (match_id, seat),
+	FOREIGN KEY(match_id) REFERENCES match (id),
+	FOREIGN KEY(bot_id) REFERENCES bot (id)
+)""",
+    "CREATE INDEX ix_seat_bot_id ON seat (bot_id)",
+]
+
+# ---------------------------------------------------------------- databases
+
+
+@pytest.fixture(scope="module")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """As in tests/test_postgres.py: one server for this module, on a Unix socket."""
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
+    yield server.get_uri()
+    server.cleanup()
+
+
+def _new_postgres_database(server: str) -> str:
+    name = f"arena_{uuid.uuid4().hex[:12]}"
+    psycopg = server.replace("postgresql://", "postgresql+psycopg://", 1)
+    admin = sa.create_engine(psycopg, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return sa.engine.make_url(psycopg).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def new_database(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
+    """Makes empty databases: new SQLite files, or new databases on the PostgreSQL server."""
+    made = iter(range(1_000_000))
+
+    def new() -> str:
+        if backend == "postgresql":
+            return _new_postgres_database(request.getfixturevalue("postgres_server"))
+        path = tmp_path / f"arena{next(made)}.db"
+        path.touch(mode=0o600)
+        return f"sqlite:///{path}"
+
+    return new
+
+
+@pytest.fixture
+def url(new_database: Callable[[], str]) -> str:
+    """An empty database."""
+    return new_database()
+
+
+def _engine(url: str) -> sa.Engine:
+    """A plain engine (no store): on SQLite, foreign keys off, as sqlite3 has them."""
+    return sa.create_engine(url, poolclass=sa.pool.NullPool)
+
+
+def _is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def _create_old_schema(url: str) -> None:
+    engine = _engine(url)
+    with engine.begin() as conn:
+        for statement in OLD_SQLITE if _is_sqlite(url) else OLD_POSTGRES:
+            conn.exec_driver_sql(statement)
+    engine.dispose()
+
+
+def _migrate(url: str, verb: str, revision: str) -> None:
+    """Alembic's upgrade or downgrade on a plain connection, as a developer would run it."""
+    engine = _engine(url)
+    with engine.connect() as conn, conn.begin():
+        getattr(command, verb)(schema.alembic_config(conn), revision)
+    engine.dispose()
+
+
+def _stored_revisions(url: str) -> set[str]:
+    engine = _engine(url)
+    with engine.connect() as conn:
+        revisions = set(schema.stored_revisions(conn))
+    engine.dispose()
+    return revisions
+
+
+def _describe(url: str) -> dict[str, Any]:
+    """The arena's tables as the database has them: columns, keys, constraints, indexes
+    (and on SQLite the very ``CREATE`` statements)."""
+    engine = _engine(url)
+    with engine.connect() as conn:
+        inspector = sa.inspect(conn)
+        out: dict[str, Any] = {}
+        for table in sorted(TABLE_NAMES):
+            out[table] = {
+                "columns": [
+                    (c["name"], str(c["type"]), c["nullable"]) for c in inspector.get_columns(table)
+                ],
+                "primary key": inspector.get_pk_constraint(table)["constrained_columns"],
+                "unique": sorted(
+                    (u["name"] or "", tuple(u["column_names"]))
+                    for u in inspector.get_unique_constraints(table)
+                ),
+                "foreign keys": sorted(
+                    (tuple(f["constrained_columns"]), f["referred_table"],
+                     tuple(f["referred_columns"]))
+                    for f in inspector.get_foreign_keys(table)
+                ),
+                "indexes": sorted(
+                    (i["name"], tuple(str(c) for c in i["column_names"]), bool(i["unique"]))
+                    for i in inspector.get_indexes(table)
+                ),
+                "checks": sorted(
+                    (c["name"], " ".join(c["sqltext"].split()))
+                    for c in inspector.get_check_constraints(table)
+                ),
+            }
+        if _is_sqlite(url):
+            out["sql"] = sorted(
+                (kind, name, " ".join(sql.split()))
+                for kind, name, sql in conn.exec_driver_sql(
+                    "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+                    "AND name != 'alembic_version'"
+                )
+            )
+    engine.dispose()
+    return out
+
+
+# ---------------------------------------------------------------- the old arena's data
+
+T0 = datetime(2026, 3, 1, 12, 0, 0, 250_000, tzinfo=UTC)
+
+
+def _at(minutes: int) -> datetime:
+    return T0.replace(minute=minutes)
+
+
+def _old_time(url: str, value: datetime | None) -> Any:
+    """A datetime as the old store wrote it: SQLite got SQLAlchemy's naive UTC text."""
+    if value is None or not _is_sqlite(url):
+        return value
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _old_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+BOTS = [  # id, name, version, command, token_hash, removed
+    (1, "ann", "1", "python -m bots.ann", None, False),
+    (2, "ann", "2", "python -m bots.ann --v2", None, False),
+    (3, "bob", "1", "", "5f4dcc3b5aa765d61d8327deb882cf99", False),
+    (4, "cat", "1", "python -m bots.cat", None, True),  # removed after playing: kept, hidden
+    (5, "dan", "1", "python -m bots.dan", None, False),  # never played
+]
+
+TOURNAMENTS = [  # id, players, options, seed, repetitions, settings, bot_ids, status, finished
+    (1, 3, {"target": 5, "deck": "full"}, 2**63, 2, {"move_timeout": 1.5, "parallel": 2},
+     [1, 3, 4], "finished", _at(30)),
+    (2, 2, {}, 7, 1, {}, [1, 2], "interrupted", None),
+    (3, 2, {"x": [1, 2, {"y": None}]}, 2**64 - 1, 1, {"nested": {"a": True}}, [2, 3], "running",
+     None),
+]
+
+# id, tournament, index, seed, status, finish_seq, log, seats: (bot, score, rank, fault)
+MATCHES: list[tuple[int, int | None, int, int, str, int | None, bytes | None,
+                    list[tuple[int, float | None, int | None, str]]]] = [
+    (1, 1, 0, 11, "finished", 1, b"\x00\x01log one\xff",
+     [(1, 3.0, 1, ""), (3, 1.0, 2, "timeout"), (4, 1.0, 2, "")]),
+    (2, 1, 1, 12, "finished", 2, b"log two",
+     [(3, 2.0, 1, ""), (4, 0.0, 3, "crashed"), (1, 1.0, 2, "illegal-action")]),
+    (3, 1, 2, 13, "void", None, None, [(4, None, None, ""), (1, None, None, ""), (3, None, None, "")]),
+    (4, 1, 3, 14, "finished", 4, bytes(range(256)),
+     [(1, 0.0, 2, "no-show"), (3, 5.0, 1, ""), (4, 5.0, 1, "malformed")]),
+    (5, 2, 0, 21, "finished", 3, b"log five", [(2, 1.0, 1, ""), (1, 0.0, 2, "disconnected")]),
+    (6, 2, 1, 22, "running", None, None, [(1, None, None, ""), (2, None, None, "")]),
+    (7, 2, 2, 23, "pending", None, None, [(2, None, None, ""), (1, None, None, "")]),
+    (8, None, 0, 31, "finished", 5, b"", [(2, 1.0, 1, ""), (3, 1.0, 1, "")]),  # a tie, ad hoc
+    (9, None, 0, 32, "finished", 6, None, [(1, 2.0, 1, ""), (1, 1.0, 2, "")]),  # self-play: unrated
+    (10, 3, 0, 41, "pending", None, None, [(2, None, None, ""), (3, None, None, "")]),
+]
+
+Lines = dict[tuple[int, str], list[Any]]
+History = list[tuple[int, str, int, float, float, int]]
+
+
+def _old_ratings() -> tuple[Lines, History]:
+    """What the old store computed from MATCHES, written out again here (not the book):
+    per match in finish order, ``rate`` on the priors; per distinct bot one match, a win
+    if a seat ranked 1, a fault if a seat faulted; fewer than two distinct bots: nothing."""
+    lines: Lines = {}
+    history: History = []
+    finished = sorted((m for m in MATCHES if m[5] is not None), key=lambda m: m[5] or 0)
+    for match_id, _t, _i, _s, _status, seq, _log, seats in finished:
+        assert seq is not None
+        priors = {b: (lines[b, GAME][0], lines[b, GAME][1]) for b, *_ in seats if (b, GAME) in lines}
+        new = rt.rate(priors, [(b, rank or 0) for b, _score, rank, _f in seats])
+        for bot, (mu, sigma) in new.items():
+            line = lines.setdefault((bot, GAME), [0.0, 0.0, 0, 0, 0])
+            line[0], line[1] = mu, sigma
+            line[2] += 1
+            line[3] += any(b == bot and rank == 1 for b, _s, rank, _f in seats)
+            line[4] += any(b == bot and fault for b, _s, _r, fault in seats)
+            history.append((bot, GAME, match_id, mu, sigma, seq))
+    return lines, history
+
+
+def _write_old_data(url: str) -> None:
+    """The rows, as the old store wrote them."""
+    lines, history = _old_ratings()
+    engine = _engine(url)
+    with engine.begin() as conn:
+        def insert(table: str, rows: list[dict[str, Any]]) -> None:
+            names = list(rows[0])
+            quoted = ", ".join(f'"{n}"' for n in names)
+            conn.execute(
+                sa.text(f'INSERT INTO "{table}" ({quoted}) VALUES ({", ".join(":" + n for n in names)})'),
+                rows,
+            )
+
+        insert("bot", [
+            {"id": i, "name": n, "version": v, "command": c, "token_hash": t, "removed": r,
+             "created_at": _old_time(url, _at(i))}
+            for i, n, v, c, t, r in BOTS
+        ])
+        insert("tournament", [
+            {"id": i, "game": GAME, "players": p, "options": _old_json(o), "seed": str(seed),
+             "repetitions": reps, "settings": _old_json(s), "bot_ids": json.dumps(list(b)),
+             "status": status, "created_at": _old_time(url, _at(10 + i)),
+             "finished_at": _old_time(url, finished)}
+            for i, p, o, seed, reps, s, b, status, finished in TOURNAMENTS
+        ])
+        options = {t[0]: t[2] for t in TOURNAMENTS}
+        insert("match", [
+            {"id": i, "tournament_id": t, "index": index, "game": GAME,
+             "options": _old_json(options.get(t, {}) if t is not None else {"ad": "hoc"}),
+             "seed": str(seed), "status": status, "created_at": _old_time(url, _at(20)),
+             "started_at": _old_time(url, _at(21 + i) if status in ("finished", "running") else None),
+             "finished_at": _old_time(url, _at(40 + i) if status == "finished" else None),
+             "duration_s": 0.5 * i if status == "finished" else None, "finish_seq": seq, "log": log}
+            for i, t, index, seed, status, seq, log, _seats in MATCHES
+        ])
+        insert("seat", [
+            {"match_id": m[0], "seat": n, "bot_id": b, "score": score, "rank": rank, "fault": fault}
+            for m in MATCHES
+            for n, (b, score, rank, fault) in enumerate(m[7])
+        ])
+        insert("rating", [
+            {"id": n, "bot_id": b, "game": g, "mu": mu, "sigma": sigma, "matches": matches,
+             "wins": wins, "faults": faults}
+            for n, ((b, g), (mu, sigma, matches, wins, faults)) in enumerate(sorted(lines.items()), 1)
+        ])
+        insert("rating_history", [
+            {"id": n, "bot_id": b, "game": g, "match_id": m, "mu": mu, "sigma": sigma, "finish_seq": s}
+            for n, (b, g, m, mu, sigma, s) in enumerate(history, 1)
+        ])
+        if not _is_sqlite(url):  # the old store never chose ids: its sequences moved on
+            for table in ("bot", "tournament", "match", "rating", "rating_history"):
+                conn.execute(sa.text(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"(SELECT max(id) FROM {table}))"
+                ))
+    engine.dispose()
+
+
+_JSON_COLUMNS = {("tournament", "options"), ("tournament", "settings"), ("tournament", "bot_ids"),
+                 ("match", "options")}
+
+
+def _raw_rows(url: str) -> dict[str, list[dict[str, Any]]]:
+    """Every row of every table, read with plain SQL; JSON text parsed, so that text and the
+    JSON type compare (PostgreSQL's driver parses JSON columns itself)."""
+    keys = {"seat": "match_id, seat"}
+    engine = _engine(url)
+    out: dict[str, list[dict[str, Any]]] = {}
+    with engine.connect() as conn:
+        for table in sorted(TABLE_NAMES):
+            rows = conn.execute(sa.text(f'SELECT * FROM "{table}" ORDER BY {keys.get(table, "id")}'))
+            out[table] = [
+                {k: json.loads(v) if (table, k) in _JSON_COLUMNS and isinstance(v, str) else v
+                 for k, v in row._mapping.items()}
+                for row in rows
+            ]
+    engine.dispose()
+    return out
+
+
+def _old_database(url: str) -> None:
+    _create_old_schema(url)
+    _write_old_data(url)
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_the_first_revision_is_the_schema_the_arena_made_before_migrations(
+    new_database: Callable[[], str],
+) -> None:
+    old, new = new_database(), new_database()
+    _create_old_schema(old)
+    _migrate(new, "upgrade", schema.FIRST_REVISION)
+    assert _describe(new) == _describe(old)
+    assert _stored_revisions(new) == {schema.FIRST_REVISION}
+
+
+def test_a_new_database_is_made_at_the_newest_revision_and_matches_the_tables(url: str) -> None:
+    Store(url).close()
+    assert _stored_revisions(url) == {schema.head()}
+    engine = _engine(url)
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={
+            "compare_type": True,
+            "include_object": lambda _o, name, kind, _r, _c: kind != "table" or name in TABLE_NAMES,
+        })
+        differences = compare_metadata(context, metadata)
+    engine.dispose()
+    assert differences == []
+
+
+def test_upgrading_a_database_of_the_old_arena_loses_nothing(url: str) -> None:
+    _old_database(url)
+    before = _raw_rows(url)
+    lines, history = _old_ratings()
+    store = Store(url)
+    assert _stored_revisions(url) == {schema.head()}
+    assert _raw_rows(url) == before  # every row of every table, every column
+
+    bots = store.list_bots(include_removed=True)
+    assert sorted((b.id, b.name, b.version, b.command, b.remote, b.removed, b.created_at)
+                  for b in bots) == [(i, n, v, c, t is not None, r, _at(i)) for i, n, v, c, t, r in BOTS]
+    assert store.bot_token_hash(3) == BOTS[2][4]
+    assert store.get_bot_by_token_hash(BOTS[2][4] or "").label == "bob@1"
+    assert [b.label for b in store.list_bots()] == ["ann@1", "ann@2", "bob@1", "dan@1"]
+
+    for i, players, options, seed, reps, settings, bot_ids, status, finished in TOURNAMENTS:
+        t = store.get_tournament(i)
+        counts = [m for m in MATCHES if m[1] == i]
+        assert (t.game, t.players, t.options, t.seed, t.repetitions, t.settings, t.bot_ids) == (
+            GAME, players, options, seed, reps, settings, tuple(bot_ids))
+        assert t.status == status and t.status is TournamentStatus(status)
+        assert (t.created_at, t.finished_at) == (_at(10 + i), finished)
+        assert (t.total, t.finished) == (len(counts), sum(m[4] == "finished" for m in counts))
+    assert t.bots == ("ann@2", "bob@1")
+
+    labels = {b.id: b.label for b in bots}
+    for i, tid, index, seed, status, seq, log, seats in MATCHES:
+        m = store.get_match(i)
+        played = status in ("finished", "running")
+        assert (m.tournament_id, m.index, m.game, m.seed, m.finish_seq, m.log) == (
+            tid, index, GAME, seed, seq, log)
+        assert m.options == ({t[0]: t[2] for t in TOURNAMENTS}.get(tid, {}) if tid else {"ad": "hoc"})
+        assert m.status == status and m.status is MatchStatus(status)
+        assert (m.created_at, m.started_at, m.finished_at) == (
+            _at(20), _at(21 + i) if played else None, _at(40 + i) if status == "finished" else None)
+        assert m.duration_s == (0.5 * i if status == "finished" else None)
+        assert [(s.seat, s.bot_id, s.bot, s.score, s.rank, s.fault) for s in m.seats] == [
+            (n, b, labels[b], score, rank, fault) for n, (b, score, rank, fault) in enumerate(seats)]
+        assert all(type(s.fault) is Fault for s in m.seats)
+    assert {m.id for m in store.list_matches(limit=100)} == {m[0] for m in MATCHES}
+
+    def rated() -> tuple[dict[tuple[int, str], list[Any]], History]:
+        board = {(r.bot_id, r.game): [r.mu, r.sigma, r.matches, r.wins, r.faults]
+                 for r in store.leaderboard(include_removed=True)}
+        points = [(b, g, h.match_id, h.mu, h.sigma, h.finish_seq)
+                  for b, g in sorted(board) for h in store.rating_history(b, g)]
+        return board, sorted(points, key=lambda p: (p[5], p[0]))
+
+    assert rated() == (lines, sorted(history, key=lambda p: (p[5], p[0])))  # exact floats
+    assert store.rebuild_ratings() == sum(m[5] is not None for m in MATCHES)
+    assert rated() == (lines, sorted(history, key=lambda p: (p[5], p[0])))
+
+    # and the store carries on from there: the interrupted tournament resumes
+    todo = store.claim_unfinished(2)
+    assert [m.id for m in todo] == [6, 7]
+    for to_run in todo:
+        store.finish_match(to_run.id, MatchResult((1.0, 0.0), (1, 2), (Fault.NONE, "timeout")))
+    board, _ = rated()
+    assert board[1, GAME][2] == lines[1, GAME][2] + 2 and board[2, GAME][2] == lines[2, GAME][2] + 2
+    assert [m.finish_seq for m in store.list_matches(2)] == [8, 7, 3]
+    store.close()
+
+
+def test_a_database_already_at_the_newest_revision_is_not_written(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Store(url) as store:
+        store.add_bot("ann", "x")
+
+    def no_upgrade(_conn: sa.Connection) -> bool:
+        raise AssertionError("the schema was upgraded again")
+
+    monkeypatch.setattr(schema, "upgrade", no_upgrade)
+    with Store(url) as again:
+        assert [b.name for b in again.list_bots()] == ["ann"]
+    if _is_sqlite(url):  # read-only: any write would fail
+        path = sa.engine.make_url(url).database
+        with Store(f"sqlite:///file:{path}?mode=ro&uri=true") as read_only:
+            assert [b.name for b in read_only.list_bots()] == ["ann"]
+
+
+def test_an_old_database_opened_read_only_says_it_needs_upgrading(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    url = f"sqlite:///{path}"
+    _old_database(url)
+    with pytest.raises(StoreError, match=r"cannot upgrade the database's schema.*readonly") as info:
+        Store(f"sqlite:///file:{path}?mode=ro&uri=true")
+    assert "\n" not in str(info.value)
+    assert _stored_revisions(url) == set()
+
+
+def test_an_unknown_newer_revision_is_one_clear_line(url: str) -> None:
+    Store(url).close()
+    engine = _engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = 'f00dfeed9999'"))
+    engine.dispose()
+    with pytest.raises(StoreError, match=r"revision f00dfeed9999, which this arena does not know") \
+            as info:
+        Store(url)
+    assert "\n" not in str(info.value)
+    assert _stored_revisions(url) == {"f00dfeed9999"}
+
+
+def test_a_stored_value_the_new_schema_refuses_fails_the_upgrade_and_changes_nothing(
+    url: str, new_database: Callable[[], str],
+) -> None:
+    _old_database(url)
+    engine = _engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE seat SET fault = 'exploded' WHERE match_id = 2 AND seat = 1"))
+    engine.dispose()
+    before = _raw_rows(url)
+    with pytest.raises(StoreError, match="cannot upgrade the database's schema") as info:
+        Store(url)
+    assert "\n" not in str(info.value) and "ck_seat_fault" in str(info.value)
+    assert _stored_revisions(url) == set()
+    assert _raw_rows(url) == before
+    old = new_database()
+    _create_old_schema(old)
+    assert _describe(url) == _describe(old)
+
+
+def test_some_but_not_all_of_the_tables_is_one_clear_line(url: str) -> None:
+    engine = _engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql((OLD_SQLITE if _is_sqlite(url) else OLD_POSTGRES)[0])
+    engine.dispose()
+    with pytest.raises(StoreError, match=r"some of the arena's tables \(bot\) but not") as info:
+        Store(url)
+    assert "\n" not in str(info.value)
+
+
+def test_the_constrained_columns_refuse_bad_values_in_the_database(url: str) -> None:
+    with Store(url) as store:
+        a, b = store.add_bot("ann", "x").id, store.add_bot("bob", "y").id
+        tid = store.create_tournament(GAME, 2, {}, 1, 1, {}, [a, b], [])
+        mid = store.create_match(GAME, {}, 1, [a, b])
+    engine = _engine(url)
+    for statement in (f"UPDATE tournament SET status = 'done' WHERE id = {tid}",
+                      f"UPDATE match SET status = 'finished!' WHERE id = {mid}",
+                      f"UPDATE seat SET fault = 'sulking' WHERE match_id = {mid}"):
+        with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+            conn.execute(sa.text(statement))
+    with engine.begin() as conn:  # the values themselves are fine
+        conn.execute(sa.text(f"UPDATE seat SET fault = 'no-show' WHERE match_id = {mid}"))
+    engine.dispose()
+
+
+def test_downgrading_to_the_first_revision_and_upgrading_again_keeps_every_row(
+    url: str, new_database: Callable[[], str],
+) -> None:
+    _old_database(url)
+    before = _raw_rows(url)
+    Store(url).close()
+    _migrate(url, "downgrade", schema.FIRST_REVISION)
+    assert _stored_revisions(url) == {schema.FIRST_REVISION}
+    assert _raw_rows(url) == before
+    old = new_database()
+    _create_old_schema(old)
+    # the same tables, columns, keys and indexes (SQLite's copies order the constraints their way)
+    assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
+        {k: v for k, v in _describe(old).items() if k != "sql"}
+    with Store(url) as store:
+        assert _stored_revisions(url) == {schema.head()}
+        assert _raw_rows(url) == before
+        assert store.get_match(4).log == bytes(range(256))
+
+
+def test_concurrent_openers_of_a_new_database_all_succeed(url: str) -> None:
+    if _is_sqlite(url):
+        pytest.skip("tests/test_store.py opens a new SQLite file from four processes")
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        labels = pool.starmap(_open_and_add, [(url, w) for w in range(4)])
+    assert sorted(labels) == [f"bot{w}@1" for w in range(4)]
+    assert _stored_revisions(url) == {schema.head()}
+
+
+def test_a_new_sqlite_file_made_by_the_store_is_private_and_at_head(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    Store(str(path)).close()
+    assert path.stat().st_mode & 0o777 == 0o600
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(schema.head(),)]
