@@ -16,7 +16,7 @@ A game's proto package (``arena.v1.<game>``, generated into
 So no game writes conversion code, and transport never branches on a game's
 name: a game is found by its name, its messages by their names. The encoder is
 plain (a message filled field by field), but for repeated message fields, whose
-elements' bytes are remembered (:mod:`arena.wire.memo`). ``tests/test_codec.py``
+elements' bytes are remembered (:mod:`arena.wire.memo`). ``tests/wire/test_codec.py``
 round-trips every value of random games for every game.
 """
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import operator
 import types
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -37,50 +38,73 @@ from google.protobuf.message import Message
 from arena.games import Game, get_game, module_name
 from arena.games.base import InvalidActionError
 from arena.v1 import arena_pb2
-from arena.wire.memo import Pieces, field_key
+from arena.wire import memo
+from arena.wire.memo import Bodies, Pieces, delimited, field_key
 
 
 class CodecError(ValueError):
     """A message does not hold a valid value of the expected game type."""
 
 
-# A message's encoder is a list of (field name, how to put a value into it), made once
-# per (dataclass, message) pair; decoders are made once per (type, message) too.
-Put = Callable[[Message, Any], None]
 Decoder = Callable[[Message], Any]
-_ENCODERS: dict[tuple[type, str], Callable[[Message, Any], None]] = {}
+Encoder = Callable[[Any], bytes]
+_ENCODERS: dict[tuple[type, str], Encoder] = {}
 _DECODERS: dict[tuple[Any, str], Decoder] = {}
+
+
+def encode_bytes(message: type[Message], value: Any) -> bytes:
+    """The wire bytes of the dataclass ``value`` as a ``message`` (the message of its own
+    name, or a message with a oneof member of that name).
+
+    A message's bytes are the concatenation of its fields' bytes: the scalar fields
+    are set in one constructor call and serialized by protobuf; nested and repeated
+    messages are joined from their own bytes, the repeated ones from the memo of
+    repeated history (:func:`_repeated`), never parsed back into a message.
+    """
+    key = (type(value), message.DESCRIPTOR.full_name)
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        encoder = _ENCODERS[key] = _encoder(type(value), message)
+    return encoder(value)
 
 
 def encode_into(msg: Message, value: Any) -> None:
     """Fill ``msg`` from the dataclass ``value`` (the message's own type or a oneof member)."""
-    key = (type(value), msg.DESCRIPTOR.full_name)
-    encoder = _ENCODERS.get(key)
-    if encoder is None:
-        encoder = _ENCODERS[key] = _encoder(type(value), msg.DESCRIPTOR)
-    encoder(msg, value)
+    msg.MergeFromString(encode_bytes(type(msg), value))
 
 
-def _encoder(cls: type, descriptor: Any) -> Callable[[Message, Any], None]:
+def _encoder(cls: type, message: type[Message]) -> Encoder:
+    descriptor: Any = message.DESCRIPTOR
     if not dataclasses.is_dataclass(cls):
         raise CodecError(f"cannot encode {cls.__name__} into {descriptor.full_name}")
-    if descriptor.name != cls.__name__:
-        member = _oneof_member(descriptor, cls.__name__)
+    if descriptor.name != cls.__name__:  # a oneof member of the message
+        fd = descriptor.fields_by_name[_oneof_member(descriptor, cls.__name__)]
+        member = message_factory.GetMessageClass(fd.message_type)
+        member_key = field_key(fd.number)
+        return lambda value: delimited(member_key, encode_bytes(member, value))
+    fields = [_field(descriptor, f.name) for f in dataclasses.fields(cls)]
+    scalar_fields = [fd for fd in fields if fd.message_type is None and not fd.is_repeated]
+    names = tuple(fd.name for fd in scalar_fields)
+    read: Callable[[Any], tuple[Any, ...]] = (
+        operator.attrgetter(*names) if len(names) > 1
+        else (lambda value: (getattr(value, names[0]),)) if names else (lambda value: ()))
+    # Equal scalar values give equal bytes, but for floats (0.0 and -0.0): their bytes
+    # are remembered per tuple of values, as the memo remembers history.
+    exact = all(fd.type not in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT) for fd in scalar_fields)
+    known: dict[tuple[Any, ...], bytes] = {}
+    others = [(fd.name, _repeated(fd, message) if fd.is_repeated else _nested(fd))
+              for fd in fields if fd.message_type is not None or fd.is_repeated]
 
-        def encode_member(msg: Message, value: Any) -> None:
-            sub = getattr(msg, member)
-            sub.SetInParent()
-            encode_into(sub, value)
-
-        return encode_member
-    steps = [(f.name, _field(descriptor, f.name)) for f in dataclasses.fields(cls)]
-    plan = [(name, fd.is_repeated, _put(fd)) for name, fd in steps]
-
-    def encode(msg: Message, value: Any) -> None:
-        for name, repeated, put in plan:
-            x = getattr(value, name)
-            if x if repeated else x is not None:  # an empty repeated field is no field at all
-                put(msg, x)
+    def encode(value: Any) -> bytes:
+        values = read(value)
+        data = known.get(values) if exact and memo.REMEMBER else None
+        if data is None:
+            data = message(**dict(zip(names, values, strict=True))).SerializeToString()
+            if exact:
+                memo.remember(known, values, data)
+        # an empty repeated field, or an unset message, is no field at all
+        rest = [field(x) for name, field in others if (x := getattr(value, name))]
+        return data + b"".join(rest) if rest else data
 
     return encode
 
@@ -92,53 +116,62 @@ def _field(descriptor: Any, name: str) -> Any:
     return fd
 
 
-def _put(fd: Any) -> Put:
-    """How to put a Python value into field ``fd`` of a message."""
-    name = fd.name
-    if fd.is_repeated and fd.message_type is None:
-        def scalars(msg: Message, value: Any) -> None:
-            getattr(msg, name).extend(sorted(value) if isinstance(value, frozenset) else value)
+def _nested(fd: Any) -> Encoder:
+    """The bytes of singular message field ``fd`` holding a value."""
+    sub = message_factory.GetMessageClass(fd.message_type)
+    key = field_key(fd.number)
+    return lambda value: delimited(key, encode_bytes(sub, value))
 
-        return scalars
-    if fd.is_repeated:
-        pieces = Pieces(field_key(fd.number), _element_body(fd))
 
-        def messages(msg: Message, value: Any) -> None:
-            msg.MergeFromString(pieces.join(sorted(value) if type(value) is frozenset else value))
-
-        return messages
+def _repeated(fd: Any, message: type[Message]) -> Encoder:
+    """The bytes of repeated field ``fd`` (of ``message``) holding a value, from the memo
+    of repeated history: a repeated message field joins its elements' remembered bytes
+    (:class:`arena.wire.memo.Pieces`); a repeated scalar field's bytes, as protobuf
+    writes them, are remembered per tuple of values (not for floats, whose equal values
+    0.0 and -0.0 differ on the wire). A frozenset goes in sorted."""
     if fd.message_type is not None:
-        def message(msg: Message, value: Any) -> None:
-            sub = getattr(msg, name)
-            sub.SetInParent()
-            encode_into(sub, value)
-
-        return message
-
-    def scalar(msg: Message, value: Any) -> None:
-        setattr(msg, name, value)
-
-    return scalar
+        join = Pieces(field_key(fd.number), Bodies(_element_body(fd))).join
+        return lambda value: join(sorted(value) if type(value) is frozenset else value)
+    return _Scalars(fd, message).bytes
 
 
-def _element_body(fd: Any) -> Callable[[Any], bytes]:
+class _Scalars:
+    """A repeated scalar field's bytes per tuple of values (see :func:`_repeated`)."""
+
+    __slots__ = ("exact", "known", "message", "name")
+
+    def __init__(self, fd: Any, message: type[Message]) -> None:
+        self.message, self.name = message, fd.name
+        self.exact = fd.type not in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT)
+        self.known: dict[Any, bytes] = {}
+
+    def bytes(self, value: Any) -> bytes:
+        remembered = self.exact and memo.REMEMBER and type(value) in (tuple, frozenset)
+        if remembered:
+            data = self.known.get(value)
+            if data is not None:
+                return data
+        items = sorted(value) if isinstance(value, frozenset) else value
+        data = self.message(**{self.name: items}).SerializeToString()
+        if remembered:
+            memo.remember(self.known, value, data)
+        return data
+
+
+def _element_body(fd: Any) -> Encoder:
     """An element of repeated message field ``fd`` as its message's bytes; a list inside
     a list travels as a message whose one field is repeated (``Cards``)."""
     element = message_factory.GetMessageClass(fd.message_type)
     inner = fd.message_type.fields[0]
-    wrapped = _put(inner) if len(fd.message_type.fields) == 1 and inner.is_repeated else None
+    wrapped = _repeated(inner, element) \
+        if len(fd.message_type.fields) == 1 and inner.is_repeated else None
 
     def body(item: Any) -> bytes:
-        sub = element()
         if isinstance(item, (tuple, list, frozenset)):
             if wrapped is None:
                 raise CodecError(f"{fd.message_type.full_name} does not hold a list")
-            if item:
-                wrapped(sub, item)
-        else:
-            encode_into(sub, item)
-        data: bytes = sub.SerializeToString()
-        return data
+            return wrapped(item) if item else b""
+        return encode_bytes(element, item)
 
     return body
 
@@ -269,19 +302,26 @@ class GameCodec:
         self.pb = importlib.import_module(f"arena.v1.{self.field}_pb2")
         self._action_union = _union(game.action_types)
         self._event_union = _union(game.event_types)
-        self._actions: dict[bytes, Pieces] = {}
+        self._actions: dict[bytes, Pieces] = {}  # by the key of the field they fill
         self._events: dict[bytes, Pieces] = {}
+        self._action_bodies = Bodies(self._action_bytes)  # shared by those fields
+        self._event_bodies = Bodies(self._event_bytes)
+        self._observation_message = self.pb.Observation
+        # the keys of the game's member in GameObservation, GameAction and GameEvent
+        self._observation_key, self._action_key, self._event_key = (
+            field_key(envelope.DESCRIPTOR.fields_by_name[self.field].number)
+            for envelope in (arena_pb2.GameObservation, arena_pb2.GameAction, arena_pb2.GameEvent))
 
     def observation(self, obs: Any) -> arena_pb2.GameObservation:
         envelope = arena_pb2.GameObservation()
-        self.fill_observation(envelope, obs)
-        return envelope
-
-    def fill_observation(self, envelope: arena_pb2.GameObservation, obs: Any) -> None:
-        """Fill ``envelope`` (say, a decision request's, in place) with ``obs``."""
         inner = getattr(envelope, self.field)
         inner.SetInParent()
         encode_into(inner, obs)
+        return envelope
+
+    def observation_bytes(self, obs: Any) -> bytes:
+        """``obs`` as the bytes of a ``GameObservation`` (see :func:`encode_bytes`)."""
+        return delimited(self._observation_key, encode_bytes(self._observation_message, obs))
 
     def action(self, action: Any) -> arena_pb2.GameAction:
         envelope = arena_pb2.GameAction()
@@ -297,23 +337,23 @@ class GameCodec:
         """``actions`` as the elements of the repeated ``GameAction`` field with ``key``."""
         pieces = self._actions.get(key)
         if pieces is None:
-            pieces = self._actions[key] = Pieces(key, self._action_bytes)
+            pieces = self._actions[key] = Pieces(key, self._action_bodies)
         return pieces.join(actions)
 
     def event_pieces(self, key: bytes, events: Iterable[Any]) -> bytes:
         """``events`` as the elements of the repeated ``GameEvent`` field with ``key``."""
         pieces = self._events.get(key)
         if pieces is None:
-            pieces = self._events[key] = Pieces(key, self._event_bytes)
+            pieces = self._events[key] = Pieces(key, self._event_bodies)
         return pieces.join(events)
 
     def _action_bytes(self, action: Any) -> bytes:
-        data: bytes = self.action(action).SerializeToString()
-        return data
+        """``action`` as the bytes of a ``GameAction``."""
+        return delimited(self._action_key, encode_bytes(self.pb.Action, action))
 
     def _event_bytes(self, event: Any) -> bytes:
-        data: bytes = self.event(event).SerializeToString()
-        return data
+        """``event`` as the bytes of a ``GameEvent``."""
+        return delimited(self._event_key, encode_bytes(self.pb.Event, event))
 
     def decode_observation(self, envelope: arena_pb2.GameObservation) -> Any:
         return decode(self._inner(envelope), self.game.observation_type)

@@ -64,52 +64,77 @@ def immutable(item: Any) -> bool:
 _FROZEN: dict[type, bool] = {}
 
 
-class Pieces:
-    """One repeated message field's elements as wire bytes, each immutable item's
-    remembered: the field's bytes are the join of its elements'.
+class Bodies:
+    """The wire bytes of immutable items as messages of their own (an element's body),
+    found by identity first (no hashing: hashing a dataclass calls Python code for
+    every field, card by card, and history items are the same objects decision after
+    decision), then by value (equal items made afresh). Both hold the item, so an id
+    is never reused while it is remembered. ``encode(item)`` gives an item's bytes.
 
-    Items are found by identity first (no hashing: hashing a dataclass calls Python
-    code for every field, card by card, and history items are the same objects
-    decision after decision), then by value (equal items made afresh). Both hold
-    the item, so an id is never reused while it is remembered. ``body(item)`` gives
-    an item's bytes as the element's message.
+    One table may serve several fields holding the same kind of item (a game's
+    events ride on decision requests, on their own and in the match log).
     """
 
-    __slots__ = ("body", "by_id", "by_value", "key", "tuples")
+    __slots__ = ("by_id", "by_value", "encode")
 
-    def __init__(self, key: bytes, body: Callable[[Any], bytes]) -> None:
-        self.key = key
-        self.body = body
+    def __init__(self, encode: Callable[[Any], bytes]) -> None:
+        self.encode = encode
         self.by_id: dict[int, tuple[Any, bytes]] = {}
         self.by_value: dict[Any, bytes] = {}
-        self.tuples: dict[int, tuple[Any, bytes]] = {}  # a whole tuple given again
 
-    def piece(self, item: Any) -> bytes:
-        """The bytes of one element holding ``item``."""
+    def body(self, item: Any) -> bytes:
         if not REMEMBER:
-            return delimited(self.key, self.body(item))
+            return self.encode(item)
         hit = self.by_id.get(id(item))
         if hit is not None and hit[0] is item:
             return hit[1]
         if not immutable(item):
-            return delimited(self.key, self.body(item))
+            return self.encode(item)
         try:
             data = self.by_value.get(item)
         except TypeError:  # a frozen dataclass holding something unhashable: never remembered
-            return delimited(self.key, self.body(item))
+            return self.encode(item)
         if data is None:
-            data = delimited(self.key, self.body(item))
+            data = self.encode(item)
             remember(self.by_value, item, data)
         remember(self.by_id, id(item), (item, data))
         return data
 
+
+class Pieces:
+    """One repeated message field's elements as wire bytes (key, length, body), each
+    immutable item's remembered by identity: the field's bytes are the join of its
+    elements'. Bodies come from a :class:`Bodies` table, which may be shared."""
+
+    __slots__ = ("bodies", "by_id", "key", "tuples")
+
+    def __init__(self, key: bytes, bodies: Bodies) -> None:
+        self.key = key
+        self.bodies = bodies
+        self.by_id: dict[int, tuple[Any, bytes]] = {}
+        self.tuples: dict[int, tuple[Any, bytes]] = {}  # a whole tuple given again
+
+    def piece(self, item: Any) -> bytes:
+        """The bytes of one element holding ``item``."""
+        data = delimited(self.key, self.bodies.body(item))
+        if REMEMBER and immutable(item):
+            remember(self.by_id, id(item), (item, data))
+        return data
+
     def join(self, items: Iterable[Any]) -> bytes:
         """The field's bytes holding ``items`` in order (a tuple seen before: one lookup)."""
-        if REMEMBER and type(items) is tuple:
+        if not REMEMBER:
+            return b"".join([self.piece(item) for item in items])
+        if type(items) is tuple:
             hit = self.tuples.get(id(items))
             if hit is not None and hit[0] is items:
                 return hit[1]
-            data = b"".join([self.piece(item) for item in items])
+        by_id, piece = self.by_id, self.piece
+        parts = []
+        for item in items:  # the identity lookup of piece(), inline: most items are found so
+            known = by_id.get(id(item))
+            parts.append(known[1] if known is not None and known[0] is item else piece(item))
+        data = b"".join(parts)
+        if type(items) is tuple:
             remember(self.tuples, id(items), (items, data), KNOWN_TUPLES)
-            return data
-        return b"".join([self.piece(item) for item in items])
+        return data

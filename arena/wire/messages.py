@@ -1,9 +1,9 @@
 """The arena's own messages around game values: what the referee sends a seat, match
 logs, faults and options as ``arena.v1`` messages.
 
-Every message is built plainly and serialized by protobuf. Game values are put
-in by the game's codec; offered actions and events are merged in from their
-remembered bytes (:mod:`arena.wire.memo`).
+Their scalar fields are serialized by protobuf; game values are the game codec's
+bytes (observations, offered actions and events, from the memo of repeated
+history, :mod:`arena.wire.memo`), joined as fields.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from arena.games.base import OptionValue
 from arena.v1 import arena_pb2 as pb
 from arena.wire.codec import GameCodec
-from arena.wire.memo import field_key
+from arena.wire.memo import delimited, field_key
 
 # The initial metadata an Attend call gets once the arena has accepted the bot's
 # token (a refused call ends without it): the SDK knows it is in before any seat.
@@ -57,42 +57,40 @@ def _key(message: type[Any], name: str) -> bytes:
     return field_key(message.DESCRIPTOR.fields_by_name[name].number)
 
 
+# A message's bytes are the concatenation of its fields' bytes: each message below is
+# its scalar fields as protobuf serializes them, then the game values' fields, joined
+# from the codec's memo without being parsed back (see arena.wire.memo).
+_DECISION = _key(pb.RefereeMessage, "decision")
+_OBSERVATION = _key(pb.DecisionRequest, "observation")
 _LEGAL_ACTIONS = _key(pb.DecisionRequest, "legal_actions")
 _REQUEST_EVENTS = _key(pb.DecisionRequest, "events")
-_EVENTS = _key(pb.Events, "events")
+_EVENTS = _key(pb.RefereeMessage, "events")
+_EVENTS_EVENTS = _key(pb.Events, "events")
+_END = _key(pb.RefereeMessage, "end")
 _END_EVENTS = _key(pb.MatchEnd, "events")
 
 
 def decision_message(codec: GameCodec, decision_id: int, time_left_s: float, observation: Any,
                      legal_actions: Iterable[Any], events: Iterable[Any]) -> bytes:
     """A ``RefereeMessage`` asking for a decision (``time_left_s`` 0: no deadline)."""
-    message = pb.RefereeMessage()
-    request = message.decision
-    request.decision_id = decision_id
-    request.time_left_s = time_left_s
-    codec.fill_observation(request.observation, observation)
-    request.MergeFromString(codec.action_pieces(_LEGAL_ACTIONS, legal_actions)
-                            + codec.event_pieces(_REQUEST_EVENTS, events))
-    return message.SerializeToString()
+    scalars = pb.DecisionRequest(decision_id=decision_id, time_left_s=time_left_s)
+    return delimited(_DECISION, scalars.SerializeToString()
+                     + delimited(_OBSERVATION, codec.observation_bytes(observation))
+                     + codec.action_pieces(_LEGAL_ACTIONS, legal_actions)
+                     + codec.event_pieces(_REQUEST_EVENTS, events))
 
 
 def events_message(codec: GameCodec, events: Iterable[Any]) -> bytes:
     """A ``RefereeMessage`` with events on their own."""
-    message = pb.RefereeMessage()
-    message.events.MergeFromString(codec.event_pieces(_EVENTS, events))
-    return message.SerializeToString()
+    return delimited(_EVENTS, codec.event_pieces(_EVENTS_EVENTS, events))
 
 
 def end_message(codec: GameCodec, scores: Sequence[float], ranks: Sequence[int],
                 faults: Sequence[str], events: Iterable[Any]) -> bytes:
     """A ``RefereeMessage`` ending the match (faults by name), with the seat's last events."""
-    message = pb.RefereeMessage()
-    end = message.end
-    end.scores.extend(scores)
-    end.ranks.extend(ranks)
-    end.faults.extend(FAULT_NUMBERS[fault] for fault in faults)
-    end.MergeFromString(codec.event_pieces(_END_EVENTS, events))
-    return message.SerializeToString()
+    scalars = pb.MatchEnd(scores=scores, ranks=ranks,
+                          faults=[FAULT_NUMBERS[fault] for fault in faults])
+    return delimited(_END, scalars.SerializeToString() + codec.event_pieces(_END_EVENTS, events))
 
 
 # -- match logs ------------------------------------------------------------------
