@@ -30,6 +30,7 @@ a flood, and the seat is hung up on (a disconnect).
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -61,14 +62,21 @@ class MatchSettings:
 class MatchReport:
     """What a finished match leaves behind: outcome after faults, faults, the log."""
 
+    game: str
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     faults: tuple[Fault, ...]
-    log: bytes  # an ``arena.v1.MatchLog``: every decision and event, with who may see it
+    entries: list[LoggedDecision | LoggedEvent] = field(repr=False)  # every decision and event
     decisions: int
     rejected_replies: int  # messages read and rejected (what a bot sends after its last turn is not read)
     started_at: float
     duration_s: float
+
+    @functools.cached_property
+    def log(self) -> bytes:
+        """The log as an ``arena.v1.MatchLog``: encoded when first asked for (by whoever
+        stores the match, on its own thread), not while the referee plays."""
+        return match_log(codec_for(self.game), self.entries)
 
 
 class Watch(Protocol):
@@ -185,10 +193,11 @@ async def _finish(game: Game[Any, Any, Any], state: Any, seats: list[_Seat],
     await asyncio.gather(*(_dismiss(seat, MatchEnd(outcome.scores, ranks, faults, seat.waiting))
                            for seat in seats if seat.link is not None))
     return MatchReport(
+        game=game.name,
         scores=outcome.scores,
         ranks=ranks,
         faults=faults,
-        log=match_log(codec_for(game.name), log),
+        entries=log,
         decisions=decisions,
         rejected_replies=sum(s.rejected for s in seats),
         started_at=started_at,

@@ -3,7 +3,7 @@
 Thin servicers: decode, hand off to the :class:`MatchHost`, encode. The host
 hands out one random credential per seat of each match (kept only as a hash,
 compared in constant time, valid until that match ends) and runs the match
-with :func:`arena.referee.run_match`.
+with :func:`arena.match.referee.run_match`.
 
 Limits against hostile bots: small messages (a bot only ever sends a Hello and
 Choices), a bounded number of streams per connection and of Attend streams per
@@ -23,7 +23,7 @@ import contextlib
 import hashlib
 import hmac
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,22 +203,22 @@ class GrpcLink:
         self._gone = True
         self.finished.set()
 
-    # -- the referee's messages --------------------------------------------------------
-    async def start(self, start: MatchStart) -> None:
-        await self._write(self._wire.start(start))
+    # -- the referee's messages (each the coroutine of its write: one frame less) --------
+    def start(self, start: MatchStart) -> Coroutine[Any, Any, None]:
+        return self._write(self._wire.start(start))
 
-    async def decide(self, decision: Decision) -> None:
+    def decide(self, decision: Decision) -> Coroutine[Any, Any, None]:
         self._asked = decision.decision_id
-        await self._write(self._wire.decision(decision))
+        return self._write(self._wire.decision(decision))
 
-    async def events(self, events: Sequence[Any]) -> None:
-        await self._write(self._wire.events(events))
+    def events(self, events: Sequence[Any]) -> Coroutine[Any, Any, None]:
+        return self._write(self._wire.events(events))
 
-    async def notice(self, text: str, decision_id: int) -> None:
-        await self._write(self._wire.notice(text, decision_id))
+    def notice(self, text: str, decision_id: int) -> Coroutine[Any, Any, None]:
+        return self._write(self._wire.notice(text, decision_id))
 
-    async def end(self, end: MatchEnd) -> None:
-        await self._write(self._wire.end(end))
+    def end(self, end: MatchEnd) -> Coroutine[Any, Any, None]:
+        return self._write(self._wire.end(end))
 
     async def _write(self, message: bytes) -> None:
         if self._gone:
@@ -238,10 +238,6 @@ class GrpcLink:
 
     # -- the bot's messages --------------------------------------------------------------
     async def receive(self, timeout: float | None) -> Reply | None:
-        data = await self._read(timeout)
-        return None if data is None else self._wire.reply(data, self._asked)
-
-    async def _read(self, timeout: float | None) -> bytes | None:
         if self._gone:
             return None
         if timeout is not None:
@@ -264,7 +260,7 @@ class GrpcLink:
         if not isinstance(message, bytes):  # grpc.aio.EOF: the bot closed its side
             self.hang_up()
             return None
-        return message
+        return self._wire.reply(message, self._asked)
 
     def _cut_off(self) -> None:
         """End the call with a status that tells the bot why; its pending operation fails."""
@@ -421,9 +417,8 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
 
 def _add_bot_service(servicer: BotServicer, server: grpc.aio.Server) -> None:
     """The generated ``add_BotServiceServicer_to_server``, but Play passes bytes as they are,
-    both ways: the referee sends serialized ``RefereeMessage``s (see ``arena.wire.codec``'s wire
-    section) and reads a bot's ``BotMessage``s itself (most are read without parsing:
-    :func:`arena.codec.chosen_index`)."""
+    both ways: a seat's link writes serialized ``RefereeMessage``s and reads a bot's
+    ``BotMessage``s itself, only while the referee waits on that seat (:class:`SeatWire`)."""
     handlers = {
         "Attend": grpc.unary_stream_rpc_method_handler(
             servicer.Attend, request_deserializer=pb.AttendRequest.FromString,

@@ -108,9 +108,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                     match_id=match.id, index=match.index, game=game.name,
                     players=tournament.players, seed=match.seed, options=options,
                     seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=clocks))
-                try:
-                    await loop.run_in_executor(writer, store.finish_match, match.id,
-                                               _result(report))
+                try:  # the log is encoded there too, off the matches still in play
+                    await loop.run_in_executor(writer, _finish, store, match.id, report)
                 except StoreError as err:
                     refused.append(err)
                     stop.set()
@@ -164,6 +163,10 @@ async def _start(executor: Executor, entrants: Sequence[Entrant], stop: asyncio.
                 await starting
     if not starting.cancelled():
         starting.result()  # its error, if any
+
+
+def _finish(store: Store, match_id: int, report: MatchReport) -> bool:
+    return store.finish_match(match_id, _result(report))
 
 
 def _result(report: MatchReport) -> MatchResult:
