@@ -1,7 +1,7 @@
 """(4) Tournament cost: a 6-bot round-robin of Kill with ``--parallel 2``.
 
 Wall time, the share spent starting bot processes, and the time spent in the
-database per match (every :class:`arena.store.Store` call the runner makes is
+database per match (every :class:`arena.storage.store.Store` call the runner makes is
 timed by a thin subclass; the store's code is unchanged).
 """
 

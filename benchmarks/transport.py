@@ -1,8 +1,8 @@
 """(2) referee overhead against a bare grpcio ping-pong, and (3) scaling with concurrent matches.
 
-The referee runs in this process with :class:`arena.server.MatchHost`; the bots
+The referee runs in this process with :class:`arena.net.bot_service.MatchHost`; the bots
 are trivial raw-gRPC clients (:mod:`benchmarks.trivial_bot`), one process per
-seat, started with :class:`arena.runner.BotProcess`. The ping-pong reference
+seat, started with :class:`arena.players.process.BotProcess`. The ping-pong reference
 replays, over a bare grpcio bidirectional stream per seat (one client process
 per seat, same client code), exactly the messages a real match sent: each
 seat's match start, the same decision requests (with the events riding on them),

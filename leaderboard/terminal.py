@@ -1,7 +1,7 @@
 """The leaderboard and match lists as rich tables, for ``arena leaderboard`` and friends.
 
-The functions take the store's plain values (:class:`arena.store.LeaderboardRow`,
-:class:`arena.store.MatchInfo`) and never touch the database themselves.
+The functions take the store's plain values (:class:`arena.storage.store.LeaderboardRow`,
+:class:`arena.storage.store.MatchInfo`) and never touch the database themselves.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ fault on its seat, and no bot process may outlive the tournament.
 
     python -m tests.chaos [--players 3] [--repetitions 2] [--parallel 4] [--db chaos.db]
 
-``tests/test_chaos.py`` runs a short version.
+``tests/tournament/test_chaos.py`` runs a short version.
 """
 
 from __future__ import annotations

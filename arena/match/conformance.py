@@ -1,7 +1,7 @@
 """The conformance suite every game must pass (pure: no pytest, no I/O).
 
 Each check raises ``AssertionError`` with a message that names the game, the
-seed and the step, so a failure can be replayed. ``tests/test_conformance.py``
+seed and the step, so a failure can be replayed. ``tests/match/test_conformance.py``
 runs them over every registered game.
 
 * :func:`random_game` — random play through the referee (in-process seats, the

@@ -16,25 +16,15 @@ import pytest
 from arena.match.replay import read_log, replay
 from arena.net.bot_service import digest
 from arena.storage.store import Store
-
-GAME = "face-card-kill-card"
-
-
-def arena(*args: str, db: Path | None = None, check: bool = True,
-          env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "arena", *args]
-    if db is not None:
-        command += ["--db", str(db)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                            env={**os.environ, "COLUMNS": "200", **(env or {})})
-    if check:
-        assert result.returncode == 0, result.stdout + result.stderr
-    return result
-
-
-def add_bots(db: Path) -> None:
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+from tests.helpers import (
+    GAME,
+    add_bots,
+    arena,
+    assert_rebuild_changes_nothing,
+    finished_matches,
+    processes_with,
+    wait_until_gone,
+)
 
 
 def test_demo_plays_a_real_round_robin_and_prints_the_leaderboard(tmp_path: Path) -> None:
@@ -54,7 +44,7 @@ def test_tournament_run_list_leaderboard_and_match_views(tmp_path: Path) -> None
     result = arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
                    "--seed", "7", "--parallel", "3", db=db, env={"ARENA_TEST_MARKER": marker})
     assert "tournament 1: 12 matches" in result.stdout
-    assert not _processes_with(marker), "a bot process outlived the tournament"
+    assert not processes_with(marker), "a bot process outlived the tournament"
     store = Store(str(db))
     tournament = store.get_tournament(1)
     assert tournament.finished == tournament.total == 12 and tournament.status == "finished"
@@ -69,7 +59,10 @@ def test_tournament_run_list_leaderboard_and_match_views(tmp_path: Path) -> None
     listing = arena("tournament", "list", db=db).stdout
     assert "12/12" in listing
     board = arena("leaderboard", "--game", GAME, db=db).stdout
-    assert board.index("heuristic@1") >= 0 and "random@1" in board
+    rows = store.leaderboard(GAME)
+    assert sorted(r.label for r in rows) == ["heuristic@1", "random@1"]
+    at = [board.find(r.label) for r in rows]
+    assert -1 not in at and at == sorted(at), "the board lists both bots, best first"
 
     seat_view = arena("match", "show", str(full.id), "--seat", "0", db=db).stdout
     everything = arena("match", "show", str(full.id), db=db).stdout
@@ -93,15 +86,15 @@ def test_resume_after_kill_finishes_every_match_exactly_once(tmp_path: Path) -> 
                                env={**os.environ, "ARENA_TEST_MARKER": marker})
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and _finished(db) < 10:
+        while time.monotonic() < deadline and finished_matches(db) < 10:
             time.sleep(0.05)
-        assert _finished(db) >= 10, "the tournament did not get going"
+        assert finished_matches(db) >= 10, "the tournament did not get going"
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
     total = Store(str(db)).get_tournament(1).total
-    assert _finished(db) < total, "the kill came too late to test anything"
-    _wait_until_gone(marker)  # bots notice the referee is gone and exit by themselves
+    assert finished_matches(db) < total, "the kill came too late to test anything"
+    wait_until_gone(marker)  # bots notice the referee is gone and exit by themselves
 
     arena("tournament", "resume", "1", db=db)
     store = Store(str(db))
@@ -126,13 +119,13 @@ def test_sigterm_stops_taking_matches_finishes_the_running_ones_and_exits_0(tmp_
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "ARENA_TEST_MARKER": marker, "COLUMNS": "200"})
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _finished(db) < 5:
+    while time.monotonic() < deadline and finished_matches(db) < 5:
         time.sleep(0.05)
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, out + err
     assert "stopped on request" in out and "Traceback" not in err
-    assert not _processes_with(marker)
+    assert not processes_with(marker)
     store = Store(str(db))
     tournament = store.get_tournament(1)
     assert tournament.status == "interrupted" and 5 <= tournament.finished < tournament.total
@@ -294,39 +287,9 @@ def test_resuming_with_the_same_settings_is_accepted(tmp_path: Path, played: Pat
     assert (saved["event_delay_s"], saved["move_timeout_s"]) == (0.0, 10.0)
 
 
-def assert_rebuild_changes_nothing(store: Store) -> None:
-    """The ratings moved match by match equal a rebuild from the stored results, to the bit."""
-    before = [(r.label, r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)]
-    store.rebuild_ratings()
-    assert [(r.label, r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)] == before
 
 
-def _finished(db: Path) -> int:
-    try:
-        with sqlite3.connect(db, timeout=5) as connection:
-            row = connection.execute("select count(*) from match where status = 'finished'").fetchone()
-            return int(row[0])
-    except sqlite3.OperationalError:
-        return 0
 
 
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().split()[2]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in environ and state != "Z":
-            found.append(int(entry.name))
-    return found
 
 
-def _wait_until_gone(marker: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while _processes_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not _processes_with(marker), "bot processes outlived the killed arena"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,52 +16,11 @@ from arena.games import get_game
 from arena.match.protocol import Choice, Decision, MatchEnd, MatchStart, Reply
 from arena.match.referee import MatchReport, MatchSettings
 from arena.match.replay import read_log, replay, view
-from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.net.bot_service import MatchHost, MatchSpec, digest
 from arena.players.process import BotCommandError, BotProcess
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-
-GAME = "face-card-kill-card"
-OPTIONS = dict(get_game(GAME).parse_options(4))
-
-
-DEFAULT_SETTINGS = MatchSettings(move_timeout_s=5, start_timeout_s=10)
-RAW_SETTINGS = MatchSettings(move_timeout_s=2, start_timeout_s=10)
-
-
-def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,
-         settings: MatchSettings = DEFAULT_SETTINGS, first: int | None = None) -> MatchSpec:
-    """A match of Face Card / Kill Card; ``first``: the seat that must decide first."""
-    options = dict(OPTIONS)
-    if first is not None:
-        options["dealer"] = (first - 1) % len(tokens)  # the dealer's left plays first
-    return MatchSpec(match_id, GAME, len(tokens), seed, options, tuple(map(digest, tokens)),
-                     tuple(f"bot{i}" for i in range(len(tokens))), settings)
-
-
-Scenario = Callable[[MatchHost, int, Path], Awaitable[Any]]
-
-
-def on_server(tmp_path: Path, scenario: Scenario) -> Any:
-    async def main() -> Any:
-        host = MatchHost()
-        server, port = await create_server(host)
-        try:
-            return await scenario(host, port, tmp_path)
-        finally:
-            await server.stop(grace=0.5)
-
-    return asyncio.run(main())
-
-
-async def started(host: MatchHost, port: int, tmp_path: Path, name: str, command: str,
-                  env: dict[str, str] | None = None) -> BotProcess:
-    bot = BotProcess(name, command, f"127.0.0.1:{port}", tmp_path / "logs")
-    if env:
-        os.environ.update(env)
-    host.admit(bot.token)
-    await bot.ensure_running()
-    return bot
+from tests.helpers import GAME, OPTIONS, RAW_SETTINGS, is_alive, on_server, spec, started
 
 
 def test_matches_over_grpc_with_bot_processes_kept_between_matches(tmp_path: Path) -> None:
@@ -261,11 +220,6 @@ def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path
     assert "Traceback" not in said
 
 
-def is_alive(*bots: BotProcess) -> Callable[[int], Awaitable[bool]]:
-    async def check(seat: int) -> bool:
-        return await bots[seat].is_alive()
-
-    return check
 
 
 def test_no_show_is_recorded_after_the_start_timeout(tmp_path: Path) -> None:

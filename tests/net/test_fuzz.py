@@ -4,7 +4,7 @@ Random bytes and random, valid-but-hostile ``BotMessage``s go to ``Attend`` and
 ``Play`` (each call with a deadline); the server must never crash or hang, and the
 matches played meanwhile must finish without a fault. About 10 s by default;
 
-    ARENA_FUZZ_SECONDS=300 ARENA_FUZZ_SEED=7 pytest tests/test_fuzz.py
+    ARENA_FUZZ_SECONDS=300 ARENA_FUZZ_SEED=7 pytest tests/net/test_fuzz.py
 
 runs longer, from another seed.
 """
@@ -23,8 +23,7 @@ import grpc
 from arena.match.referee import MatchReport, MatchSettings
 from arena.net.bot_service import MatchHost
 from arena.v1 import arena_pb2 as pb
-from tests.test_hostile import attend_call, play_call, unknown_field
-from tests.test_referee import on_server, spec, started
+from tests.helpers import attend_call, on_server, play_call, spec, started, unknown_field
 
 FUZZ_SECONDS = float(os.environ.get("ARENA_FUZZ_SECONDS", "10"))
 FUZZ_SEED = int(os.environ.get("ARENA_FUZZ_SEED", "2026"))

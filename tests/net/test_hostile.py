@@ -15,39 +15,19 @@ from arena.match.referee import MAX_NOTICES, MAX_REJECTED_IN_TURN, MatchReport, 
 from arena.match.replay import read_log
 from arena.net.bot_service import MAX_ATTEND_STREAMS, MAX_RECEIVE_BYTES, MatchHost
 from arena.v1 import arena_pb2 as pb
-from tests.test_referee import GAME, on_server, spec, started
+from tests.helpers import GAME, _varint, attend_call, on_server, play_call, spec, started, unknown_field
 
-PLAY = "/arena.v1.BotService/Play"
-ATTEND = "/arena.v1.BotService/Attend"
 SETTINGS = MatchSettings(move_timeout_s=2, start_timeout_s=10)
 
 
-def raw(value: bytes) -> bytes:
-    return value
 
 
-def play_call(channel: grpc.aio.Channel) -> grpc.aio.StreamStreamCall[bytes, bytes]:
-    """A Play stream that sends and receives raw bytes (so anything can be sent)."""
-    return channel.stream_stream(PLAY, request_serializer=raw, response_deserializer=raw)(None)
 
 
-def attend_call(channel: grpc.aio.Channel, token: str) -> grpc.aio.UnaryStreamCall[bytes, bytes]:
-    return channel.unary_stream(ATTEND, request_serializer=raw, response_deserializer=raw)(
-        pb.AttendRequest(token=token).SerializeToString())
 
 
-def unknown_field(number: int, payload: bytes) -> bytes:
-    """A length-delimited field the schema does not have (protobuf keeps it as unknown)."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
 
 
 Answer = Callable[[pb.DecisionRequest, int], list[bytes]]

@@ -4,7 +4,6 @@ started by hand with --server and --token (not by the arena), over plain text an
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import os
 import re
 import signal
@@ -13,15 +12,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import grpc
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 
 from arena.games import get_game
 from arena.match.referee import MatchSettings
@@ -29,33 +23,12 @@ from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
 from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.test_cli import _finished, arena
+from tests.helpers import arena, finished_matches, self_signed
 
 GAME = "face-card-kill-card"
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
 
 
-def self_signed(folder: Path) -> tuple[Path, Path]:
-    """A certificate for localhost and 127.0.0.1 (made with ``cryptography``, a dev dependency)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.now(UTC)
-    certificate = (
-        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - timedelta(minutes=5)).not_valid_after(now + timedelta(days=2))
-        .add_extension(x509.SubjectAlternativeName([
-            x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-            critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
-    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return cert_path, key_path
 
 
 def add_remote(db: Path, name: str = "faraway") -> str:
@@ -242,9 +215,9 @@ def test_a_remote_bot_started_first_waits_for_its_tournament_and_outlives_a_kill
     try:
         total = 40
         deadline = time.monotonic() + 60
-        while not 3 <= _finished(db) < total and time.monotonic() < deadline:
+        while not 3 <= finished_matches(db) < total and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert 3 <= _finished(db) < total, run.finish()
+        assert 3 <= finished_matches(db) < total, run.finish()
         run.process.send_signal(signal.SIGKILL)
         run.process.wait()
         time.sleep(1.0)  # the bot finds the arena gone, and keeps trying

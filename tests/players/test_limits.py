@@ -18,8 +18,7 @@ from arena.players.limits import LAUNCHER, LimitError, ResourceLimits, parse_cou
 from arena.players.process import BotProcess
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_round_robin
-from tests.test_cli import GAME, arena
-from tests.test_referee import is_alive, on_server, spec
+from tests.helpers import GAME, arena, is_alive, on_server, spec
 
 MiB = 1024 * 1024
 

@@ -25,7 +25,7 @@ from sdk.bot import MatchInfo, Result
 from sdk.local import play_local
 from sdk.run import attend_async
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def python_blocks(path: Path) -> list[str]:

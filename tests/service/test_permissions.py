@@ -18,7 +18,7 @@ from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.test_referee import RAW_SETTINGS, spec
+from tests.helpers import RAW_SETTINGS, spec
 
 OPERATOR_TOKEN = "operator-token-for-this-test"
 

@@ -16,8 +16,7 @@ import pytest
 
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.test_cli import add_bots, arena
-from tests.test_remote import self_signed
+from tests.helpers import add_bots, arena, self_signed
 
 
 def test_serve_answers_operators_and_serves_no_bot_service(tmp_path: Path) -> None:

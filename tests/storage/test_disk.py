@@ -19,13 +19,13 @@ from pathlib import Path
 import pytest
 
 from arena.storage.store import Store
-from tests.test_cli import (
+from tests.helpers import (
     GAME,
-    _finished,
-    _processes_with,
-    _wait_until_gone,
     arena,
     assert_rebuild_changes_nothing,
+    finished_matches,
+    processes_with,
+    wait_until_gone,
 )
 
 RUN = ["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
@@ -50,8 +50,8 @@ def _check_stopped_cleanly(result: subprocess.CompletedProcess[str], db: Path, m
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "the tournament stopped" in lines[0], result.stderr
     assert "arena tournament resume 1" in lines[0]
-    _wait_until_gone(marker)
-    return _finished(db)
+    wait_until_gone(marker)
+    return finished_matches(db)
 
 
 def _resume_finishes_everything(db: Path) -> None:
@@ -89,9 +89,9 @@ def test_a_read_only_database_mid_run_stops_the_tournament(tmp_path: Path) -> No
     files = [db, Path(f"{db}-wal")]
     try:
         deadline = time.monotonic() + 60
-        while _finished(db) < 5 and time.monotonic() < deadline:
+        while finished_matches(db) < 5 and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert _finished(db) >= 5, "the tournament did not get going"
+        assert finished_matches(db) >= 5, "the tournament did not get going"
         subprocess.run(["chattr", "+i", *map(str, files)], check=True)
         out, err = process.communicate(timeout=120)
     finally:
@@ -102,5 +102,5 @@ def test_a_read_only_database_mid_run_stops_the_tournament(tmp_path: Path) -> No
     finished = _check_stopped_cleanly(subprocess.CompletedProcess(process.args, process.returncode,
                                                                   out, err), db, marker)
     assert finished < Store(str(db)).get_tournament(1).total
-    assert not _processes_with(marker)
+    assert not processes_with(marker)
     _resume_finishes_everything(db)

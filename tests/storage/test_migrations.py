@@ -6,7 +6,7 @@ emitted (SQLite and PostgreSQL; only the spaces at the ends of lines are gone,
 and the SQLite statements are compared with whitespace folded), and rows as the old store stored them (JSON
 as sorted text, statuses and faults as plain strings, datetimes as SQLAlchemy
 wrote them). Every test runs on SQLite and on a real PostgreSQL server
-(``pgserver``, as in ``tests/test_postgres.py``).
+(``pgserver``, as in ``tests/storage/test_postgres.py``).
 """
 
 from __future__ import annotations
@@ -14,13 +14,11 @@ from __future__ import annotations
 import json
 import multiprocessing
 import sqlite3
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pgserver
 import pytest
 import sqlalchemy as sa
 from alembic import command
@@ -32,7 +30,8 @@ from arena.rating import ratings as rt
 from arena.storage import schema
 from arena.storage.store import MatchResult, MatchStatus, Store, StoreError, TournamentStatus
 from arena.storage.tables import TABLE_NAMES, metadata
-from tests.test_store import _open_and_add
+from tests.conftest import new_postgres_database
+from tests.helpers import open_and_add
 
 GAME = "some-game"
 
@@ -217,24 +216,6 @@ OLD_POSTGRES = [
 # ---------------------------------------------------------------- databases
 
 
-@pytest.fixture(scope="module")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """As in tests/test_postgres.py: one server for this module, on a Unix socket."""
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
-    yield server.get_uri()
-    server.cleanup()
-
-
-def _new_postgres_database(server: str) -> str:
-    name = f"arena_{uuid.uuid4().hex[:12]}"
-    psycopg = server.replace("postgresql://", "postgresql+psycopg://", 1)
-    admin = sa.create_engine(psycopg, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    return sa.engine.make_url(psycopg).set(database=name).render_as_string(hide_password=False)
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
@@ -247,7 +228,7 @@ def new_database(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -
 
     def new() -> str:
         if backend == "postgresql":
-            return _new_postgres_database(request.getfixturevalue("postgres_server"))
+            return new_postgres_database(request.getfixturevalue("postgres_server"))
         path = tmp_path / f"arena{next(made)}.db"
         path.touch(mode=0o600)
         return f"sqlite:///{path}"
@@ -699,10 +680,10 @@ def test_downgrading_to_the_first_revision_and_upgrading_again_keeps_every_row(
 
 def test_concurrent_openers_of_a_new_database_all_succeed(url: str) -> None:
     if _is_sqlite(url):
-        pytest.skip("tests/test_store.py opens a new SQLite file from four processes")
+        pytest.skip("tests/storage/test_store.py opens a new SQLite file from four processes")
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
-        labels = pool.starmap(_open_and_add, [(url, w) for w in range(4)])
+        labels = pool.starmap(open_and_add, [(url, w) for w in range(4)])
     assert sorted(labels) == [f"bot{w}@1" for w in range(4)]
     assert _stored_revisions(url) == {schema.head()}
 

@@ -13,37 +13,10 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
-import pgserver
-import pytest
-import sqlalchemy as sa
-
 from arena.storage.store import Store, StoreError
-from tests.test_cli import GAME, _wait_until_gone, arena
-from tests.test_store import _finish_all, round_robin, three_bots
-
-
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
-    yield server.get_uri()
-    server.cleanup()
-
-
-@pytest.fixture
-def pg_url(postgres_server: str) -> str:
-    """A fresh, empty database on the server, as a SQLAlchemy URL for psycopg."""
-    name = f"arena_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(postgres_server.replace("postgresql://", "postgresql+psycopg://", 1),
-                             isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    url = sa.engine.make_url(postgres_server.replace("postgresql://", "postgresql+psycopg://", 1))
-    return url.set(database=name).render_as_string(hide_password=False)
+from tests.helpers import GAME, arena, finish_all, round_robin, three_bots, wait_until_gone
 
 
 def test_concurrent_writers_on_postgres_finish_each_match_once(pg_url: str) -> None:
@@ -53,7 +26,7 @@ def test_concurrent_writers_on_postgres_finish_each_match_once(pg_url: str) -> N
                                   round_robin(ids, 3, repeats=6))
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
-        stored = pool.starmap(_finish_all, [(pg_url, tid, w) for w in range(4)])
+        stored = pool.starmap(finish_all, [(pg_url, tid, w) for w in range(4)])
     assert sum(stored) == 24  # each match stored by exactly one worker
     assert sorted(m.finish_seq or 0 for m in store.list_matches(tid)) == list(range(1, 25))
     assert sum(r.matches for r in store.leaderboard()) == 24 * 3
@@ -75,7 +48,7 @@ def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_p
         env={**os.environ, "ARENA_DB": pg_url, "ARENA_TEST_MARKER": marker})
     store = Store(pg_url)
 
-    def finished() -> int:
+    def finished_matches() -> int:
         try:
             return store.get_tournament(1).finished
         except StoreError:
@@ -83,15 +56,15 @@ def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_p
 
     try:
         deadline = time.monotonic() + 60
-        while finished() < 8 and time.monotonic() < deadline:
+        while finished_matches() < 8 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert finished() >= 8, "the tournament did not get going"
+        assert finished_matches() >= 8, "the tournament did not get going"
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
     total = store.get_tournament(1).total
-    assert finished() < total, "the kill came too late to test anything"
-    _wait_until_gone(marker)
+    assert finished_matches() < total, "the kill came too late to test anything"
+    wait_until_gone(marker)
     subprocess.run([sys.executable, "-m", "arena", "tournament", "resume", "1"], cwd=tmp_path,
                    check=True, capture_output=True, timeout=120, env={**os.environ, "ARENA_DB": pg_url})
     assert store.get_tournament(1).finished == total

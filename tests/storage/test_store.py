@@ -21,36 +21,17 @@ from arena.storage.store import (
     StoreError,
     TournamentStatus,
 )
+from tests.helpers import finish_all, open_and_add, result_for, round_robin, three_bots
 
 GAME = "some-game"  # the store never looks a game up: any name will do
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(str(tmp_path / "arena.db"))
 
 
-def round_robin(bot_ids: list[int], players: int, repeats: int = 1) -> list[ScheduledMatch]:
-    """A small deterministic schedule: every rotation of the bots, repeated."""
-    out: list[ScheduledMatch] = []
-    for r in range(repeats):
-        for shift in range(len(bot_ids)):
-            seats = tuple(bot_ids[(shift + s) % len(bot_ids)] for s in range(players))
-            out.append(ScheduledMatch(index=len(out), seed=1000 * r + shift, seat_bot_ids=seats))
-    return out
 
 
-def result_for(seats: tuple[int, ...], seed: int, fault_seat: int | None = None) -> MatchResult:
-    """A made-up but deterministic result: ranks from the seed."""
-    rng = random.Random(seed)
-    scores = tuple(float(rng.randrange(4)) for _ in seats)
-    ranks = tuple(1 + sum(o > s for o in scores) for s in scores)
-    faults = tuple("timeout" if i == fault_seat else "" for i in range(len(seats)))
-    return MatchResult(scores, ranks, faults, log=bytes([seed % 256]) * 10, duration_s=0.25)
 
 
-def three_bots(store: Store) -> list[int]:
-    return [store.add_bot(name, f"python -m bots.{name}").id for name in ("ann", "bob", "cat")]
 
 
 # ---------------------------------------------------------------- bots
@@ -491,17 +472,6 @@ def test_rating_history_follows_the_matches(store: Store) -> None:
 # ---------------------------------------------------------------- concurrency
 
 
-def _finish_all(path: str, tid: int, worker: int) -> int:
-    """One worker process: try to finish every match, in its own order."""
-    store = Store(path)
-    todo = store.claim_unfinished(tid)
-    random.Random(worker).shuffle(todo)
-    wins = 0
-    for m in todo:
-        store.mark_running(m.id)
-        wins += store.finish_match(m.id, result_for(m.seat_bot_ids, m.seed))
-    store.close()
-    return wins
 
 
 def test_concurrent_writers_wait_and_finish_each_match_once(tmp_path: Path) -> None:
@@ -511,7 +481,7 @@ def test_concurrent_writers_wait_and_finish_each_match_once(tmp_path: Path) -> N
     tid = store.create_tournament(GAME, 3, {}, 1, 6, {}, ids, round_robin(ids, 3, repeats=6))
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
-        stored = pool.starmap(_finish_all, [(path, tid, w) for w in range(4)])
+        stored = pool.starmap(finish_all, [(path, tid, w) for w in range(4)])
     assert sum(stored) == 24  # each match stored by exactly one worker
     info = store.get_tournament(tid)
     assert (info.finished, info.total) == (24, 24)
@@ -523,16 +493,13 @@ def test_concurrent_writers_wait_and_finish_each_match_once(tmp_path: Path) -> N
     assert store.leaderboard() == board
 
 
-def _open_and_add(path: str, worker: int) -> str:
-    with Store(path) as store:
-        return store.add_bot(f"bot{worker}", "x").label
 
 
 def test_concurrent_openers_of_a_fresh_file_all_succeed(tmp_path: Path) -> None:
     path = str(tmp_path / "fresh.db")
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
-        labels = pool.starmap(_open_and_add, [(path, w) for w in range(4)])
+        labels = pool.starmap(open_and_add, [(path, w) for w in range(4)])
     assert sorted(labels) == [f"bot{w}@1" for w in range(4)]
     assert len(Store(path).list_bots()) == 4
 

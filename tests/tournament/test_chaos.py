@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arena.players.process import LOG_CAP_BYTES
 from tests.chaos import ALLOWED, run_chaos
-from tests.test_cli import _processes_with
+from tests.helpers import processes_with
 
 
 def test_chaos_tournament_runs_to_the_end_with_every_fault_recorded(tmp_path: Path) -> None:
@@ -25,4 +25,4 @@ def test_chaos_tournament_runs_to_the_end_with_every_fault_recorded(tmp_path: Pa
         assert sum(n for fault, n in report.faults[bot].items() if fault) >= 10, bot
     assert report.bad_not_last == 0 and report.bad_last > 0
     assert 0 < report.flood_log_bytes < LOG_CAP_BYTES + 1000  # captured, and capped
-    assert not _processes_with(marker), "a bot process outlived the chaos tournament"
+    assert not processes_with(marker), "a bot process outlived the chaos tournament"

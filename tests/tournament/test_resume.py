@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from arena.storage.store import Store
-from tests.test_cli import GAME, _finished, _wait_until_gone, arena
+from tests.helpers import GAME, arena, finished_matches, wait_until_gone
 
 KILLS = 4
 
@@ -71,19 +71,19 @@ def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> No
             time.sleep(0.02)
         # a random moment: while bots start, mid-match, or between matches; within this
         # attempt's share of the matches left, so that a busy machine cannot outrun the kills
-        left = total - _finished(db)
-        target = _finished(db) + draw.randrange(0, max(1, left // (KILLS - attempt + 1)))
+        left = total - finished_matches(db)
+        target = finished_matches(db) + draw.randrange(0, max(1, left // (KILLS - attempt + 1)))
         deadline = time.monotonic() + 30
-        while _finished(db) < target and time.monotonic() < deadline:
+        while finished_matches(db) < target and time.monotonic() < deadline:
             time.sleep(0.01)
         time.sleep(draw.uniform(0.0, 0.05))
         process.send_signal(signal.SIGKILL)
         process.wait()
         kills += 1
-        _wait_until_gone(marker)
-        if _finished(db) == total:
+        wait_until_gone(marker)
+        if finished_matches(db) == total:
             break
-    assert kills >= 2 and _finished(db) < total, "the kills came too late to test anything"
+    assert kills >= 2 and finished_matches(db) < total, "the kills came too late to test anything"
 
     arena("tournament", "resume", "1", db=db)
     assert _results(db) == _results(clean)

@@ -14,7 +14,7 @@ here::
 
 A revision is frozen once released: it spells out its tables, types and values
 instead of importing the current ones from :mod:`arena.storage.tables`, and
-``tests/test_migrations.py`` checks that the newest revision agrees with those
+``tests/storage/test_migrations.py`` checks that the newest revision agrees with those
 tables. On SQLite, change a table inside ``op.batch_alter_table`` (SQLite alters
 little in place: the table is copied).
 """

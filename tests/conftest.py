@@ -1,0 +1,44 @@
+"""Fixtures shared by the tests: a store on a fresh SQLite file, and one real PostgreSQL
+server per test process (the ``pgserver`` package's, on a Unix socket in a temporary
+folder) with a fresh database per test."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pgserver
+import pytest
+import sqlalchemy as sa
+
+from arena.storage.store import Store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(str(tmp_path / "arena.db"))
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg"), cleanup_mode="stop")  # type: ignore[attr-defined]
+    yield server.get_uri()
+    server.cleanup()
+
+
+def new_postgres_database(server: str) -> str:
+    """A fresh, empty database on the server, as a SQLAlchemy URL for psycopg."""
+    name = f"arena_{uuid.uuid4().hex[:12]}"
+    psycopg = server.replace("postgresql://", "postgresql+psycopg://", 1)
+    admin = sa.create_engine(psycopg, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return sa.engine.make_url(psycopg).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> str:
+    """A fresh, empty database on the PostgreSQL server."""
+    return new_postgres_database(postgres_server)

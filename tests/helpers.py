@@ -1,0 +1,232 @@
+"""Helpers shared by the tests: the `arena` command, servers and seats by hand, stores.
+
+Fixtures live in ``conftest.py``; everything else two test modules need is here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import random
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import grpc
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from arena.games import get_game
+from arena.match.referee import MatchSettings
+from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.players.process import BotProcess
+from arena.storage.store import MatchResult, ScheduledMatch, Store
+from arena.v1 import arena_pb2 as pb
+
+GAME = "face-card-kill-card"  # the game most tests play: short matches, 2 to 12 seats
+OPTIONS = dict(get_game(GAME).parse_options(4))
+DEFAULT_SETTINGS = MatchSettings(move_timeout_s=5, start_timeout_s=10)
+RAW_SETTINGS = MatchSettings(move_timeout_s=2, start_timeout_s=10)  # for seats played by hand
+
+
+def arena(*args: str, db: Path | None = None, check: bool = True,
+          env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "arena", *args]
+    if db is not None:
+        command += ["--db", str(db)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                            env={**os.environ, "COLUMNS": "200", **(env or {})})
+    if check:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def add_bots(db: Path) -> None:
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+
+
+def assert_rebuild_changes_nothing(store: Store) -> None:
+    """The ratings moved match by match equal a rebuild from the stored results, to the bit."""
+    before = [(r.label, r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)]
+    store.rebuild_ratings()
+    assert [(r.label, r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)] == before
+
+
+def finished_matches(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            row = connection.execute("select count(*) from match where status = 'finished'").fetchone()
+            return int(row[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().split()[2]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in environ and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def wait_until_gone(marker: str, timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not processes_with(marker), "bot processes outlived the killed arena"
+
+
+def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,
+         settings: MatchSettings = DEFAULT_SETTINGS, first: int | None = None) -> MatchSpec:
+    """A match of Face Card / Kill Card; ``first``: the seat that must decide first."""
+    options = dict(OPTIONS)
+    if first is not None:
+        options["dealer"] = (first - 1) % len(tokens)  # the dealer's left plays first
+    return MatchSpec(match_id, GAME, len(tokens), seed, options, tuple(map(digest, tokens)),
+                     tuple(f"bot{i}" for i in range(len(tokens))), settings)
+
+
+Scenario = Callable[[MatchHost, int, Path], Awaitable[Any]]
+
+
+def on_server(tmp_path: Path, scenario: Scenario) -> Any:
+    async def main() -> Any:
+        host = MatchHost()
+        server, port = await create_server(host)
+        try:
+            return await scenario(host, port, tmp_path)
+        finally:
+            await server.stop(grace=0.5)
+
+    return asyncio.run(main())
+
+
+async def started(host: MatchHost, port: int, tmp_path: Path, name: str, command: str,
+                  env: dict[str, str] | None = None) -> BotProcess:
+    bot = BotProcess(name, command, f"127.0.0.1:{port}", tmp_path / "logs")
+    if env:
+        os.environ.update(env)
+    host.admit(bot.token)
+    await bot.ensure_running()
+    return bot
+
+
+def is_alive(*bots: BotProcess) -> Callable[[int], Awaitable[bool]]:
+    async def check(seat: int) -> bool:
+        return await bots[seat].is_alive()
+
+    return check
+
+
+def round_robin(bot_ids: list[int], players: int, repeats: int = 1) -> list[ScheduledMatch]:
+    """A small deterministic schedule: every rotation of the bots, repeated."""
+    out: list[ScheduledMatch] = []
+    for r in range(repeats):
+        for shift in range(len(bot_ids)):
+            seats = tuple(bot_ids[(shift + s) % len(bot_ids)] for s in range(players))
+            out.append(ScheduledMatch(index=len(out), seed=1000 * r + shift, seat_bot_ids=seats))
+    return out
+
+
+def result_for(seats: tuple[int, ...], seed: int, fault_seat: int | None = None) -> MatchResult:
+    """A made-up but deterministic result: ranks from the seed."""
+    rng = random.Random(seed)
+    scores = tuple(float(rng.randrange(4)) for _ in seats)
+    ranks = tuple(1 + sum(o > s for o in scores) for s in scores)
+    faults = tuple("timeout" if i == fault_seat else "" for i in range(len(seats)))
+    return MatchResult(scores, ranks, faults, log=bytes([seed % 256]) * 10, duration_s=0.25)
+
+
+def three_bots(store: Store) -> list[int]:
+    return [store.add_bot(name, f"python -m bots.{name}").id for name in ("ann", "bob", "cat")]
+
+
+def finish_all(path: str, tid: int, worker: int) -> int:
+    """One worker process: try to finish every match, in its own order."""
+    store = Store(path)
+    todo = store.claim_unfinished(tid)
+    random.Random(worker).shuffle(todo)
+    wins = 0
+    for m in todo:
+        store.mark_running(m.id)
+        wins += store.finish_match(m.id, result_for(m.seat_bot_ids, m.seed))
+    store.close()
+    return wins
+
+
+def open_and_add(path: str, worker: int) -> str:
+    with Store(path) as store:
+        return store.add_bot(f"bot{worker}", "x").label
+
+
+PLAY = "/arena.v1.BotService/Play"
+
+
+ATTEND = "/arena.v1.BotService/Attend"
+
+
+def raw(value: bytes) -> bytes:
+    return value
+
+
+def play_call(channel: grpc.aio.Channel) -> grpc.aio.StreamStreamCall[bytes, bytes]:
+    """A Play stream that sends and receives raw bytes (so anything can be sent)."""
+    return channel.stream_stream(PLAY, request_serializer=raw, response_deserializer=raw)(None)
+
+
+def attend_call(channel: grpc.aio.Channel, token: str) -> grpc.aio.UnaryStreamCall[bytes, bytes]:
+    return channel.unary_stream(ATTEND, request_serializer=raw, response_deserializer=raw)(
+        pb.AttendRequest(token=token).SerializeToString())
+
+
+def unknown_field(number: int, payload: bytes) -> bytes:
+    """A length-delimited field the schema does not have (protobuf keeps it as unknown)."""
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for localhost and 127.0.0.1 (made with ``cryptography``, a dev dependency)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5)).not_valid_after(now + timedelta(days=2))
+        .add_extension(x509.SubjectAlternativeName([
+            x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
