@@ -33,7 +33,7 @@ class MatchStart:
     time_bank_s: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made at every decision: not frozen, which costs 0.4 us more each
 class Decision:
     """The seat must act: answer with a :class:`Choice` naming ``decision_id``.
 
@@ -59,7 +59,7 @@ class MatchEnd:
     events: Sequence[Any] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # read at every decision: not frozen, as Decision
 class Choice:
     """A seat's answer to decision ``decision_id``: the index of a legal action, or an
     action named in full. ``unreadable``: it named neither, or something that is no

@@ -152,7 +152,8 @@ async def run_match(
     mail.post(opening)
     decision_id = 0
     while (to_act := game.to_act(state)) is not None:
-        await mail.send_due(skip=seats[to_act])  # the seat to act gets its events with the request
+        if due := mail.take_due(skip=seats[to_act]):  # the seat to act gets its own with the request
+            await _deliver(due)
         legal = list(game.legal_actions(state))
         if watch is not None:
             watch.deciding(state, to_act, legal)
@@ -245,7 +246,8 @@ async def _ask(seat: _Seat, decision_id: int, observation: Any, legal: list[Any]
     try:
         return await _answer(seat, decision_id, legal, deadline)
     finally:
-        await mail.done_waiting()
+        if (sending := mail.done_waiting()) is not None:
+            await sending
 
 
 async def _answer(seat: _Seat, decision_id: int, legal: list[Any], deadline: float | None) -> Any:
@@ -288,6 +290,12 @@ async def _answer(seat: _Seat, decision_id: int, legal: list[Any], deadline: flo
             await seat.link.notice(f"rejected: expected a choice for decision {decision_id}", about)
 
 
+async def _deliver(due: Sequence[tuple[Link, list[Any]]]) -> None:
+    """Send events on their own (each seat's stream is written by one task at a time)."""
+    for link, events in due:
+        await link.events(events)
+
+
 class _Mail:
     """Each seat's events on their way: logged at once, delivered by the rule in the module doc.
 
@@ -326,27 +334,30 @@ class _Mail:
         oldest = min((s.waiting_since for s in self.seats if s.waiting and s.playing), default=None)
         return None if oldest is None else oldest + self.delay_s - now
 
-    async def send_due(self, skip: _Seat | None = None) -> None:
-        """Send, on their own, the events that waited long enough or piled up (not to ``skip``)."""
+    def take_due(self, skip: _Seat | None = None) -> list[tuple[Link, list[Any]]]:
+        """The events that waited long enough or piled up (not ``skip``'s), taken from their
+        queues to be sent on their own, with the link of each seat they go to."""
         now = time.monotonic()
+        due = []
         for seat in self.seats:
             if not seat.waiting or seat is skip or seat.link is None:
                 continue
             if not seat.playing:
                 seat.waiting = []  # a faulted seat is no longer told anything
             elif seat.waiting_since + self.delay_s <= now or len(seat.waiting) >= MAX_WAITING_EVENTS:
-                waiting, seat.waiting = seat.waiting, []
-                await seat.link.events(waiting)
+                due.append((seat.link, seat.waiting))
+                seat.waiting = []
+        return due
 
     # -- while the referee waits on a decision ---------------------------------------
     def waiting_on(self, seat: _Seat) -> None:
         self._asked = seat
         self._arm()
 
-    async def done_waiting(self) -> None:
+    def done_waiting(self) -> asyncio.Task[None] | None:
+        """The wait is over; the timer's sending still under way, if any (to be awaited)."""
         self._asked = None
-        if self._sending is not None:
-            await self._sending
+        return self._sending
 
     def _arm(self) -> None:
         if self._timer is not None or self._sending is not None:
@@ -363,7 +374,7 @@ class _Mail:
         if due is not None and due > 0:
             self._arm()  # the queues moved on since the timer was set
         elif due is not None:
-            self._sending = asyncio.ensure_future(self.send_due(skip=self._asked))
+            self._sending = asyncio.ensure_future(_deliver(self.take_due(skip=self._asked)))
             self._sending.add_done_callback(self._sent)
 
     def _sent(self, _: asyncio.Task[None]) -> None:
