@@ -447,6 +447,14 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
     _add_bot_service(BotServicer(host), server)
     for add in extra_servicers:
         add(server)
+    port = bind(server, address, credentials)
+    await server.start()
+    return server, port
+
+
+def bind(server: grpc.aio.Server, address: str, credentials: grpc.ServerCredentials | None) -> int:
+    """Add a port on ``address`` to ``server`` (TLS only with ``credentials``); the port bound.
+    One clear ``OSError`` when it cannot be bound."""
     try:
         if credentials is None:
             port = server.add_insecure_port(address)
@@ -456,8 +464,7 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
         raise OSError(f"cannot listen on {address} (in use?)") from err
     if port == 0:
         raise OSError(f"cannot listen on {address} (in use?)")
-    await server.start()
-    return server, port
+    return port
 
 
 class BotServer:

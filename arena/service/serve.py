@@ -18,6 +18,7 @@ from pathlib import Path
 import grpc
 from rich.console import Console
 
+from arena.net.bot_service import bind
 from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.storage.store import Store
 from arena.v1 import arena_pb2_grpc as pb_grpc
@@ -68,15 +69,7 @@ async def _start_operator_server(operator: OperatorServicer, address: str, token
     """The operator service on ``address`` (TLS only with ``credentials``), behind the token."""
     server = grpc.aio.server(interceptors=[OperatorAuth(token)], options=SERVER_OPTIONS)
     pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
-    try:
-        if credentials is None:
-            port = server.add_insecure_port(address)
-        else:
-            port = server.add_secure_port(address, credentials)
-    except RuntimeError as err:  # grpc's word for "cannot bind"
-        raise OSError(f"cannot listen on {address} (in use?)") from err
-    if port == 0:
-        raise OSError(f"cannot listen on {address} (in use?)")
+    port = bind(server, address, credentials)
     await server.start()
     return server, port
 
