@@ -61,10 +61,12 @@ class SeatWire:
             message = pb.BotMessage.FromString(data)
         except DecodeError:  # bytes that are no BotMessage
             return Garbled()
+        choice = message.choice  # the usual answer first: the index of a legal action
+        if choice.decision_id == asked and choice.HasField("index") and message.HasField("choice"):
+            return Choice(asked, index=choice.index)
         kind = message.WhichOneof("kind")
         if kind != "choice":
             return OtherMessage(kind or "")
-        choice = message.choice
         pick = choice.WhichOneof("pick")
         if pick == "index":
             return Choice(choice.decision_id, index=choice.index)

@@ -92,7 +92,7 @@ def _encoder(cls: type, message: type[Message]) -> Encoder:
     # are remembered per tuple of values, as the memo remembers history.
     exact = all(fd.type not in (fd.TYPE_DOUBLE, fd.TYPE_FLOAT) for fd in scalar_fields)
     known: dict[tuple[Any, ...], bytes] = {}
-    others = [(fd.name, _repeated(fd, message) if fd.is_repeated else _nested(fd))
+    others = [(fd.name, *(_repeated(fd, message) if fd.is_repeated else (_nested(fd), None)))
               for fd in fields if fd.message_type is not None or fd.is_repeated]
 
     def encode(value: Any) -> bytes:
@@ -102,8 +102,13 @@ def _encoder(cls: type, message: type[Message]) -> Encoder:
             data = message(**dict(zip(names, values, strict=True))).SerializeToString()
             if exact:
                 memo.remember(known, values, data)
-        # an empty repeated field, or an unset message, is no field at all
-        rest = [field(x) for name, field in others if (x := getattr(value, name))]
+        rest = []
+        remembering = memo.REMEMBER
+        for name, field, seen in others:
+            x = getattr(value, name)
+            if x:  # an empty repeated field, or an unset message, is no field at all
+                hit = seen.get(id(x)) if seen is not None and remembering else None  # the same tuple
+                rest.append(hit[1] if hit is not None and hit[0] is x else field(x))
         return data + b"".join(rest) if rest else data
 
     return encode
@@ -123,16 +128,20 @@ def _nested(fd: Any) -> Encoder:
     return lambda value: delimited(key, encode_bytes(sub, value))
 
 
-def _repeated(fd: Any, message: type[Message]) -> Encoder:
+def _repeated(fd: Any, message: type[Message]) -> tuple[Encoder, dict[int, tuple[Any, bytes]] | None]:
     """The bytes of repeated field ``fd`` (of ``message``) holding a value, from the memo
-    of repeated history: a repeated message field joins its elements' remembered bytes
-    (:class:`arena.wire.memo.Pieces`); a repeated scalar field's bytes, as protobuf
-    writes them, are remembered per tuple of values (not for floats, whose equal values
-    0.0 and -0.0 differ on the wire). A frozenset goes in sorted."""
+    of repeated history, and for a message field the table of tuples it remembers by
+    identity (the encoder looks there first, inline). A repeated message field joins its
+    elements' remembered bytes (:class:`arena.wire.memo.Pieces`); a repeated scalar
+    field's bytes, as protobuf writes them, are remembered per tuple of values (not for
+    floats, whose equal values 0.0 and -0.0 differ on the wire). A frozenset goes in
+    sorted."""
     if fd.message_type is not None:
-        join = Pieces(field_key(fd.number), Bodies(_element_body(fd))).join
-        return lambda value: join(sorted(value) if type(value) is frozenset else value)
-    return _Scalars(fd, message).bytes
+        pieces = Pieces(field_key(fd.number), Bodies(_element_body(fd)))
+        join = pieces.join
+        return (lambda value: join(sorted(value) if type(value) is frozenset else value)), \
+            pieces.tuples
+    return _Scalars(fd, message).bytes, None
 
 
 class _Scalars:
@@ -163,7 +172,7 @@ def _element_body(fd: Any) -> Encoder:
     a list travels as a message whose one field is repeated (``Cards``)."""
     element = message_factory.GetMessageClass(fd.message_type)
     inner = fd.message_type.fields[0]
-    wrapped = _repeated(inner, element) \
+    wrapped = _repeated(inner, element)[0] \
         if len(fd.message_type.fields) == 1 and inner.is_repeated else None
 
     def body(item: Any) -> bytes:

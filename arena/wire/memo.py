@@ -31,14 +31,21 @@ def remember(table: dict[Any, Any], key: Any, value: Any, limit: int = KNOWN_ITE
     table[key] = value
 
 
-def varint(number: int) -> bytes:
-    """A non-negative number as a protobuf varint."""
+def _encode_varint(number: int) -> bytes:
     out = bytearray()
     while number > 0x7F:
         out.append((number & 0x7F) | 0x80)
         number >>= 7
     out.append(number)
     return bytes(out)
+
+
+_VARINTS = tuple(_encode_varint(n) for n in range(4096))  # the lengths and keys met in play
+
+
+def varint(number: int) -> bytes:
+    """A non-negative number as a protobuf varint."""
+    return _VARINTS[number] if number < 4096 else _encode_varint(number)
 
 
 def field_key(number: int) -> bytes:
