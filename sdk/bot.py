@@ -6,22 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.games.base import OptionValue
+from arena.match.protocol import MatchStart
 
-
-@dataclass(frozen=True)
-class MatchInfo:
-    """What a bot learns when a match starts."""
-
-    match_id: str
-    game: str
-    game_version: int
-    seat: int
-    players: int
-    options: dict[str, OptionValue]
-    seat_names: tuple[str, ...]
-    move_timeout_s: float
-    time_bank_s: float = 0.0
+# What a bot learns when a match starts: the game, its version and options, its seat,
+# the players' names and the clocks. The referee's own value, handed over as it is.
+MatchInfo = MatchStart
 
 
 @dataclass(frozen=True)

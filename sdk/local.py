@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.games import get_game
-from arena.match.links import LocalLink
+from arena.match.links import LocalLink, Player
 from arena.match.protocol import MatchEnd, MatchStart
 from arena.match.referee import MatchSettings, run_match
-from sdk.bot import Bot, MatchInfo, Result
+from sdk.bot import Bot, Result
 
 MOVE_TIMEOUT_S = 10.0  # a tournament's default
 
@@ -63,16 +63,14 @@ async def _play(game: str, seats: list[_Seat], seed: int, options: dict[str, Any
     return Result(report.scores, report.ranks, tuple(str(f) for f in report.faults))
 
 
-class _Seat:
+class _Seat(Player):
     """A :class:`Bot` as the referee's in-process link drives it."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     def start(self, start: MatchStart) -> None:
-        self.bot.on_start(MatchInfo(start.match_id, start.game, start.game_version, start.seat,
-                                    start.players, dict(start.options), start.seat_names,
-                                    start.move_timeout_s, start.time_bank_s))
+        self.bot.on_start(start)
 
     def events(self, events: Sequence[Any]) -> None:
         self.bot.on_events(list(events))

@@ -13,7 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from arena.games import get_game
+from arena.match.links import Player
 from arena.match.referee import MatchSettings
 from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
 from arena.players.process import BotProcess
@@ -230,3 +231,20 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
                                            serialization.PrivateFormat.PKCS8,
                                            serialization.NoEncryption()))
     return cert_path, key_path
+
+
+class RandomPlayer(Player):
+    """An in-process player: a random legal action, drawn from its own seed (so that a
+    match's result depends on its seeds alone); from its ``fail_at``-th decision on, an
+    answer that is no action at all."""
+
+    def __init__(self, seed: int | str, fail_at: int | None = None) -> None:
+        self._random = random.Random(seed)
+        self.fail_at = fail_at
+        self.decisions = 0
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        self.decisions += 1
+        if self.fail_at is not None and self.decisions >= self.fail_at:
+            return "not an action"
+        return self._random.choice(list(legal_actions))

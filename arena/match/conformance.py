@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.games.base import Game, IllegalActionError, InvalidActionError, Tagged
-from arena.match.links import LocalLink
-from arena.match.protocol import MatchEnd, MatchStart
+from arena.match.links import LocalLink, Player
 from arena.match.referee import MatchSettings, run_match
 
 MAX_STEPS = 200_000
@@ -50,23 +49,14 @@ def _policy(seed: int) -> random.Random:
     return random.Random(f"policy-{seed}")
 
 
-class _RandomPlayer:
+class _RandomPlayer(Player):
     """A seat that picks uniformly among the legal actions (all seats share one generator)."""
 
     def __init__(self, policy: random.Random) -> None:
         self.policy = policy
 
-    def start(self, start: MatchStart) -> None:
-        pass
-
-    def events(self, events: Sequence[Any]) -> None:
-        pass
-
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         return self.policy.choice(legal_actions)
-
-    def end(self, end: MatchEnd) -> None:
-        pass
 
 
 class _Checks:

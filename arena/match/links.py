@@ -51,16 +51,21 @@ class Link(Protocol):
         """The match is over for this seat: release the channel."""
 
 
-class Player(Protocol):
-    """A bot in this process, as a :class:`LocalLink` drives it."""
+class Player:
+    """A bot in this process, as a :class:`LocalLink` drives it: ``act`` answers each
+    decision; the other hooks hear the start, the events and the end (no-ops here)."""
 
-    def start(self, start: MatchStart) -> None: ...
+    def start(self, start: MatchStart) -> None:
+        pass
 
-    def events(self, events: Sequence[Any]) -> None: ...
+    def events(self, events: Sequence[Any]) -> None:
+        pass
 
-    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any: ...
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        raise NotImplementedError
 
-    def end(self, end: MatchEnd) -> None: ...
+    def end(self, end: MatchEnd) -> None:
+        pass
 
 
 class LocalLink:
@@ -94,25 +99,18 @@ class LocalLink:
     async def decide(self, decision: Decision) -> None:
         if self._gone:
             return
-        answers = self._answers
-        if not self._threaded:
-            def answer() -> None:
-                if decision.events:
-                    self.player.events(decision.events)
-                answers.put_nowait(_choice(decision, self.player.act(decision.observation,
-                                                                     decision.legal_actions)))
 
-            self._run(answer, None)
-            return
-        loop = asyncio.get_running_loop()
-
-        def act() -> None:
+        def choose() -> Reply:
             if decision.events:
                 self.player.events(decision.events)
-            action = self.player.act(decision.observation, decision.legal_actions)
-            _hand_over(loop, answers, _choice(decision, action))
+            return _choice(decision, self.player.act(decision.observation, decision.legal_actions))
 
-        self._call(act)
+        answers = self._answers
+        if not self._threaded:
+            self._run(lambda: answers.put_nowait(choose()), None)
+            return
+        loop = asyncio.get_running_loop()
+        self._call(lambda: _hand_over(loop, answers, choose()))
 
     async def events(self, events: Sequence[Any]) -> None:
         batch = list(events)

@@ -16,8 +16,7 @@ from typing import Any
 
 from arena.games import get_game
 from arena.games.base import GameError, OptionValue
-from arena.match.links import LocalLink
-from arena.match.protocol import MatchEnd, MatchStart
+from arena.match.links import LocalLink, Player
 from arena.match.referee import MatchReport, MatchSettings, run_match
 from arena.wire.codec import codec_for
 from arena.wire.messages import read_match_log
@@ -87,24 +86,15 @@ def replay(game_name: str, players: int, seed: int, options: dict[str, OptionVal
 _UNTIMED = MatchSettings(move_timeout_s=0.0, start_timeout_s=0.0, event_delay_s=3600.0)
 
 
-class _Script:
+class _Script(Player):
     """A seat that plays its logged actions, then gives up where the log has it fault."""
 
     def __init__(self, script: list[LogLine]) -> None:
         self.script = iter(script)
 
-    def start(self, start: MatchStart) -> None:
-        pass
-
-    def events(self, events: Sequence[Any]) -> None:
-        pass
-
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         line = next(self.script, None)
         return _GIVE_UP if line is None or line.fallback else line.value
-
-    def end(self, end: MatchEnd) -> None:
-        pass
 
 
 _GIVE_UP = object()  # no action of any game: the referee takes it for an illegal answer

@@ -37,3 +37,12 @@ def test_other_messages_and_garbage_are_told_apart() -> None:
     assert _reply(pb.BotMessage(hello=pb.Hello(credential="x"))) == OtherMessage("hello")
     assert _reply(pb.BotMessage()) == OtherMessage("")
     assert _reply(b"\xff\xff\xff") == Garbled()
+
+
+def test_every_fault_has_its_wire_number_and_back() -> None:
+    """The match layer's faults and the wire's enum name the same faults (two lists, one truth)."""
+    from arena.match.faults import Fault
+    from arena.wire.messages import FAULT_NAMES, FAULT_NUMBERS
+
+    assert set(FAULT_NUMBERS) == {fault.value for fault in Fault}
+    assert all(FAULT_NAMES[FAULT_NUMBERS[fault]] == fault for fault in Fault)

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import pickle
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from arena.match.links import LocalLink
-from arena.match.protocol import MatchEnd, MatchStart
 from arena.match.referee import MatchReport, run_match
 from arena.net.bot_service import digest
 from arena.net.tls import TlsError
@@ -40,6 +37,7 @@ from arena.tournament import (
     run_tournament,
     run_until_done,
 )
+from tests.helpers import RandomPlayer
 
 
 def test_more_bots_than_seats_plays_every_combination_in_every_rotation() -> None:
@@ -85,26 +83,6 @@ def test_bad_schedules_are_refused() -> None:
 # ---------------------------------------------------------------- the executor seam
 
 GAME = "face-card-kill-card"
-
-
-class RandomPlayer:
-    """An in-process player (a :class:`arena.match.links.Player`): a random legal action,
-    drawn from its own seed, so that a match's result depends on its seed alone."""
-
-    def __init__(self, seed: str) -> None:
-        self._random = random.Random(seed)
-
-    def start(self, start: MatchStart) -> None:
-        pass
-
-    def events(self, events: Sequence[Any]) -> None:
-        pass
-
-    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
-        return self._random.choice(list(legal_actions))
-
-    def end(self, end: MatchEnd) -> None:
-        pass
 
 
 class InProcessExecutor(Executor):
