@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,6 +22,10 @@ def bot_add(
     remote: Annotated[bool, typer.Option("--remote", help="A bot that connects by itself from "
                                          "anywhere, with a token printed once.")] = False,
     version: Annotated[str, typer.Option(help="Version; ratings are per version.")] = "1",
+    folder: Annotated[str | None, typer.Option(
+        "--dir", metavar="FOLDER", help="A managed bot's folder: it runs there, and its sandbox "
+        "shows it nothing else of this machine's files but the runtime (default: the current "
+        "folder).")] = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Register a bot: managed (--command, started by the arena) or remote (--remote)."""
@@ -30,9 +35,14 @@ def bot_add(
                       f"by itself with a token){both}")
     if command is not None:
         parse_command(command)
-        bot = open_store(db).add_bot(name, command, version)
-        console.print(f"added bot {bot.label}: {bot.command}")
+        where = Path(folder or ".").resolve()
+        if not where.is_dir():
+            raise Failure(f"--dir {folder!r} is not a folder")
+        bot = open_store(db).add_bot(name, command, version, folder=str(where))
+        console.print(f"added bot {bot.label}: {bot.command} (in {where})", highlight=False)
         return
+    if folder is not None:
+        raise Failure("--dir is for managed bots (--command): a remote bot runs elsewhere")
     token = new_bot_token()
     bot = open_store(db).add_bot(name, version=version, token_hash=digest(token))
     show_token(f"added remote bot {bot.label}", bot.name, token)

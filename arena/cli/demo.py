@@ -8,6 +8,7 @@ import os
 import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -15,6 +16,7 @@ import typer
 from arena.cli.app import app, console, open_store
 from arena.cli.tournaments import play
 from arena.games import all_games, module_name
+from arena.players import sandbox
 from arena.storage.store import StoreError
 from arena.tournament import RunSettings, create_round_robin
 from leaderboard.terminal import print_leaderboard
@@ -27,6 +29,13 @@ def bundled_bots() -> Iterator[tuple[str, str, list[str]]]:
         module = module_name(game)
         if importlib.util.find_spec(f"bots.{module}") is not None:
             yield f"{game.name}-bot", f"python -m bots.{module}", [game.name]
+
+
+def bundled_folder() -> str:
+    """The bundled bots' folder (the ``bots`` package): what their sandboxes show of them."""
+    spec = importlib.util.find_spec("bots")
+    assert spec is not None and spec.submodule_search_locations is not None
+    return str(Path(next(iter(spec.submodule_search_locations))).resolve())
 
 
 @app.command("demo")
@@ -50,9 +59,14 @@ def demo_command(
         catalogue = list(bundled_bots())
         for name, command, _ in catalogue:
             with contextlib.suppress(StoreError):
-                store.add_bot(name, command)
+                store.add_bot(name, command, folder=bundled_folder())
         played = 0
-        settings = RunSettings(parallel=parallel, move_timeout_s=10.0, start_timeout_s=30.0)
+        contained = sandbox.check()
+        if not contained.works:
+            console.print(f"sandbox unavailable ({contained.why_not}): the bundled bots, which "
+                          "this project wrote, run without it", highlight=False)
+        settings = RunSettings(parallel=parallel, move_timeout_s=10.0, start_timeout_s=30.0,
+                               sandbox=contained.works)
         for game in all_games().values():
             entrants = [name for name, _, games in catalogue if game.name in games]
             if len(entrants) < 2:

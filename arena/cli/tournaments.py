@@ -7,6 +7,7 @@ playing it is :mod:`arena.tournament.run`'s.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -30,7 +31,7 @@ from arena.cli.app import (
     tournament_app,
 )
 from arena.games import get_game
-from arena.players.limits import ResourceLimits, parse_count, parse_memory
+from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
 from arena.storage.store import Store
 from arena.tournament import (
     RemoteAccess,
@@ -63,6 +64,9 @@ TlsCertOption = Annotated[str | None, typer.Option(
     "--tls-cert", metavar="FILE", help="TLS certificate chain (PEM) for --listen.")]
 TlsKeyOption = Annotated[str | None, typer.Option(
     "--tls-key", metavar="FILE", help="TLS private key (PEM, no passphrase) for --tls-cert.")]
+NoSandboxOption = Annotated[bool, typer.Option(
+    "--no-sandbox", help="Run managed bots without the sandbox, as this user, able to read and "
+    "signal what it can. Only for bots you trust, on a machine without bubblewrap.")]
 WaitOption = Annotated[float, typer.Option(
     "--wait-for-remote", min=0.0, metavar="SECONDS", help="How long every remote bot has to "
     "connect before the first match (0: start at once; absent bots are no-shows).")]
@@ -90,15 +94,19 @@ def tournament_run(
         min=0.0, help="Longest an event waits to ride with a seat's next decision request "
         "before it is sent on its own; 0 sends every event at once.")] = 0.2,
     bot_memory: Annotated[str, typer.Option(
-        help="Address space per bot process: MB, or a size like 512MB or 2GiB; 'unlimited'.")]
-    = "2048MB",
+        help="Memory per bot, all its processes together (a memory cgroup; else address space "
+        "per process): MB, or a size like 512MB or 2GiB; 'unlimited'.")] = "2048MB",
     bot_cpu_seconds: Annotated[str, typer.Option(
         help="CPU seconds per bot process start, over all its matches; 'unlimited'.")] = "unlimited",
     bot_processes: Annotated[str, typer.Option(
-        help="RLIMIT_NPROC for bots: counts all processes of the user; not enforced for root.")]
-    = "unlimited",
+        help="Processes and threads per bot, all together (a pids cgroup); 'unlimited'.")]
+    = "64",
+    bot_cpus: Annotated[str, typer.Option(
+        help="Cores a bot may keep busy at once (a cpu cgroup), e.g. 1 or 0.5; 'unlimited'.")]
+    = "1",
     bot_open_files: Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
     = "256",
+    no_sandbox: NoSandboxOption = False,
     listen: ListenOption = None,
     tls_cert: TlsCertOption = None,
     tls_key: TlsKeyOption = None,
@@ -109,17 +117,22 @@ def tournament_run(
     limits = ResourceLimits(memory_mb=parse_memory(bot_memory),
                             cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
                             processes=parse_count("--bot-processes", bot_processes),
-                            open_files=parse_count("--bot-open-files", bot_open_files))
+                            open_files=parse_count("--bot-open-files", bot_open_files),
+                            cpus=parse_cpus(bot_cpus))
     listen, cert, key = remote_access(listen, tls_cert, tls_key)
     settings = RunSettings(parallel, move_timeout, start_timeout, time_bank,
                            event_delay_s=event_delay, limits=limits, listen=listen, tls_cert=cert,
-                           tls_key=key, wait_for_remote_s=wait_for_remote)
+                           tls_key=key, wait_for_remote_s=wait_for_remote,
+                           sandbox=not no_sandbox)
     store = open_store(db)
     tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
                                        parse_options(option or []), settings)
     console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))
+
+
+_said: set[str] = set()
 
 
 def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> RunSummary:
@@ -134,7 +147,9 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
             bar.update(task, completed=done, total=total)
 
         def notice(text: str) -> None:
-            bar.console.print(text, highlight=False)
+            if text not in _said:  # the same sandbox and limits, tournament after tournament
+                _said.add(text)
+                bar.console.print(text, highlight=False)
 
         resume = f"`arena tournament resume {tournament_id}`"
         try:
@@ -172,6 +187,7 @@ def tournament_resume(
     wait_for_remote: Annotated[float | None, typer.Option(
         "--wait-for-remote", min=0.0, metavar="SECONDS",
         help="How long remote bots have to connect (default: as saved).")] = None,
+    no_sandbox: NoSandboxOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
@@ -189,7 +205,8 @@ def tournament_resume(
                         time_bank_s=time_bank)
     access = RemoteAccess(listen=listen, tls_cert=tls_cert, tls_key=tls_key,
                           wait_for_remote_s=wait_for_remote)
-    settings = resume_settings(store, tournament, parallel, repeated, access)
+    settings = replace(resume_settings(store, tournament, parallel, repeated, access),
+                       sandbox=not no_sandbox)
     left = tournament.total - tournament.finished
     console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
     play(store, tournament_id, settings, db)

@@ -47,6 +47,9 @@ MAX_SEND_BYTES = 16 * 1024 * 1024   # operators' match records can be large
 MAX_METADATA_BYTES = 16 * 1024
 MAX_STREAMS_PER_CONNECTION = 256    # a bot plays every seat it holds on one connection
 MAX_ATTEND_STREAMS = 4              # per bot token; a restarted bot needs a second one briefly
+MAX_BOT_CONNECTIONS = 4             # on a managed bot's own socket (a restart needs a second)
+MAX_BOT_CALLS = 64                  # calls at once on a managed bot's own socket
+MAX_REMOTE_CONNECTIONS = 512        # on the port for remote bots, all of them together
 SEND_TIMEOUT_S = 10.0               # per write, for matches without a move deadline
 NO_ANSWER = "no answer in time"     # why a seat's call ends when its clock runs out
 KEEPALIVE_S = 30.0                  # the server pings each connection this often ...
@@ -361,13 +364,18 @@ class MatchHost:
 
 
 class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
-    def __init__(self, host: MatchHost) -> None:
+    """The bot service; with ``only``, for one bot (the token hash given) and no other."""
+
+    def __init__(self, host: MatchHost, only: str | None = None) -> None:
         self.host = host
+        self.only = only
 
     async def Attend(self, request: pb.AttendRequest,
                      context: grpc.aio.ServicerContext[pb.AttendRequest, pb.Assignment]
                      ) -> AsyncIterator[pb.Assignment]:
         attendee = self.host.attendee(request.token)
+        if self.only is not None and not hmac.compare_digest(digest(request.token), self.only):
+            attendee = None  # another bot's token, on this bot's socket
         if attendee is None:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown bot token")
             return
@@ -438,13 +446,21 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
                         extra_servicers: Sequence[Callable[[grpc.aio.Server], None]] = (),
                         interceptors: Sequence[grpc.aio.ServerInterceptor[Any, Any]] = (),
                         credentials: grpc.ServerCredentials | None = None,
-                        ) -> tuple[grpc.aio.Server, int]:
+                        only: str | None = None, max_connections: int | None = None,
+                        max_calls: int | None = None) -> tuple[grpc.aio.Server, int]:
     """A started gRPC server for ``host`` on ``address``; returns it and the bound port.
 
-    With ``credentials`` (see :mod:`arena.net.tls`) the port speaks TLS only.
+    With ``credentials`` (see :mod:`arena.net.tls`) the port speaks TLS only. With
+    ``only`` (a token hash) it serves that bot alone. Connections beyond
+    ``max_connections`` are closed as they come; calls beyond ``max_calls`` at once
+    are refused (``RESOURCE_EXHAUSTED``).
     """
-    server = grpc.aio.server(interceptors=list(interceptors), options=SERVER_OPTIONS)
-    _add_bot_service(BotServicer(host), server)
+    options = list(SERVER_OPTIONS)
+    if max_connections is not None:
+        options.append(("grpc.max_allowed_incoming_connections", max_connections))
+    server = grpc.aio.server(interceptors=list(interceptors), options=options,
+                             maximum_concurrent_rpcs=max_calls)
+    _add_bot_service(BotServicer(host, only), server)
     for add in extra_servicers:
         add(server)
     port = bind(server, address, credentials)
@@ -479,12 +495,25 @@ class BotServer:
     @classmethod
     async def start(cls, host: MatchHost, address: str = "127.0.0.1:0",
                     tls: tuple[str | Path, str | Path] | None = None) -> BotServer:
-        """Listen on ``address`` (port 0: any free one); with ``tls`` (certificate chain and
-        key, PEM files: see :mod:`arena.net.tls`) the port speaks TLS only. A port that
-        cannot be bound is an ``OSError``."""
+        """Listen on ``address`` (port 0: any free one) for remote bots, at most
+        :data:`MAX_REMOTE_CONNECTIONS` connections at once; with ``tls`` (certificate chain
+        and key, PEM files: see :mod:`arena.net.tls`) the port speaks TLS only. A port
+        that cannot be bound is an ``OSError``."""
         credentials = server_credentials(*tls) if tls is not None else None
-        server, port = await create_server(host, address, credentials=credentials)
+        server, port = await create_server(host, address, credentials=credentials,
+                                           max_connections=MAX_REMOTE_CONNECTIONS)
         return cls(server, port, tls is not None)
+
+    @classmethod
+    async def for_bot(cls, host: MatchHost, socket: Path, token_hash: str) -> BotServer:
+        """One managed bot's own service, on the Unix socket ``socket`` (made private to
+        this user): it admits that bot's token only, and caps its connections
+        (:data:`MAX_BOT_CONNECTIONS`) and calls (:data:`MAX_BOT_CALLS`), so that no bot,
+        however many processes it starts, can use up the arena's descriptors."""
+        server, _ = await create_server(host, f"unix:{socket}", only=token_hash,
+                                        max_connections=MAX_BOT_CONNECTIONS,
+                                        max_calls=MAX_BOT_CALLS)
+        return cls(server, 0, False)
 
     async def stop(self, grace: float = 1.0) -> None:
         """Stop listening; calls still open get ``grace`` seconds to end."""

@@ -1,26 +1,36 @@
-"""Resource limits for managed bot processes, and the tiny launcher that applies them.
+"""Resource limits for managed bots, and the tiny launcher that applies them.
 
-A bot's command runs as ``python -I -S .../arena/limits.py --memory-mb N ... -- CMD ARGS``:
-the launcher lowers its own limits with ``setrlimit`` and then becomes the bot with
-``execvp``. Limits are inherited, so they hold for the bot's whole process tree.
+Where the machine's control groups allow (:mod:`arena.players.cgroups`), memory,
+processes and CPU are limited for the bot *as a whole*: every process it starts
+counts against one budget. The rest, and everything on a machine without usable
+cgroups, are per-process rlimits (:meth:`ResourceLimits.split` decides which).
+
+A bot's command runs as ``python -I -S .../limits.py --join FILE ... --memory-mb N ... --
+CMD ARGS``: the launcher writes its pid to each group's ``cgroup.procs`` (joining it),
+lowers its own rlimits with ``setrlimit`` and then becomes the bot (or the sandbox
+holding the bot) with ``execvp``. Groups and rlimits are inherited, so they hold for
+the bot's whole process tree from its first instruction.
 
 Why a launcher: setting limits in the child between fork and exec (``preexec_fn``)
 is unsafe in a process with threads (gRPC runs several), and ``prlimit`` after the
 spawn races with a child that allocates at once. The launcher needs only the standard
 library and starts without ``site`` (about 10 ms), so it adds little to a bot's start.
 
-What each limit means (they are POSIX rlimits, counted per process):
+What each limit means:
 
-* memory: address space (``RLIMIT_AS``), i.e. virtual memory. A Python bot with gRPC
-  maps about 600 MB before it allocates anything, hence the default of 2048 MB.
-  Allocations beyond the limit fail (``MemoryError`` in Python, ``bad_alloc`` in C++).
+* memory: with a ``memory`` cgroup, the resident memory of all the bot's processes
+  together (its scratch tmpfs included); beyond it the kernel kills a process of the
+  bot. Otherwise address space per process (``RLIMIT_AS``): a Python bot with gRPC
+  maps about 600 MB before it allocates anything, hence the default of 2048 MB, and
+  allocations beyond it fail (``MemoryError`` in Python, ``bad_alloc`` in C++).
+* processes: with a ``pids`` cgroup, the bot's processes and threads together
+  (default 64). Without one it is ``RLIMIT_NPROC``, which counts *every* process of
+  the user, is not enforced for root, and so is applied only when given explicitly.
+* cpus: with a ``cpu`` cgroup, how many cores the bot may keep busy at once (default
+  1); not limited without one.
 * cpu seconds: CPU time of one process start (``RLIMIT_CPU``), summed over every match
   it plays until it is restarted; on reaching it the bot gets SIGXCPU, and SIGKILL a
   few seconds later. Per-move time is the move timeout's business, not this one's.
-* processes: ``RLIMIT_NPROC``, which counts *every* process of the user the bot runs
-  as, not just the bot's. It is not enforced for root (nor for CAP_SYS_RESOURCE), and
-  for an ordinary user it also counts the user's other processes, so it is off by
-  default; it is useful when bots run as a dedicated unprivileged user.
 * open files: file descriptors per process (``RLIMIT_NOFILE``); beyond it ``open``
   fails with EMFILE.
 """
@@ -49,22 +59,63 @@ class LimitError(ValueError):
 
 @dataclass(frozen=True)
 class ResourceLimits:
-    """Limits for each bot process (``None``: not limited)."""
+    """Limits for each managed bot (``None``: not limited)."""
 
     memory_mb: int | None = 2048
     cpu_seconds: int | None = None
-    processes: int | None = None
+    processes: int | None = 64
     open_files: int | None = 256
+    cpus: float | None = 1.0
 
     def __post_init__(self) -> None:
         for name, value in self.as_settings().items():
-            if value is not None and (not isinstance(value, int) or value < 1):
+            if name == "bot_cpus":
+                if value is not None and (not isinstance(value, int | float) or not value > 0):
+                    raise LimitError(f"{name} must be a positive number of cores or unlimited, "
+                                     f"not {value!r}")
+            elif value is not None and (not isinstance(value, int) or value < 1):
                 raise LimitError(f"{name} must be a positive whole number or unlimited, not {value!r}")
 
-    def as_settings(self) -> dict[str, int | None]:
+    def as_settings(self) -> dict[str, int | float | None]:
         """The limits as saved with a tournament's settings."""
         return {"bot_memory_mb": self.memory_mb, "bot_cpu_seconds": self.cpu_seconds,
-                "bot_processes": self.processes, "bot_open_files": self.open_files}
+                "bot_processes": self.processes, "bot_open_files": self.open_files,
+                "bot_cpus": self.cpus}
+
+    def split(self, controllers: Sequence[str]) -> tuple[dict[str, int | float | None],
+                                                         ResourceLimits]:
+        """(the whole-bot limits for the cgroup ``controllers`` available, the per-process
+        rlimits for the rest). Processes never fall back to ``RLIMIT_NPROC`` (see above)."""
+        whole = {"memory_mb": self.memory_mb if "memory" in controllers else None,
+                 "processes": self.processes if "pids" in controllers else None,
+                 "cpus": self.cpus if "cpu" in controllers else None}
+        per_process = ResourceLimits(
+            memory_mb=None if "memory" in controllers else self.memory_mb,
+            cpu_seconds=self.cpu_seconds, processes=None, open_files=self.open_files, cpus=None)
+        return whole, per_process
+
+    def describe(self, controllers: Sequence[str], cgroups: str) -> str:
+        """Which limit applies how, in one line, e.g. for ``arena tournament run``'s output."""
+        whole, _ = self.split(controllers)
+        shown = {"memory_mb": lambda v: f"memory {v} MB", "processes": lambda v: f"{v} processes",
+                 "cpus": lambda v: f"{v:g} CPU"}
+        parts = [shown[k](v) for k, v in whole.items() if v is not None]
+        per = []
+        if "memory" not in controllers and self.memory_mb is not None:
+            per.append(f"address space {self.memory_mb} MB")
+        if self.open_files is not None:
+            per.append(f"{self.open_files} open files")
+        if self.cpu_seconds is not None:
+            per.append(f"{self.cpu_seconds} CPU seconds")
+        unlimited = [name for key, name in (("memory_mb", "memory"), ("processes", "processes"),
+                                             ("cpus", "CPU"))
+                     if whole[key] is None and not (key == "memory_mb" and self.memory_mb)]
+        text = f"per bot: {', '.join(parts)} ({cgroups})" if parts else "per bot: nothing"
+        if per:
+            text += f"; per process: {', '.join(per)} (rlimit)"
+        if unlimited:
+            text += f"; not limited: {', '.join(unlimited)}"
+        return text
 
     @classmethod
     def from_settings(cls, saved: Mapping[str, Any]) -> ResourceLimits:
@@ -75,14 +126,17 @@ class ResourceLimits:
             value = saved.get(key, fallback)
             return None if value is None else int(value)
 
+        cpus = saved.get("bot_cpus", default.cpus)
         return cls(pick("bot_memory_mb", default.memory_mb),
                    pick("bot_cpu_seconds", default.cpu_seconds),
                    pick("bot_processes", default.processes),
-                   pick("bot_open_files", default.open_files))
+                   pick("bot_open_files", default.open_files),
+                   None if cpus is None else float(cpus))
 
-    def wrap(self, argv: Sequence[str]) -> list[str]:
-        """``argv`` run through the launcher with these limits (unchanged if there are none)."""
-        flags: list[str] = []
+    def wrap(self, argv: Sequence[str], join: Sequence[str] = ()) -> list[str]:
+        """``argv`` run through the launcher with these rlimits, after joining the groups
+        whose ``cgroup.procs`` files are ``join`` (unchanged if there is nothing to do)."""
+        flags: list[str] = [arg for path in join for arg in ("--join", path)]
         for flag, value in (("--memory-mb", self.memory_mb), ("--cpu-seconds", self.cpu_seconds),
                             ("--processes", self.processes), ("--open-files", self.open_files)):
             if value is not None:
@@ -103,6 +157,19 @@ def parse_memory(text: str) -> int | None:
     if megabytes < 1:
         raise LimitError(f"bot memory must be at least 1 MB, not {text!r}")
     return megabytes
+
+
+def parse_cpus(text: str) -> float | None:
+    """A positive number of cores (``1``, ``0.5``), or unlimited."""
+    if text.strip().lower() in UNLIMITED_WORDS:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 10_000:
+        raise LimitError(f"--bot-cpus must be a positive number of cores or unlimited, not {text!r}")
+    return value
 
 
 def parse_count(what: str, text: str) -> int | None:
@@ -136,13 +203,20 @@ def launch(args: Sequence[str]) -> None:
     """Apply ``--flag N`` limits, then become the command after ``--`` (never returns)."""
     args = list(args)
     if "--" not in args or args.index("--") == len(args) - 1:
-        raise SystemExit("usage: limits.py [--memory-mb N] [--cpu-seconds N] [--processes N] "
-                         "[--open-files N] -- COMMAND [ARGS...]")
+        raise SystemExit("usage: limits.py [--join CGROUP_PROCS_FILE] [--memory-mb N] "
+                         "[--cpu-seconds N] [--processes N] [--open-files N] -- COMMAND [ARGS...]")
     split = args.index("--")
     flags, command = args[:split], args[split + 1:]
     if len(flags) % 2:
         raise SystemExit(f"limits: a value is missing in {flags}")
     for flag, text in zip(flags[::2], flags[1::2], strict=True):
+        if flag == "--join":  # a control group: every process of the bot will be in it
+            try:
+                with open(text, "w") as procs:
+                    procs.write(str(os.getpid()))
+            except OSError as err:
+                raise SystemExit(f"limits: cannot join the control group {text}: {err}") from None
+            continue
         if flag not in _RESOURCES or not text.isdigit() or int(text) < 1:
             raise SystemExit(f"limits: bad limit {flag} {text}")
         kind, unit = _RESOURCES[flag]

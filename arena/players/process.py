@@ -1,13 +1,19 @@
 """Managed bot processes: started once, kept for many matches, restarted after a crash.
 
-Each bot runs its registered command as a child process in a process group of
-its own, with the referee's address and a fresh token in its environment
-(``ARENA_SERVER``, ``ARENA_TOKEN``: never on the command line, where other
-users could read them). Stopping a bot ends its whole process group, so no
-child or grandchild survives it. Its stdout and stderr go to a log file, capped
-at ``log_cap`` bytes per start (the rest is read and dropped). With ``limits``, the
-command runs through the launcher of :mod:`arena.players.limits`, so memory, CPU time,
-processes and open files are bounded for the bot's whole process tree.
+Each bot runs its registered command in its folder, as a child process in a
+process group of its own, with the referee's address and a fresh token in an
+environment of its own (``ARENA_SERVER``, ``ARENA_TOKEN``: never on the command
+line, and nothing of the arena's variables). With a :class:`Sandbox` (the normal
+case) the command runs in bubblewrap and reaches the referee only through its Unix
+socket; see :mod:`arena.players.sandbox`. With cgroup ``support``, the bot's memory,
+processes and CPU are limited as a whole (:mod:`arena.players.cgroups`); ``limits``
+not covered by cgroups are per-process rlimits, applied by the launcher of
+:mod:`arena.players.limits`.
+
+Stopping a bot ends all of it: its process group, the sandbox's PID namespace
+(whose init takes every descendant with it), and whatever is left in its groups.
+Its stdout and stderr go to a log file that only the arena writes, capped at
+``log_cap`` bytes per start (the rest is read and dropped).
 """
 
 from __future__ import annotations
@@ -25,10 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from arena.players.cgroups import BotGroups, CgroupSupport
 from arena.players.limits import ResourceLimits
+from arena.players.sandbox import SOCKET_INSIDE, Sandbox
 
 LOG_CAP_BYTES = 1_000_000
 STOP_GRACE_S = 3.0
+PASSED_ON = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
+"""The arena's variables an unsandboxed bot gets (a sandboxed one gets its own, fixed ones)."""
 
 
 class BotCommandError(ValueError):
@@ -56,7 +66,7 @@ class BotProcess:
 
     name: str
     command: str
-    server: str
+    server: str  # HOST:PORT, or unix:PATH (the only way in from a sandbox)
     log_dir: Path
     token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     process: asyncio.subprocess.Process | None = None
@@ -64,6 +74,10 @@ class BotProcess:
     start_seconds: float = 0.0
     log_cap: int = LOG_CAP_BYTES
     limits: ResourceLimits | None = None
+    folder: Path | None = None  # its working directory (default: the arena's)
+    sandbox: Sandbox | None = None
+    cgroups: CgroupSupport | None = None
+    groups: BotGroups | None = field(default=None, init=False, repr=False)
     _logger: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -82,14 +96,32 @@ class BotProcess:
         log_path = self.log_dir / f"{_safe(self.name)}.log"
         if log_path.exists() and log_path.stat().st_size > LOG_CAP_BYTES:
             log_path.replace(log_path.with_suffix(".log.1"))
-        env = dict(os.environ, ARENA_SERVER=self.server, ARENA_TOKEN=self.token,
-                   ARENA_BOT_NAME=self.name, PYTHONUNBUFFERED="1",
-                   ARENA_TLS="", ARENA_TLS_CA="",  # managed bots use the private plain-text port
-                   ARENA_RETRY="0")  # and end when the arena does, not wait for it to come back
-        argv = self.limits.wrap(self.argv) if self.limits is not None else self.argv
+        env = {"ARENA_SERVER": self.server, "ARENA_TOKEN": self.token, "ARENA_BOT_NAME": self.name,
+               "PYTHONUNBUFFERED": "1",
+               "ARENA_RETRY": "0"}  # a managed bot ends when the arena does, not wait for it
+        folder = (self.folder or Path.cwd()).resolve()
+        argv = self.argv
+        if self.sandbox is not None:
+            socket = self.server.removeprefix("unix:")
+            if socket == self.server:
+                raise ValueError(f"a sandboxed bot reaches the referee by a unix: socket, "
+                                 f"not {self.server!r}")
+            env["ARENA_SERVER"] = f"unix:{SOCKET_INSIDE}"
+            argv = self.sandbox.command(argv, folder, Path(socket), env)
+            env = {}  # bwrap sets the bot's environment; bwrap itself needs none
+        else:
+            env = {**{k: os.environ[k] for k in PASSED_ON if k in os.environ}, **env}
+        self._remove_groups()  # of the previous start, if it crashed
+        limits = self.limits
+        if limits is not None and self.cgroups is not None and self.cgroups.controllers:
+            whole, limits = limits.split(self.cgroups.controllers)
+            self.groups = BotGroups.create(self.cgroups, self.name, **whole)  # type: ignore[arg-type]
+        join = self.groups.procs_files if self.groups is not None else []
+        if limits is not None or join:
+            argv = (limits or ResourceLimits(None, None, None, None, None)).wrap(argv, join)
         self.process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, env=env, start_new_session=True)
+            stderr=asyncio.subprocess.STDOUT, env=env, start_new_session=True, cwd=folder)
         assert self.process.stdout is not None
         self._logger = asyncio.create_task(_capture(self.process.stdout, log_path, self.log_cap))
         self.starts += 1
@@ -115,9 +147,21 @@ class BotProcess:
         _signal_group(process.pid, signal.SIGKILL)  # grandchildren too, even if the leader left
         if process.returncode is None:
             await process.wait()
+        await asyncio.to_thread(self._remove_groups)  # and whatever is left in its groups
         if self._logger is not None:  # the pipe closes once the whole group is gone
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._logger, 2.0)
+
+
+    def _remove_groups(self) -> None:
+        groups, self.groups = self.groups, None
+        if groups is not None:
+            groups.remove()
+
+    @property
+    def oom_kills(self) -> int:
+        """How often the kernel killed one of its processes for memory, this start."""
+        return self.groups.oom_kills() if self.groups is not None else 0
 
 
 async def _capture(stream: asyncio.StreamReader, path: Path, cap: int) -> None:

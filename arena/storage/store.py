@@ -108,6 +108,7 @@ class BotInfo:
     remote: bool
     removed: bool
     created_at: datetime
+    folder: str | None = None  # a managed bot's working directory
 
     @property
     def label(self) -> str:
@@ -469,9 +470,11 @@ class Store:
     # ---------------------------------------------------------------- bots
 
     def add_bot(
-        self, name: str, command: str = "", version: str = "1", *, token_hash: str | None = None
+        self, name: str, command: str = "", version: str = "1", *, token_hash: str | None = None,
+        folder: str | None = None,
     ) -> BotInfo:
-        """Register a bot: a managed one (``command``) or a remote one (``token_hash``)."""
+        """Register a bot: a managed one (``command``, run in ``folder``) or a remote one
+        (``token_hash``)."""
         name, version = name.strip(), version.strip()
         if not name or "@" in name:
             raise StoreError(f"bad bot name {name!r}: it must be non-empty and contain no '@'")
@@ -484,7 +487,7 @@ class Store:
                 raise StoreError(f"bot {name}@{version} already exists{hint}")
             bot = Bot(
                 name=name, version=version, command=command, token_hash=token_hash,
-                created_at=now(),
+                folder=folder, created_at=now(),
             )
             s.add(bot)
             s.flush()
@@ -1035,7 +1038,7 @@ def _bot_info(bot: Bot) -> BotInfo:
     return BotInfo(
         id=bot.id, name=bot.name, version=bot.version, command=bot.command,
         remote=bot.token_hash is not None, removed=bot.removed,
-        created_at=utc(bot.created_at) or bot.created_at,
+        created_at=utc(bot.created_at) or bot.created_at, folder=bot.folder,
     )
 
 

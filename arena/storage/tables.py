@@ -83,6 +83,7 @@ class Bot(SQLModel, table=True):
     name: str = Field(index=True)
     version: str = "1"
     command: str = ""
+    folder: str | None = None  # a managed bot's working directory (absolute)
     token_hash: str | None = None
     removed: bool = False
     created_at: datetime = _when(nullable=False)

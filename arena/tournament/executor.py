@@ -53,6 +53,7 @@ class Entrant:
     command: str | None = None
     token_hash: str | None = None
     limits: ResourceLimits = field(default_factory=ResourceLimits)  # for a managed bot's processes
+    folder: str | None = None  # a managed bot's working directory (None: the executor's own)
 
     def __post_init__(self) -> None:
         if (self.command is None) == (self.token_hash is None):

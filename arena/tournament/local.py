@@ -1,8 +1,11 @@
 """The local executor: every match on this machine, over the referee's own gRPC service.
 
-Managed bots connect to a private plain-text port on 127.0.0.1; they are
-started once, kept for all their matches and restarted before a match when
-they crashed. Remote bots connect to ``RunSettings.listen`` (TLS when a
+Managed bots run in the sandbox (:mod:`arena.players.sandbox`) unless the
+operator turns it off, with their memory, processes and CPU limited by control
+groups where the machine has them; each reaches the referee through a Unix
+socket of its own, which admits its token only and caps its connections and
+calls. They are started once, kept for all their matches and restarted before a
+match when they crashed. Remote bots connect to ``RunSettings.listen`` (TLS when a
 certificate is given) with their own token. Before the first match every bot
 gets time to attend; afterwards a remote bot that is not attending when one of
 its matches starts has the start timeout to come back, and is otherwise a
@@ -12,14 +15,18 @@ no-show in that match.
 from __future__ import annotations
 
 import asyncio
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from arena.match.referee import MatchReport
 from arena.net.bot_service import BotServer, MatchHost, MatchSpec, digest
 from arena.net.tls import check_tls_files
+from arena.players import cgroups, sandbox
 from arena.players.process import BotProcess
 from arena.tournament.errors import RemoteBotsAbsent, TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
@@ -60,7 +67,10 @@ class LocalExecutor(Executor):
     output goes to ``data_dir/logs``. The TLS files are checked at once.
     """
 
-    def __init__(self, data_dir: Path, settings: RunSettings, notice: Notice | None = None) -> None:
+    def __init__(self, data_dir: Path, settings: RunSettings, notice: Notice | None = None,
+                 hidden: Sequence[Path] = ()) -> None:
+        self._data_dir = data_dir
+        self._hidden = tuple(p.resolve() for p in (data_dir, *hidden))  # never shown to a bot
         self._log_dir = data_dir / "logs"
         self._settings = settings
         self._say: Notice = notice or (lambda _: None)
@@ -74,6 +84,7 @@ class LocalExecutor(Executor):
         self._servers: list[BotServer] = []
         self._bots: dict[int, _Bot] = {}
         self._closed_start_s = 0.0  # bot_start_s of the processes stopped by close()
+        self._sockets: Path | None = None  # the folder of the managed bots' sockets
 
     async def start(self, entrants: Sequence[Entrant]) -> None:
         if self._host is not None:
@@ -84,23 +95,29 @@ class LocalExecutor(Executor):
             names = ", ".join(e.name for e in remote)
             raise TournamentError(f"remote bots ({names}) need an address to connect to: "
                                   "give --listen HOST:PORT")
+        managed = [e for e in entrants if not e.remote]
+        if managed:
+            self._sockets = Path(tempfile.mkdtemp(prefix="arena-bots-"))  # this user's only
+        contained = self._containment(managed)
         host = self._host = MatchHost()
-        private = await BotServer.start(host)
-        self._servers.append(private)
         if settings.listen is not None:
             outside = await BotServer.start(host, settings.listen, self._tls)
             self._servers.append(outside)
             shown = settings.listen.rsplit(":", 1)[0]
             say(f"listening for remote bots on {shown}:{outside.port}"
                 + (" (TLS)" if outside.tls else " (plain text, no TLS)"))
-        for entrant in entrants:
+        for number, entrant in enumerate(entrants):
             if entrant.token_hash is not None:
                 bot = _Bot(entrant.name, entrant.token_hash, None)
             else:
-                assert entrant.command is not None
-                process = BotProcess(entrant.name, entrant.command, f"127.0.0.1:{private.port}",
-                                     self._log_dir, limits=entrant.limits)
+                assert entrant.command is not None and self._sockets is not None
+                socket = self._sockets / f"{number}.sock"
+                process = BotProcess(entrant.name, entrant.command, f"unix:{socket}",
+                                     self._log_dir, limits=entrant.limits,
+                                     folder=Path(entrant.folder) if entrant.folder else None,
+                                     **contained)
                 bot = _Bot(entrant.name, digest(process.token), process)
+                self._servers.append(await BotServer.for_bot(host, socket, bot.token_hash))
             self._bots[entrant.bot_id] = bot
             host.admit_hash(bot.token_hash)
         await asyncio.gather(*(bot.ensure_running() for bot in self._bots.values()))
@@ -119,6 +136,32 @@ class LocalExecutor(Executor):
                 raise RemoteBotsAbsent(f"remote bots did not connect within "
                                        f"{settings.wait_for_remote_s:g} s: "
                                        f"{', '.join(b.name for b in absent)}")
+
+    def _containment(self, managed: Sequence[Entrant]) -> dict[str, Any]:
+        """How the managed bots are contained (a sandbox, cgroups), said in a line or two;
+        a :class:`TournamentError` when the sandbox is asked for and cannot run."""
+        if not managed:
+            return {}
+        say = self._say
+        found = cgroups.detect()
+        limits = managed[0].limits
+        say(limits.describe(found.controllers, found.label)
+            + (f" [cgroups: {found.why_not}]" if found.why_not else ""))
+        contained: dict[str, Any] = {"cgroups": found}
+        if not self._settings.sandbox:
+            say("sandbox: off (--no-sandbox): managed bots run as this user and can see, signal "
+                "and read what it can")
+            return contained
+        check = sandbox.check()
+        if not check.works:
+            raise TournamentError(f"cannot sandbox managed bots: {check.why_not}; install "
+                                  "bubblewrap (scripts/install-system-packages) or pass "
+                                  "--no-sandbox to run them uncontained")
+        hidden = self._hidden + ((self._sockets,) if self._sockets else ())
+        say(f"sandbox: {check.version}: each managed bot sees only its folder and the runtime, "
+            "no network, no other process")
+        contained["sandbox"] = sandbox.Sandbox(hidden=hidden)
+        return contained
 
     async def play(self, job: MatchJob) -> MatchReport:
         host = self._host
@@ -157,6 +200,9 @@ class LocalExecutor(Executor):
                                     if b.process is not None)
         for server in servers:
             await server.stop(grace=1.0)
+        if self._sockets is not None:
+            shutil.rmtree(self._sockets, ignore_errors=True)
+            self._sockets = None
 
     @property
     def bot_start_s(self) -> float:

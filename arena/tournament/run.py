@@ -78,7 +78,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     total, done = tournament.total, tournament.total - len(todo)
     entrants = _entrants(store, todo, settings.limits)
     if executor is None:
-        executor = LocalExecutor(data_dir, settings, notice)
+        executor = LocalExecutor(data_dir, settings, notice,
+                                 hidden=(store.path,) if store.path is not None else ())
     if progress:
         progress(done, total)
     clocks = settings.clocks
@@ -145,7 +146,8 @@ def _entrants(store: Store, todo: Sequence[MatchToRun],
             entrants[bot_id] = Entrant(bot_id, info.label, token_hash=store.bot_token_hash(bot_id),
                                        limits=limits)
         else:
-            entrants[bot_id] = Entrant(bot_id, info.label, command=info.command, limits=limits)
+            entrants[bot_id] = Entrant(bot_id, info.label, command=info.command, limits=limits,
+                                       folder=info.folder)
     return entrants
 
 

@@ -24,16 +24,18 @@ class RunSettings:
     tls_cert: str | None = None  # PEM files securing ``listen`` (both or neither)
     tls_key: str | None = None
     wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
+    sandbox: bool = True  # managed bots in the sandbox; asked for at every run, never saved
 
     def saved(self) -> dict[str, Any]:
         """The settings as stored with the tournament (``resume`` reads them back)."""
-        plain = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "limits"}
+        plain = {f.name: getattr(self, f.name) for f in fields(self)
+                 if f.name not in ("limits", "sandbox")}
         return {**plain, **self.limits.as_settings()}
 
     @classmethod
     def from_saved(cls, saved: Mapping[str, Any], parallel: int | None = None) -> RunSettings:
         """Settings stored by :meth:`saved`; defaults for keys saved before they existed."""
-        known = {f.name for f in fields(cls)} - {"limits"}
+        known = {f.name for f in fields(cls)} - {"limits", "sandbox"}
         settings = cls(**{key: value for key, value in saved.items() if key in known},
                        limits=ResourceLimits.from_settings(saved))
         return replace(settings, parallel=parallel) if parallel else settings

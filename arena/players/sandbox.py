@@ -1,0 +1,186 @@
+"""The sandbox every managed bot runs in: bubblewrap, with nothing of the arena in sight.
+
+A bot's process tree gets, from ``bwrap`` (Debian package ``bubblewrap``):
+
+* its own user, PID, mount, IPC, UTS, network and cgroup namespaces: inside, it
+  is uid 65534 with no capabilities, sees only its own processes, and can signal
+  or ptrace nothing outside; it may not make further user namespaces;
+* no network: the network namespace has only a loopback with nothing on it. The
+  referee is reached through the bot's own Unix socket, bound in at
+  :data:`SOCKET_INSIDE` (``ARENA_SERVER=unix:/run/arena/referee.sock``);
+* read-only views of the system's runtime (``/usr`` and the few files of
+  ``/etc`` that programs need), of the Python the arena runs on and its
+  installed packages, and of the bot's own folder (its working directory);
+  the arena's database, data folder and logs are left out even when they lie
+  inside one of those folders;
+* a private, size-capped tmpfs at ``/tmp`` (also ``HOME``), gone with the sandbox;
+* an environment of its own: ``ARENA_SERVER``, ``ARENA_TOKEN``, ``PATH``,
+  ``HOME`` and a few harmless settings, nothing of the arena's variables;
+* a new session (no terminal to inject keys into), and death with its parent:
+  when the arena kills ``bwrap`` (or dies), the namespace's init dies and the
+  kernel kills every process in the namespace with it.
+
+Limits on the bot as a whole (memory, processes, CPU) come from control groups
+(:mod:`arena.players.cgroups`), joined by the launcher before it becomes ``bwrap``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SOCKET_INSIDE = "/run/arena/referee.sock"
+SANDBOX_UID = 65534  # "nobody", inside the sandbox's own user namespace
+SCRATCH = "/tmp"
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
+             "nsswitch.conf", "passwd", "group", "ssl", "ca-certificates", "mime.types")
+RUNTIME_PACKAGES = ("arena", "sdk", "grpc", "google.protobuf")
+"""The SDK's packages: a Python bot imports them, wherever they are installed."""
+ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
+               "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run on this machine (the message says why, in one line)."""
+
+
+@dataclass(frozen=True)
+class SandboxCheck:
+    """Whether bubblewrap can make a sandbox here, and if not why not."""
+
+    works: bool
+    bwrap: str | None
+    version: str
+    why_not: str = ""
+
+
+@functools.cache
+def check() -> SandboxCheck:
+    """Try bubblewrap once per process: found, and able to make every namespace it needs."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return SandboxCheck(False, None, "", "bubblewrap (bwrap) is not installed")
+    try:
+        version = subprocess.run([bwrap, "--version"], capture_output=True, text=True,
+                                 timeout=10).stdout.strip()
+        trial = subprocess.run([bwrap, *_NAMESPACES, "--ro-bind", "/", "/", "--proc", "/proc",
+                                "--", "true"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return SandboxCheck(False, bwrap, "", f"bubblewrap cannot run: {err}")
+    if trial.returncode != 0:
+        why = (trial.stderr.strip().splitlines() or [f"exit code {trial.returncode}"])[-1]
+        return SandboxCheck(False, bwrap, version, f"bubblewrap cannot make namespaces here: {why}")
+    return SandboxCheck(True, bwrap, version)
+
+
+_NAMESPACES = ("--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
+               "--new-session", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID))
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """How to run one bot in bubblewrap: what it sees and what it is kept from.
+
+    ``hidden`` are paths of the arena's own (its database and the files beside it
+    that share its name, its data folder): they are never shown, even inside a
+    folder that is. ``scratch_mb`` caps the private ``/tmp``.
+    """
+
+    hidden: tuple[Path, ...] = ()
+    scratch_mb: int = 64
+    runtime: tuple[Path, ...] = field(default_factory=lambda: runtime_paths())
+
+    def command(self, argv: Sequence[str], folder: Path, socket: Path,
+                env: Mapping[str, str]) -> list[str]:
+        """The ``bwrap`` command line that runs ``argv`` in ``folder`` with ``socket`` at
+        :data:`SOCKET_INSIDE` and exactly ``env`` (plus :data:`ENVIRONMENT`) as environment."""
+        found = check()
+        if not found.works or found.bwrap is None:
+            raise SandboxUnavailable(found.why_not)
+        args = [found.bwrap, *_NAMESPACES, "--proc", "/proc", "--dev", "/dev"]
+        folder = folder.resolve()
+        shown = [*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES)]
+        for path in [Path(p) for p in shown] + _outermost([*self.runtime, folder]):
+            args += _mirror(path, self._is_hidden, self._holds_hidden)
+        args += ["--size", str(self.scratch_mb * 2**20), "--tmpfs", SCRATCH,
+                 "--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(folder), "--clearenv"]
+        for key, value in {**ENVIRONMENT, **env}.items():
+            args += ["--setenv", key, value]
+        return [*args, "--", *argv]
+
+    def _is_hidden(self, path: Path) -> bool:
+        for hidden in self.hidden:
+            if path == hidden or hidden in path.parents or (path.parent == hidden.parent
+                                  and path.name.startswith(hidden.name)):  # db-wal, db-shm, ...
+                return True
+        return False
+
+    def _holds_hidden(self, path: Path) -> bool:
+        return any(path in hidden.parents for hidden in self.hidden)
+
+
+def runtime_paths() -> tuple[Path, ...]:
+    """The Python the arena runs on (interpreter, standard library, installed packages) and the
+    folders of the SDK's packages: everything a Python bot needs, read-only."""
+    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.executable).resolve().parent.parent}
+    for name in ("stdlib", "platstdlib", "purelib", "platlib"):
+        paths.add(Path(sysconfig.get_paths()[name]))
+    for package in RUNTIME_PACKAGES:
+        paths.update(_package_dirs(package))
+    return tuple(sorted(p.resolve() for p in paths if p.exists()))
+
+
+def _package_dirs(name: str) -> Iterable[Path]:
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return []
+    if spec is None or spec.submodule_search_locations is None:
+        return []
+    return [Path(location) for location in spec.submodule_search_locations]
+
+
+def _outermost(paths: Iterable[Path]) -> list[Path]:
+    """The paths without those inside another of them."""
+    ordered = sorted({p.resolve() for p in paths}, key=lambda p: len(p.parts))
+    kept: list[Path] = []
+    for path in ordered:
+        if not any(path == k or k in path.parents for k in kept):
+            kept.append(path)
+    return kept
+
+
+def _mirror(path: Path, is_hidden: Callable[[Path], bool],
+            holds_hidden: Callable[[Path], bool]) -> list[str]:
+    """Arguments showing ``path`` read-only at the same place, without the hidden paths.
+
+    A folder holding a hidden path is shown entry by entry (recursively, down to the
+    hidden one); a symbolic link is recreated as a link, never followed, so no link
+    in a bot's folder leads to what is hidden.
+    """
+    if is_hidden(path):
+        return []
+    if path.is_symlink():
+        return ["--symlink", os.readlink(path), str(path)]
+    if not path.exists():
+        return []
+    if path.is_dir() and holds_hidden(path):
+        args = ["--dir", str(path)]
+        try:
+            entries = sorted(path.iterdir())
+        except OSError:
+            return []
+        for entry in entries:
+            args += _mirror(entry, is_hidden, holds_hidden)
+        return args
+    return ["--ro-bind", str(path), str(path)]
