@@ -4,6 +4,7 @@ folder) with a fresh database per test."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +13,19 @@ import pgserver
 import pytest
 import sqlalchemy as sa
 
+from arena.players import sandbox
 from arena.storage.store import Store
+
+
+@pytest.fixture
+def sandboxed() -> None:
+    """For tests of the sandbox itself: skipped on a machine where bubblewrap cannot run, but
+    failed in CI (``CI`` set), which must exercise the real sandbox."""
+    found = sandbox.check()
+    if not found.works:
+        if os.environ.get("CI"):
+            pytest.fail(f"the sandbox must run in CI: {found.why_not}")
+        pytest.skip(f"no sandbox on this machine: {found.why_not}")
 
 
 @pytest.fixture

@@ -72,16 +72,18 @@ def finished_matches(db: Path) -> int:
 
 
 def processes_with(marker: str) -> list[int]:
+    """Live processes with ``marker`` in their command line or environment (a bot gets it on
+    its command line: the arena gives a bot none of its own environment)."""
     found = []
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
-            environ = (entry / "environ").read_bytes()
+            seen = (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes()
             state = (entry / "stat").read_text().split()[2]
         except (OSError, IndexError):
             continue
-        if marker.encode() in environ and state != "Z":
+        if marker.encode() in seen and state != "Z":
             found.append(int(entry.name))
     return found
 

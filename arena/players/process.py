@@ -27,6 +27,7 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -75,6 +76,7 @@ class BotProcess:
     log_cap: int = LOG_CAP_BYTES
     limits: ResourceLimits | None = None
     folder: Path | None = None  # its working directory (default: the arena's)
+    env: Mapping[str, str] = field(default_factory=dict)  # more variables for the bot
     sandbox: Sandbox | None = None
     cgroups: CgroupSupport | None = None
     groups: BotGroups | None = field(default=None, init=False, repr=False)
@@ -98,7 +100,8 @@ class BotProcess:
             log_path.replace(log_path.with_suffix(".log.1"))
         env = {"ARENA_SERVER": self.server, "ARENA_TOKEN": self.token, "ARENA_BOT_NAME": self.name,
                "PYTHONUNBUFFERED": "1",
-               "ARENA_RETRY": "0"}  # a managed bot ends when the arena does, not wait for it
+               "ARENA_RETRY": "0",  # a managed bot ends when the arena does, not wait for it
+               **self.env}
         folder = (self.folder or Path.cwd()).resolve()
         argv = self.argv
         if self.sandbox is not None:
