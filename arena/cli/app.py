@@ -17,6 +17,7 @@ import os
 # gRPC's C core logs failures (a port in use, ...) on its own; the CLI says them once, clearly.
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
+import resource
 import signal
 import sys
 from pathlib import Path
@@ -71,7 +72,25 @@ def shown(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def raise_open_files_limit() -> tuple[int, int]:
+    """Raise this process's open-files soft limit to its hard limit; (before, after)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    ceiling = hard
+    if hard == resource.RLIM_INFINITY:  # the kernel's own ceiling is the real one
+        nr_open = Path("/proc/sys/fs/nr_open")
+        ceiling = int(nr_open.read_text()) if nr_open.exists() else soft
+    if soft == resource.RLIM_INFINITY or soft >= ceiling:
+        return soft, soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+    except (ValueError, OSError):
+        return soft, soft
+    return soft, ceiling
+
+
 def main() -> None:
+    # Every connection, bot pipe and log is a descriptor: the arena takes all it may have.
+    raise_open_files_limit()
     # Past a file size limit a write should fail (EFBIG: a clear "disk full" error) rather
     # than kill the arena; bot processes get the default back (subprocess restores it).
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

@@ -105,13 +105,14 @@ class Sandbox:
         found = check()
         if not found.works or found.bwrap is None:
             raise SandboxUnavailable(found.why_not)
-        args = [found.bwrap, *_NAMESPACES, "--proc", "/proc", "--dev", "/dev"]
+        args = [found.bwrap, *_NAMESPACES, "--proc", "/proc", "--dev", "/dev",
+                "--size", str(self.scratch_mb * 2**20), "--tmpfs", SCRATCH]  # first: a bot's
+        # folder or the runtime may lie under /tmp, and are then shown on the scratch
         folder = folder.resolve()
         shown = [*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES)]
         for path in [Path(p) for p in shown] + _outermost([*self.runtime, folder]):
             args += _mirror(path, self._is_hidden, self._holds_hidden)
-        args += ["--size", str(self.scratch_mb * 2**20), "--tmpfs", SCRATCH,
-                 "--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(folder), "--clearenv"]
+        args += ["--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(folder), "--clearenv"]
         for key, value in {**ENVIRONMENT, **env}.items():
             args += ["--setenv", key, value]
         return [*args, "--", *argv]

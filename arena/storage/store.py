@@ -96,6 +96,10 @@ class NotFoundError(StoreError):
     """No bot, tournament or match has the id, name or token asked for."""
 
 
+class DatabaseGone(StoreError):
+    """The SQLite file this store opened was deleted or replaced: nothing more is written."""
+
+
 # ---------------------------------------------------------------- API values
 
 
@@ -357,6 +361,17 @@ class Store:
         except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError, ImportError) as error:
             raise StoreError(f"cannot use database URL {self.where}: {_one_line(error)}") from None
         self._open_schema()
+        self._identity = _file_identity(path) if path is not None and self._sqlite else None
+
+    def check_file(self) -> None:
+        """Raise :class:`DatabaseGone` when the SQLite file opened is no longer at its path
+        (deleted, or another file put in its place): a write would go to a file nobody
+        can open again, or the run would carry on in a stranger's database."""
+        if self._identity is None or self.path is None:
+            return
+        if _file_identity(self.path) != self._identity:
+            raise DatabaseGone(f"the database file {self.path} was deleted or replaced while "
+                               "the arena was using it; nothing more is written to it")
 
     def close(self) -> None:
         """Release every pooled connection (the object must not be used afterwards)."""
@@ -399,6 +414,7 @@ class Store:
     @contextmanager
     def _writing(self, doing: str) -> Iterator[Session]:
         """One write transaction: committed on success, rolled back on any error."""
+        self.check_file()
         with (
             self._errors(doing),
             Session(self._write, expire_on_commit=False) as session,
@@ -1031,6 +1047,15 @@ def _seed_text(seed: int) -> str:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**64 - 1:
         raise StoreError(f"a seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
     return str(seed)
+
+
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, or None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _bot_info(bot: Bot) -> BotInfo:

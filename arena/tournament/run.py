@@ -25,7 +25,7 @@ from arena.games import get_game
 from arena.games.base import OptionValue
 from arena.match.referee import MatchReport
 from arena.players.limits import ResourceLimits
-from arena.storage.store import MatchResult, MatchToRun, Store, StoreError
+from arena.storage.store import DatabaseGone, MatchResult, MatchToRun, Store, StoreError
 from arena.tournament.errors import RemoteBotsAbsent, StorageStopped
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.local import LocalExecutor
@@ -122,6 +122,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                     progress(done, total)
 
         await asyncio.gather(*(play(m) for m in todo))
+        if refused and isinstance(refused[0], DatabaseGone):
+            raise DatabaseGone(f"{refused[0]}: the tournament stopped after {played} matches")
         if refused:
             raise StorageStopped(
                 f"{refused[0]} — the tournament stopped after {played} matches; nothing written "

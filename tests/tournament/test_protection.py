@@ -1,0 +1,64 @@
+"""The arena protects itself: its database file vanishing mid-run, and its descriptors."""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.cli.app import raise_open_files_limit
+from tests.helpers import GAME, arena, finished_matches
+
+
+def _start_run(db: Path) -> subprocess.Popen[str]:
+    for name in ("a", "b", "c"):
+        arena("bot", "add", name, "--command", "python -m bots.random_bot", db=db)
+    command = [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME, "--players", "2",
+               "--bot", "a", "--bot", "b", "--bot", "c", "--repetitions", "20", "--seed", "5",
+               "--parallel", "1", "--db", str(db)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_database_file_deleted_or_replaced_mid_run_stops_it_with_one_line(
+        tmp_path: Path, how: str) -> None:
+    db = tmp_path / "arena.db"
+    run = _start_run(db)
+    deadline = time.monotonic() + 60
+    while finished_matches(db) < 2 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    assert finished_matches(db) >= 2, "the tournament did not get going"
+    if how == "deleted":
+        db.unlink()
+    else:
+        shutil.copy(db, tmp_path / "other.db")
+        copied = finished_matches(tmp_path / "other.db")
+        os.replace(tmp_path / "other.db", db)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 1, out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "was deleted or replaced while the arena was using it" in lines[0]
+    assert "the tournament stopped after" in lines[0] and "Traceback" not in err
+    assert "Leaderboard" not in out  # no leaderboard from a database that is gone
+    if how == "replaced":  # the file put in its place was not written by the run
+        assert finished_matches(db) == copied
+
+
+def test_the_arena_raises_its_open_files_limit_to_the_hard_limit() -> None:
+    script = ("import resource; from arena.cli.app import raise_open_files_limit; "
+              "print(raise_open_files_limit(), resource.getrlimit(resource.RLIMIT_NOFILE))")
+
+    def lowered() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 2048))
+
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           preexec_fn=lowered, timeout=60, check=True).stdout
+    assert shown.strip() == "(256, 2048) (2048, 2048)"
+    assert raise_open_files_limit()[1] == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
