@@ -59,7 +59,7 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 ListenOption = Annotated[str | None, typer.Option(
     "--listen", metavar="HOST:PORT", help="Where remote bots connect (port 0: any free one, "
-    "printed). Managed bots always use a private port on 127.0.0.1.")]
+    "printed). Managed bots always use Unix sockets of their own.")]
 TlsCertOption = Annotated[str | None, typer.Option(
     "--tls-cert", metavar="FILE", help="TLS certificate chain (PEM) for --listen.")]
 TlsKeyOption = Annotated[str | None, typer.Option(
