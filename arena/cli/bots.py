@@ -34,10 +34,10 @@ def bot_add(
         raise Failure("give either --command CMD (a managed bot) or --remote (a bot that connects "
                       f"by itself with a token){both}")
     if command is not None:
-        parse_command(command)
         where = Path(folder or ".").resolve()
         if not where.is_dir():
             raise Failure(f"--dir {folder!r} is not a folder")
+        parse_command(command, where)
         bot = open_store(db).add_bot(name, command, version, folder=str(where))
         console.print(f"added bot {bot.label}: {bot.command} (in {where})", highlight=False)
         return

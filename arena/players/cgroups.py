@@ -178,6 +178,37 @@ class BotGroups:
             time.sleep(0.02)
 
 
+def sweep(support: CgroupSupport, root: Path = ROOT) -> int:
+    """Remove the groups left by arenas that died (``kill -9``) with whatever runs in them;
+    how many were removed. Groups of arenas still running are left alone."""
+    parents = ([root / PARENT] if support.version == 2
+               else [root / c / PARENT for c in support.controllers])
+    removed = 0
+    for parent in parents:
+        try:
+            folders = [f for f in parent.iterdir() if f.is_dir()]
+        except OSError:
+            continue
+        for folder in folders:
+            owner = folder.name.rsplit("-", 2)
+            if len(owner) != 3 or not owner[1].isdigit() or _alive(int(owner[1])):
+                continue
+            with contextlib.suppress(OSError):
+                BotGroups(support, (folder,)).remove(wait_s=1.0)
+                removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _set_limits(version: int, folders: dict[str, Path], memory_mb: int | None,
                 processes: int | None, cpus: float | None) -> None:
     memory, pids, cpu = folders.get("memory"), folders.get("pids"), folders.get("cpu")

@@ -46,8 +46,9 @@ class BotCommandError(ValueError):
     """A bot's command cannot be run (empty, unparsable or not found)."""
 
 
-def parse_command(command: str) -> list[str]:
-    """The argv of a bot command; ``python``/``python3`` means the arena's own interpreter."""
+def parse_command(command: str, folder: Path | None = None) -> list[str]:
+    """The argv of a bot command run in ``folder`` (default: the current one);
+    ``python``/``python3`` means the arena's own interpreter."""
     try:
         argv = shlex.split(command)
     except ValueError as err:
@@ -56,6 +57,10 @@ def parse_command(command: str) -> list[str]:
         raise BotCommandError("the bot command is empty")
     if argv[0] in ("python", "python3"):
         argv[0] = sys.executable
+    elif "/" in argv[0] and folder is not None and not os.path.isabs(argv[0]):
+        if not os.access(folder / argv[0], os.X_OK):
+            raise BotCommandError(f"bot command not found: {argv[0]!r} in {str(folder)!r} "
+                                  f"(in {command!r})")
     elif shutil.which(argv[0]) is None:
         raise BotCommandError(f"bot command not found: {argv[0]!r} (in {command!r})")
     return argv
@@ -83,7 +88,7 @@ class BotProcess:
     _logger: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.argv = parse_command(self.command)
+        self.argv = parse_command(self.command, self.folder)
 
     @property
     def alive(self) -> bool:

@@ -144,6 +144,7 @@ class LocalExecutor(Executor):
             return {}
         say = self._say
         found = cgroups.detect()
+        cgroups.sweep(found)  # groups of an arena that was killed, and anything left in them
         limits = managed[0].limits
         say(limits.describe(found.controllers, found.label)
             + (f" [cgroups: {found.why_not}]" if found.why_not else ""))

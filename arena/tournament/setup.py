@@ -61,7 +61,7 @@ def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], p
     for label in bot_names:
         bot = store.get_bot(*name_version(label))
         if not bot.remote:
-            parse_command(bot.command)
+            parse_command(bot.command, Path(bot.folder) if bot.folder else None)
         elif settings.listen is None:
             raise TournamentError(f"{bot.label} is a remote bot: give --listen HOST:PORT where it "
                                   "can connect")
