@@ -30,7 +30,7 @@ LEGEND = "rating = mu - 3 sigma (TrueSkill); wins = share of matches won"
 def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None,
                        legend: bool = True) -> Table:
     """One game's rows in the order given (the store sorts by mu - 3 sigma)."""
-    title = f"Leaderboard — {game}" if game else "Leaderboard"
+    title = Text(f"Leaderboard — {game}" if game else "Leaderboard")
     table = Table(title=title, title_justify="left", header_style="bold", expand=False,
                   box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("#", justify="right", style="bold")
@@ -47,9 +47,9 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None,
     for row in rows:
         places[row.game] = places.get(row.game, 0) + 1
         faults = Text(str(row.faults), style="red" if row.faults else "dim")
-        cells = [str(places[row.game]), row.label]
+        cells: list[str | Text] = [str(places[row.game]), Text(row.label)]  # never markup
         if game is None:
-            cells.append(row.game)
+            cells.append(Text(row.game))
         table.add_row(*cells, f"{row.conservative:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}",
                       str(row.matches), f"{row.win_share:.0%}", faults)
     if legend:
@@ -97,7 +97,7 @@ def render_matches(matches: Sequence[MatchInfo], title: str = "Matches") -> Tabl
         table.add_row(
             str(m.id),
             "" if m.tournament_id is None else str(m.tournament_id),
-            m.game,
+            Text(m.game),
             Text(m.status, style=_STATUS_STYLE.get(m.status, "")),
             "" if m.duration_s is None else f"{m.duration_s:.1f}s",
             seats,

@@ -25,17 +25,19 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from arena.games.base import GameError
 from arena.net.tls import TlsError
 from arena.players.limits import LimitError
 from arena.players.process import BotCommandError
-from arena.storage.store import Store, StoreError
+from arena.storage.store import Store, StoreError, keeps_nothing
 from arena.tournament import TournamentError
 
 DEFAULT_DB = "arena.db"
-console = Console()
-errors = Console(stderr=True)
+# Names, commands and messages come from users and bots: never read as rich markup.
+console = Console(markup=False)
+errors = Console(stderr=True, markup=False)
 
 app = typer.Typer(help="Card Arena: tournaments for card-game bots over gRPC.",
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
@@ -57,6 +59,9 @@ class Failure(Exception):
 
 
 def open_store(db: str) -> Store:
+    if keeps_nothing(db):
+        raise Failure(f"--db {db!r} is a database in memory, gone when the command ends: "
+                      "give a file (e.g. arena.db) or a server URL")
     return Store(db)
 
 
@@ -97,5 +102,5 @@ def main() -> None:
     try:
         app()
     except (*USER_ERRORS, Failure) as err:
-        errors.print(f"[red]error:[/red] {err}", highlight=False, soft_wrap=True)
+        errors.print(Text("error:", style="red"), str(err), highlight=False, soft_wrap=True)
         sys.exit(1)

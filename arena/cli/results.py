@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, match_app, open_store
 from arena.games import get_game
@@ -62,7 +63,7 @@ def match_show(
         console.print(f"match {match_id} is {match.status}: no log yet")
         return
     title = "full record" if seat is None else f"as seat {seat} saw it"
-    console.print(f"[bold]log of match {match_id}, {title}[/bold]")
+    console.print(f"log of match {match_id}, {title}", style="bold")
     for line in view(read_log(match.game, match.log), seat):
         if line.kind == "decision":
             how = " (fallback)" if line.fallback else ""
@@ -70,5 +71,6 @@ def match_show(
                           highlight=False)
         else:
             to = "" if line.audience is None or seat is not None else \
-                f"  [dim](seen by {', '.join(map(str, sorted(line.audience)))})[/dim]"
-            console.print(f"  {describe(line.value)}{to}", highlight=False)
+                f"  (seen by {', '.join(map(str, sorted(line.audience)))})"
+            console.print(Text(f"  {describe(line.value)}").append(to, style="dim"),
+                          highlight=False)

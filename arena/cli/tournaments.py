@@ -132,6 +132,17 @@ def tournament_run(
     print_leaderboard(console, store.leaderboard(get_game(game).name))
 
 
+def given_limits(memory: str | None, cpu_seconds: str | None, processes: str | None,
+                 cpus: str | None, open_files: str | None) -> dict[str, int | float | None]:
+    """The bot limits a resume repeats, parsed, by flag (those not given left out)."""
+    parsers = {"--bot-memory": (memory, parse_memory),
+               "--bot-cpu-seconds": (cpu_seconds, lambda t: parse_count("--bot-cpu-seconds", t)),
+               "--bot-processes": (processes, lambda t: parse_count("--bot-processes", t)),
+               "--bot-cpus": (cpus, parse_cpus),
+               "--bot-open-files": (open_files, lambda t: parse_count("--bot-open-files", t))}
+    return {flag: parse(text) for flag, (text, parse) in parsers.items() if text is not None}
+
+
 _said: set[str] = set()
 
 
@@ -181,6 +192,12 @@ def tournament_resume(
     move_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
     start_timeout: Annotated[float | None, typer.Option(hidden=True)] = None,
     time_bank: Annotated[float | None, typer.Option(hidden=True)] = None,
+    event_delay: Annotated[float | None, typer.Option(hidden=True)] = None,
+    bot_memory: Annotated[str | None, typer.Option(hidden=True)] = None,
+    bot_cpu_seconds: Annotated[str | None, typer.Option(hidden=True)] = None,
+    bot_processes: Annotated[str | None, typer.Option(hidden=True)] = None,
+    bot_cpus: Annotated[str | None, typer.Option(hidden=True)] = None,
+    bot_open_files: Annotated[str | None, typer.Option(hidden=True)] = None,
     listen: ListenOption = None,
     tls_cert: TlsCertOption = None,
     tls_key: TlsKeyOption = None,
@@ -202,7 +219,9 @@ def tournament_resume(
     repeated = Repeated(game=game, bots=bots, players=players, repetitions=repetitions, seed=seed,
                         options=None if option is None else parse_options(option),
                         move_timeout_s=move_timeout, start_timeout_s=start_timeout,
-                        time_bank_s=time_bank)
+                        time_bank_s=time_bank, event_delay_s=event_delay,
+                        limits=given_limits(bot_memory, bot_cpu_seconds, bot_processes, bot_cpus,
+                                            bot_open_files))
     access = RemoteAccess(listen=listen, tls_cert=tls_cert, tls_key=tls_key,
                           wait_for_remote_s=wait_for_remote)
     settings = replace(resume_settings(store, tournament, parallel, repeated, access),

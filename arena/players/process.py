@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import os
 import secrets
 import shlex
@@ -100,7 +101,7 @@ class BotProcess:
             return
         began = time.perf_counter()
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        log_path = self.log_dir / f"{_safe(self.name)}.log"
+        log_path = self.log_dir / log_name(self.name)
         if log_path.exists() and log_path.stat().st_size > LOG_CAP_BYTES:
             log_path.replace(log_path.with_suffix(".log.1"))
         env = {"ARENA_SERVER": self.server, "ARENA_TOKEN": self.token, "ARENA_BOT_NAME": self.name,
@@ -211,5 +212,10 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
         os.killpg(pid, sig)
 
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_.@" else "_" for c in name)
+def log_name(label: str) -> str:
+    """The log file of the bot ``label``: the label itself when it is safe as a file name (every
+    name registered now is), else a safe form of it with a hash, so two labels never share one."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.@") else "_" for c in label)[:80]
+    if safe != label or safe.startswith("."):
+        safe = f"{safe}-{hashlib.sha256(label.encode()).hexdigest()[:12]}"
+    return f"{safe}.log"

@@ -50,6 +50,7 @@ frozen dataclasses.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -94,6 +95,18 @@ class StoreError(Exception):
 
 class NotFoundError(StoreError):
     """No bot, tournament or match has the id, name or token asked for."""
+
+
+BOT_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
+"""What a bot's name and version may be: letters, digits, ``.``, ``_`` and ``-``, 1 to 64 of
+them (they name log files and appear in every table, so nothing else is let in)."""
+
+
+def check_bot_name(text: str, what: str = "bot name") -> None:
+    """A :class:`StoreError` unless ``text`` matches :data:`BOT_NAME`."""
+    if BOT_NAME.fullmatch(text) is None:
+        shown = repr(text[:40]) + (f"... ({len(text)} characters)" if len(text) > 40 else "")
+        raise StoreError(f"bad {what} {shown}: use 1 to 64 letters, digits, '.', '_' or '-'")
 
 
 class DatabaseGone(StoreError):
@@ -265,6 +278,20 @@ def _safe_url(url: str) -> str:
     if parsed.password is None:
         return url
     return parsed.render_as_string(hide_password=True)
+
+
+def keeps_nothing(url: str) -> bool:
+    """Whether ``url`` names a database that is gone when its process ends (SQLite in memory)."""
+    if "://" not in url:
+        return url.strip() == ":memory:"
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa_exc.ArgumentError:
+        return False
+    database = parsed.database or ""
+    return parsed.get_backend_name() == "sqlite" and (
+        database in ("", ":memory:") or database.startswith("file::memory:")
+        or "mode=memory" in database or parsed.query.get("mode") == "memory")
 
 
 def _resolve_url(url: str) -> tuple[str, Path | None]:
@@ -491,11 +518,8 @@ class Store:
     ) -> BotInfo:
         """Register a bot: a managed one (``command``, run in ``folder``) or a remote one
         (``token_hash``)."""
-        name, version = name.strip(), version.strip()
-        if not name or "@" in name:
-            raise StoreError(f"bad bot name {name!r}: it must be non-empty and contain no '@'")
-        if not version:
-            raise StoreError("a bot version must not be empty")
+        check_bot_name(name, "bot name")
+        check_bot_name(version, "bot version")
         with self._writing("add a bot") as s:
             existing = s.exec(select(Bot).where(Bot.name == name, Bot.version == version)).first()
             if existing is not None:

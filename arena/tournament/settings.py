@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from arena.match.referee import MatchSettings
 from arena.players.limits import ResourceLimits
+from arena.tournament.errors import TournamentError
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,18 @@ class RunSettings:
     tls_key: str | None = None
     wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
     sandbox: bool = True  # managed bots in the sandbox; asked for at every run, never saved
+
+    def __post_init__(self) -> None:
+        for name in ("move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s",
+                     "wait_for_remote_s"):
+            value = getattr(self, name)
+            positive = name in ("move_timeout_s", "start_timeout_s")
+            if not math.isfinite(value) or value < 0 or (positive and value == 0):
+                flag = "--" + name.removesuffix("_s").replace("_", "-")
+                raise TournamentError(f"{flag} must be a finite number of seconds, "
+                                      f"{'above' if positive else 'at least'} 0, not {value:g}")
+        if self.parallel < 1:
+            raise TournamentError(f"--parallel must be at least 1, not {self.parallel}")
 
     def saved(self) -> dict[str, Any]:
         """The settings as stored with the tournament (``resume`` reads them back)."""

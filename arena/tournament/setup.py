@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from arena.games import get_game
@@ -90,6 +90,9 @@ class Repeated:
     move_timeout_s: float | None = None
     start_timeout_s: float | None = None
     time_bank_s: float | None = None
+    event_delay_s: float | None = None
+    limits: Mapping[str, int | float | None] = field(default_factory=dict)
+    """Bot limits given, by flag (``--bot-memory``: megabytes, ...), parsed; ``None``: unlimited."""
 
 
 @dataclass(frozen=True)
@@ -137,15 +140,25 @@ def check_unchanged(store: Store, tournament: TournamentInfo, saved: RunSettings
         "--move-timeout": (r.move_timeout_s, lambda: r.move_timeout_s, saved.move_timeout_s),
         "--start-timeout": (r.start_timeout_s, lambda: r.start_timeout_s, saved.start_timeout_s),
         "--time-bank": (r.time_bank_s, lambda: r.time_bank_s, saved.time_bank_s),
+        "--event-delay": (r.event_delay_s, lambda: r.event_delay_s, saved.event_delay_s),
     }
+    limits = saved.limits
+    kept_limits = {"--bot-memory": limits.memory_mb, "--bot-cpu-seconds": limits.cpu_seconds,
+                   "--bot-processes": limits.processes, "--bot-open-files": limits.open_files,
+                   "--bot-cpus": limits.cpus}
     for flag, (raw, value, kept) in given.items():
-        if raw is None:
-            continue
-        if value() != kept:
-            raise TournamentError(
-                f"tournament {tournament.id} was created with {flag} {_listed(kept)}; a "
-                "tournament keeps its settings to the end (only --parallel may change): "
-                "resume without it, or start a new tournament")
+        if raw is not None and value() != kept:
+            raise _changed(tournament.id, flag, kept)
+    for flag, wanted in r.limits.items():
+        if wanted != kept_limits[flag]:
+            raise _changed(tournament.id, flag, kept_limits[flag])
+
+
+def _changed(tournament_id: int, flag: str, kept: object) -> TournamentError:
+    return TournamentError(
+        f"tournament {tournament_id} was created with {flag} "
+        f"{'unlimited' if kept is None else _listed(kept)}; a tournament keeps its settings to "
+        "the end (only --parallel may change): resume without it, or start a new tournament")
 
 
 def _shown(value: object) -> str:
