@@ -93,7 +93,8 @@ class RatingBook:
             for p in placed
             if (line := lines.get((p.bot_id, game))) is not None
         }
-        new = rate(priors, [(p.bot_id, p.rank) for p in placed], self.env)  # in bot id order
+        new = rate(priors, [(p.bot_id, p.rank) for p in placed], self.env,  # in bot id order
+                   tie_key=match_id)
         if not new:
             return []
         won = {p.bot_id for p in placed if p.rank == 1}

@@ -22,6 +22,7 @@ draw probability given as a function) is rated by the library.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 
@@ -69,21 +70,25 @@ def rate(
     ratings: Mapping[int, RatingPair],
     seats: Sequence[tuple[int, int]],
     env: trueskill.TrueSkill = ENV,
+    tie_key: int = 0,
 ) -> dict[int, RatingPair]:
     """New (mu, sigma) for every distinct bot of one finished match.
 
     ``ratings`` holds the priors of bots already rated (others start at the
     environment's defaults); ``seats`` is ``(bot_id, rank)`` per seat in seat
-    order, rank 1 best, equal ranks tie. Returns an empty dict when fewer than
-    two distinct bots took part; otherwise the bots in ascending id order.
+    order, rank 1 best, equal ranks tie. ``tie_key`` (the match's id) orders tied
+    bots. Returns an empty dict when fewer than two distinct bots took part;
+    otherwise the bots in ascending id order.
     """
     bots = {bot for bot, _ in seats}
     if len(bots) < 2:
         return {}
-    # TrueSkill's update for more than two teams is iterative, so the order of
-    # the teams shows in the last digits: fix it (by rank, then bot) so a result
-    # depends on who placed where, never on seat numbers.
-    ordered = sorted(seats, key=_rank_then_bot)
+    # TrueSkill's update for more than two teams is iterative, so the order of the
+    # teams shows in the last digits: fix it by rank, so a result depends on who
+    # placed where, never on seat numbers. Tied bots go in an order drawn afresh for
+    # each match from its key (reproducible by a rebuild): by bot id, a bot registered
+    # later would get a slightly larger update in every tie.
+    ordered = sorted(seats, key=lambda seat: (seat[1], tie_order(tie_key, seat[0])))
     bot, rank = ordered[0]
     if rank < 1:  # the lowest rank comes first
         raise ValueError(f"rank of bot {bot} must be 1 or more, not {rank}")
@@ -104,8 +109,10 @@ def rate(
     }
 
 
-def _rank_then_bot(seat: tuple[int, int]) -> tuple[int, int]:
-    return seat[1], seat[0]
+def tie_order(tie_key: int, bot: int) -> bytes:
+    """Where ``bot`` goes among tied bots in the match with ``tie_key``: a hash, so that over
+    many matches every bot is first as often as any other."""
+    return hashlib.blake2b(f"{tie_key}:{bot}".encode(), digest_size=8).digest()
 
 
 def rate_with_library(

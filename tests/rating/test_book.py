@@ -57,7 +57,7 @@ def test_one_match_gives_what_rate_gives() -> None:
     book = RatingBook({(b, GAME): RatingLine(*pair, 3, 1, 0) for b, pair in priors.items()})
     placed = [Placed(3, 2), Placed(1, 1), Placed(2, 2), Placed(4, 4)]
     moves = book.apply(GAME, 5, 17, placed)
-    expected = rate(priors, [(p.bot_id, p.rank) for p in placed])
+    expected = rate(priors, [(p.bot_id, p.rank) for p in placed], tie_key=5)
     assert moves == [_move(b, GAME, 5, 17, *pair) for b, pair in expected.items()]
     assert {b: (book.lines[b, GAME].mu, book.lines[b, GAME].sigma) for b in expected} == expected
 
@@ -71,7 +71,8 @@ def test_many_matches_give_the_same_floats_as_rate_step_by_step() -> None:
     for seq in range(1, 301):
         game = draw.choice(("kill", "king"))
         seats = [(draw.randrange(8), draw.randint(1, 4)) for _ in range(draw.randint(2, 5))]
-        new = rate({b: priors[b, game] for b, _ in seats if (b, game) in priors}, seats)
+        new = rate({b: priors[b, game] for b, _ in seats if (b, game) in priors}, seats,
+                   tie_key=1000 + seq)
         for bot, pair in new.items():
             priors[bot, game] = pair
             history.append(_move(bot, game, 1000 + seq, seq, *pair))

@@ -183,8 +183,9 @@ def test_environments_it_cannot_reproduce_are_left_to_the_library() -> None:
     with pytest.raises(ValueError, match="supported"):
         ffa.FreeForAll(dynamic)
     seats = [(1, 1), (2, 2), (3, 2)]
-    expected = rt.rate_with_library([rt.DEFAULT] * 3, [1, 2, 2], dynamic)
-    assert rt.rate({}, seats, dynamic) == dict(zip((1, 2, 3), expected, strict=True))
+    order = sorted(seats, key=lambda seat: (seat[1], rt.tie_order(0, seat[0])))  # rate()'s
+    expected = rt.rate_with_library([rt.DEFAULT] * 3, [rank for _, rank in order], dynamic)
+    assert rt.rate({}, seats, dynamic) == dict(zip([b for b, _ in order], expected, strict=True))
 
 
 def test_rate_gives_the_librarys_numbers_with_bots_in_several_seats(spy: dict[str, int]) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 import pytest
 import trueskill
 from hypothesis import given
@@ -34,7 +37,8 @@ def test_draw_from_defaults_gives_published_numbers() -> None:
 def test_agrees_with_trueskill_used_directly() -> None:
     env = rt.make_env()
     priors = {1: (30.0, 4.0), 2: (22.0, 6.0), 3: (25.0, 8.0), 4: (18.0, 2.5)}
-    seats = [(1, 1), (2, 2), (3, 2), (4, 4)]  # already in (rank, bot) order
+    seats = [(1, 1), (2, 2), (3, 2), (4, 4)]
+    seats.sort(key=lambda seat: (seat[1], rt.tie_order(0, seat[0])))  # the order rate() uses
     expected = env.rate(
         [(env.create_rating(*priors[b]),) for b, _ in seats], ranks=[r for _, r in seats]
     )
@@ -101,3 +105,38 @@ def test_deterministic_and_symmetric_under_seat_order(
     first = rt.rate(priors, seats)
     assert first == rt.rate(dict(priors), list(seats))
     assert rt.rate(priors, seats[::-1]) == first
+
+
+
+def _tie_drift(rate_match: Callable[[int, dict[int, rt.RatingPair], list[tuple[int, int]]],
+                                     dict[int, rt.RatingPair]], seed: int) -> float:
+    """Two identical bots (1 and 2) and a third play 600 matches in which 1 and 2 always tie
+    (first or second together, by a coin); how far 2's mu ends above 1's."""
+    coin = random.Random(seed)
+    ratings: dict[int, rt.RatingPair] = {}
+    for match_id in range(600):
+        seats = [(1, 1), (2, 1), (3, 3)] if coin.random() < 0.5 else [(1, 2), (2, 2), (3, 1)]
+        ratings.update(rate_match(seed * 10_000 + match_id, ratings, seats))
+    return ratings[2][0] - ratings[1][0]
+
+
+def test_ties_favour_no_bot_whichever_was_registered_first() -> None:
+    env = rt.make_env()
+
+    def by_id(_: int, ratings: dict[int, rt.RatingPair],
+              seats: list[tuple[int, int]]) -> dict[int, rt.RatingPair]:
+        """Tied bots in id order, as the arena used to rate them."""
+        order = sorted(seats, key=lambda seat: (seat[1], seat[0]))
+        new = rt.rate_with_library([ratings.get(b, rt.DEFAULT) for b, _ in order],
+                                   [rank for _, rank in order], env)
+        return dict(zip([b for b, _ in order], new, strict=True))
+
+    def ours(match_id: int, ratings: dict[int, rt.RatingPair],
+             seats: list[tuple[int, int]]) -> dict[int, rt.RatingPair]:
+        return rt.rate(ratings, seats, env, tie_key=match_id)
+
+    bias = _tie_drift(by_id, 0)
+    assert bias > 1e-2  # the bot registered later gained in every tie: +0.016 mu
+    drifts = [_tie_drift(ours, seed) for seed in range(8)]
+    assert max(abs(d) for d in drifts) < bias / 3, drifts  # within noise, either way
+    assert min(drifts) < 0 < max(drifts), drifts  # and neither bot is always ahead
