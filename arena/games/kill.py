@@ -15,14 +15,20 @@ Readings of the rules worth knowing (beyond the resolutions R1-R19 of the spec):
   Seat suits are fixed by seat (R3); only the hidden cards follow the starter, so
   a duplicate deal with rotated bots gives each bot the same hidden card only
   together with the seat's suit.
-* **Which Joker.** The Joker that changes hands is named in the public
-  :class:`JokerClaimed` event: the text has it "passed" in plain sight and the
-  two Jokers are interchangeable in play. A seat asked for a Joker that holds
-  both gives one picked by the seeded generator (``below(2)``: 0 gives ``X1``, 1
-  gives ``X2``). The number is drawn on *every* successful claim, whether or not
-  the seat holds two, so the generator's use depends only on public facts. Any
-  fixed choice (say, always ``X1``) would break rules section 7: seeing ``X2``
-  passed would prove that the seat held one Joker only. This is the one draw
+* **Which Joker.** Rules section 7 shows everyone that a claim succeeded ("t had
+  a Joker") and nobody whether t had two. So only the claimer and the giver learn
+  which Joker changed hands: :class:`JokerClaimed` names it in their copies, the
+  others' copy says ``joker=None`` (like the giver's secret refill). A seat holding
+  one Joker gives that one. A seat holding both gives one that the claimer knows it
+  holds (say, one it took from the table in plain sight), else the one more of the
+  other seats know it holds: a seat that knew of ``X1`` only and saw ``X2`` arrive
+  (the claimer at once, anyone else once the claimer's hand is shown) would learn
+  that t had both. Knowing is what :class:`Tracker` knows from the seat's events;
+  without the option ``two_card_gift_public: false`` every seat but t knows the
+  same of t's hand, so this is "the Joker everybody saw t take". When that decides
+  nothing, the seeded generator does (``below(2)``: 0 gives ``X1``, 1 ``X2``). The
+  number is drawn on *every* successful claim, whether or not the seat holds two,
+  so the generator's use depends only on public facts. This is the one draw
   besides the shuffles that section 12 lists.
 * **Immunity** (R13) is cleared when the immune seat's next turn starts; a
   failed Joker claim grants none.
@@ -284,7 +290,8 @@ class GiftDiscarded:
 
 @dataclass(frozen=True)
 class JokerClaimed:
-    """``seat`` revealed ``hand`` and asked ``target`` for a Joker; on success ``joker`` passed."""
+    """``seat`` revealed ``hand`` and asked ``target`` for a Joker; on success ``joker``
+    passed, named only in the copies of ``seat`` and ``target`` (``None`` for the others)."""
 
     seat: int
     target: int
@@ -517,6 +524,11 @@ class KillGame(Game[State, Action, Observation]):
     action_types = ACTION_TYPES
     observation_type = Observation
     event_types = EVENT_TYPES
+    # A claim shows the claimer's hand and whether the target holds a Joker. The claim
+    # is shown to the claimer and the target in their own form, so the generic check
+    # would not see the revealed hand as public; tests/games/test_kill.py checks these
+    # steps with the target's Joker count toggled instead.
+    revealing_events = (JokerClaimed,)
 
     def check_options(self, players: int, options: Mapping[str, OptionValue]) -> None:
         for name in ("target_score", "max_turns_per_round", "max_rounds"):
@@ -748,10 +760,12 @@ class KillGame(Game[State, Action, Observation]):
             events.append(public(JokerClaimed(p, t, hand, False, None)))
             self._end_turn(state, p, events)
             return
-        # A coin on every successful claim (a public fact), used only when t holds both:
-        # the Joker passed must not tell whether t had two (rules section 7).
-        joker = jokers[state.rng.below(2) % len(jokers)]
-        events.append(public(JokerClaimed(p, t, hand, True, joker)))
+        # A coin on every successful claim (a public fact), used only when t holds both.
+        coin = state.rng.below(2)
+        joker = jokers[0] if len(jokers) == 1 else self._joker_to_pass(state, p, t, coin)
+        # Which Joker passed is seen by the claimer and the giver only (rules section 7).
+        events.append(all_but(JokerClaimed(p, t, hand, True, None), state.players, p, t))
+        events.append(private(JokerClaimed(p, t, hand, True, joker), p, t))
         target.remove(joker)
         state.hands[p].append(joker)
         state.hands[p].sort()
@@ -761,6 +775,36 @@ class KillGame(Game[State, Action, Observation]):
         events.append(all_but(JokerRefill(t, None), state.players, t))
         events.append(private(JokerRefill(t, refill), t))
         state.phase = Phase.JOKER_DISCARD
+
+    def _joker_to_pass(self, state: State, p: int, t: int, coin: int) -> Card:
+        """Which of the two Jokers ``t`` holds goes to the claimer ``p``.
+
+        The one the claimer knows ``t`` holds, else the one more other seats know it
+        holds, so that seeing it arrive tells nobody that ``t`` had two (rules section 7);
+        ``coin`` decides when that does not. Knowledge is each seat's :class:`Tracker`
+        over the events of the round it saw.
+        """
+        n = state.players
+        jokers = sorted(c for c in state.hands[t] if c.rank is Rank.JOKER)
+        knowers: dict[Card, set[int]] = {j: set() for j in jokers}
+        for s in range(n):
+            if s == t:
+                continue
+            tracker = Tracker(s, n)
+            for tagged in state.round_log:
+                if tagged.visible(s):
+                    tracker.update(tagged.event)
+            for j in jokers:
+                if tracker.known.get(j) == t:
+                    knowers[j].add(s)
+
+        def preference(joker: Card) -> tuple[bool, int]:
+            return p in knowers[joker], len(knowers[joker])
+
+        first, second = jokers
+        if preference(first) == preference(second):
+            return jokers[coin]
+        return max(jokers, key=preference)
 
     def _show_true_win(self, state: State, p: int, events: list[Tagged]) -> None:
         if is_winning(state.hands[p]):
@@ -935,7 +979,7 @@ class Tracker:
     :data:`DECK`, :data:`USED`, or :data:`GIFT` (the gift being held during a
     two-card exchange). Knowledge of a hand is dropped when that seat discards
     unseen; cards whose place is only narrowed down (two-card method with a
-    hidden gift) are dropped as well.
+    hidden gift, a Joker passed without being named) are dropped as well.
     """
 
     def __init__(self, seat: int, players: int) -> None:
@@ -1019,6 +1063,8 @@ class Tracker:
                     self._own(event.joker)
                 else:
                     self._put(event.joker, event.seat)
+            elif event.success:
+                self._unnamed_joker_passed(event.seat, event.target)
         elif isinstance(event, JokerRefill):
             if event.seat == me:
                 if event.card is not None:
@@ -1043,6 +1089,16 @@ class Tracker:
         elif isinstance(event, LeftRound):
             for c in event.hand:
                 self.known.pop(c, None)
+
+    def _unnamed_joker_passed(self, claimer: int, giver: int) -> None:
+        """``giver`` passed one of its Jokers to ``claimer``, this seat does not see which."""
+        jokers = [Card(Rank.JOKER, Suit.NONE, i) for i in range(2)]
+        for joker in jokers:
+            if self.known.get(joker) == giver:
+                del self.known[joker]  # now with the giver or with the claimer
+        elsewhere = [j for j in jokers if j in self.known]
+        if len(elsewhere) == 1:  # the giver cannot have held that one: it passed the other
+            self._put(next(j for j in jokers if j not in elsewhere), claimer)
 
     def hand_of(self, seat: int) -> list[Card]:
         """The cards this seat knows ``seat`` holds."""

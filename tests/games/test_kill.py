@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from typing import Any
@@ -44,6 +45,7 @@ from arena.games.kill import (
     Status,
     Swap,
     Swapped,
+    Tracker,
     TurnEnded,
     Two,
     TwoCardExchange,
@@ -220,8 +222,11 @@ def test_joker_claim_success_gives_immunity_until_the_claimers_next_turn() -> No
     s.pass_turns(4)
     assert ClaimJoker(2) in s.legal() and ClaimJoker(3) in s.legal()
     events = s.do(ClaimJoker(2))
-    assert events == [JokerClaimed(0, 2, tuple(cards("AH 2H 3H TH")), True, C("X1")),
-                      JokerRefill(2, None)]
+    hand = tuple(cards("AH 2H 3H TH"))
+    assert events == [JokerClaimed(0, 2, hand, True, None), JokerRefill(2, None)]
+    for seat, joker in ((0, C("X1")), (1, None), (2, C("X1")), (3, None)):
+        assert [e for e in s.seen_by(seat) if isinstance(e, JokerClaimed)] == \
+            [JokerClaimed(0, 2, hand, True, joker)]  # which Joker: claimer and giver only
     assert JokerRefill(2, C("8S")) in s.seen_by(2) and JokerRefill(2, C("8S")) not in s.seen_by(1)
     assert s.state.phase is Phase.JOKER_DISCARD and s.to_act == 0
     assert s.state.hands[0] == cards("X1 AH 2H 3H TH") and s.state.hands[2] == cards("AC 2C 3C 8S")
@@ -249,9 +254,8 @@ def test_joker_claim_failure_reveals_the_hand_and_ends_the_turn() -> None:
 def test_which_joker_passes_does_not_tell_whether_the_giver_had_two() -> None:
     """Rules 7: a successful claim shows everyone that t had a Joker, not whether it had
     two. Seat 3 holds X1 and X2 in one deal and only X2 in the other (X1 deep in the
-    deck); seat 3 takes X2 from the table in both. The generator's coin (1) picks X2 from
-    the two; a seat that holds one Joker gives that one. A bystander's view is the same
-    in both deals, so seeing X2 passed does not prove the giver had only one Joker."""
+    deck); seat 3 takes X2 from the table in both, so X2 passes in both (whatever the
+    coin says: 1 would pick X2 of the two anyway), and a bystander's view is the same."""
     views = []
     for hidden, drop in (("X1", 1), ("9S", 0)):  # seat 3's hand sorted: X1 first
         s = Script(4, [deal_order(4, f"TH 9D 9C {hidden} 4S 5S 6S X2 7S")], [1], rounds=1)
@@ -264,6 +268,195 @@ def test_which_joker_passes_does_not_tell_whether_the_giver_had_two() -> None:
         s.do(Discard(0))
         views.append((s.seen_by(1), GAME.observe(s.state, 1)))
     assert views[0] == views[1]
+
+
+def stepwise_views(order: list[Card], numbers: list[int],
+                   actions: list[Any]) -> tuple[list[list[Any]], State]:
+    """Every seat's view at every step of a stacked one-round game of four: the events
+    it received, then its observation (the opening events and observation first)."""
+    state = GAME.new_stacked(4, [order], {"rounds": 1}, numbers)
+    views: list[list[Any]] = [
+        [([t.event for t in state.round_log if t.visible(s)], GAME.observe(state, s))]
+        for s in range(4)]
+    for action in actions:
+        tagged = GAME.apply(state, action)
+        for s in range(4):
+            views[s].append(([t.event for t in tagged if t.visible(s)], GAME.observe(state, s)))
+    return views, state
+
+
+@pytest.mark.parametrize("coin", [0, 1])
+def test_a_bystander_cannot_tell_whether_the_joker_giver_held_both_jokers(coin: int) -> None:
+    """Rules 7: a successful claim shows everyone that t had a Joker; whether t had two
+    is not revealed. Two deals identical but for seat 3's hidden card: 9C in one, X2 in
+    the other (the card left out lies at the bottom of the deck). Seat 3 takes X1 from
+    the table in plain sight, seat 0 claims a Joker from it, discards AH and, a round of
+    turns later, folds (its hand face up). Seats 1 and 2 see the same at every step:
+    the claim names no Joker to them, and seat 3 gives X1, the Joker everybody saw it
+    take, in both deals whatever the seeded coin says (else seat 0's folded hand would
+    show X2, proving seat 3 had held both). Seat 0 also sees the same (it receives X1
+    both times); seat 3, whose hand differs, does not."""
+    front = "TH 9D 8C {} 4S 5S 6S X1 7S 8S 4C 5C"
+    plain = [Draw(), Reject(), EndTurn()]
+    actions = [*plain * 3, Draw(), Swap(2), EndTurn(),  # seat 3 swaps a fixed card for X1
+               ClaimJoker(3), Discard(1), *plain * 3, Fold()]
+    runs = {}
+    for hidden, other in (("9C", "X2"), ("X2", "9C")):
+        head = cards(front.format(hidden))
+        order = deal_order(4, front.format(hidden))
+        order = head + [c for c in order[len(head):] if c != C(other)] + [C(other)]
+        runs[hidden] = stepwise_views(order, [coin], actions)
+    one, both = runs["9C"], runs["X2"]
+    assert one[1].hands[0] == both[1].hands[0] == cards("X1 2H 3H TH")  # at its fold
+    assert C("X2") in both[1].hands[3] and not any(c.is_joker for c in one[1].hands[3])
+    claim = 13  # the views after ClaimJoker(3) (the opening views come first)
+    hand = tuple(cards("AH 2H 3H TH"))
+    for bystander in (1, 2):
+        assert one[0][bystander][claim][0][0] == JokerClaimed(0, 3, hand, True, None)
+        for step, (a, b) in enumerate(zip(one[0][bystander], both[0][bystander], strict=True)):
+            assert a == b, f"seat {bystander} tells the deals apart at step {step}"
+    for seat in (0, 3):
+        assert one[0][seat][claim][0][0] == JokerClaimed(0, 3, hand, True, C("X1"))
+    assert one[0][0] == both[0][0]
+    assert one[0][3] != both[0][3]
+
+
+def test_a_bystanders_tracker_forgets_the_joker_passed_unseen_or_works_out_which() -> None:
+    """Seat 3 takes X1 in plain sight and seat 0 claims a Joker from it. Seat 1 no longer
+    knows where X1 is (seat 3 may have held both). Had X2 been rejected earlier (in the
+    used pile, seen by all), the Joker passed can only be X1: now with seat 0."""
+    for first_draw, known in (("4S", None), ("X2", 0)):
+        s = Script(4, [deal_order(4, f"TH 9D 8C 9S {first_draw} 5S 6S X1 7S")], rounds=1)
+        s.pass_turns(3)
+        s.do(Draw(), Swap(0), EndTurn())  # seat 3 swaps AS for X1
+        tracker = Tracker(1, 4)
+        for event in s.seen_by(1):
+            tracker.update(event)
+        assert tracker.known[C("X1")] == 3
+        s.do(ClaimJoker(3))
+        assert C("X1") in s.state.hands[0]
+        tracker.update(s.seen_by(1)[-2])
+        assert s.seen_by(1)[-2] == JokerClaimed(0, 3, tuple(cards("AH 2H 3H TH")), True, None)
+        assert tracker.known.get(C("X1")) == known
+
+
+def test_the_giver_of_two_jokers_passes_the_one_the_claimer_secretly_knows_it_holds() -> None:
+    """With hidden gifts, seat 0 gives X2 to seat 3 (seats 1 and 2 see X2 and 3H shown,
+    not which was given); seat 3 also holds X1, dealt face down. When seat 0 claims a
+    Joker from seat 3 it gets X2 back although the coin (0) would pick X1: receiving
+    X1 would tell it that seat 3 had two."""
+    s = Script(4, [deal_order(4, "X2 9D 8C X1 5C 4S 6S 7S 8S")], [0], rounds=1,
+               two_card_gift_public=False)
+    s.do(Draw(), Two(0, 3, 3))  # X2 (wild, 2) + 3H = 5C; X2 goes to seat 3
+    s.do(Discard(1), EndTurn())  # seat 3 discards AS
+    s.pass_turns(3)
+    assert s.state.hands[3] == cards("X1 X2 2S 3S")
+    s.do(ClaimJoker(3))
+    hand = tuple(cards("AH 2H 3H 5C"))
+    assert s.state.hands[0] == cards("X2 AH 2H 3H 5C") and C("X1") in s.state.hands[3]
+    for seat, joker in ((0, C("X2")), (1, None), (2, None), (3, C("X2"))):
+        assert [e for e in s.seen_by(seat) if isinstance(e, JokerClaimed)] == \
+            [JokerClaimed(0, 3, hand, True, joker)]
+
+
+JOKERS = (C("X1"), C("X2"))
+
+
+def giver_with_other_joker_count(state: State, bystander: int, claimer: int,
+                                 giver: int) -> State | None:
+    """A copy of ``state`` in which ``giver`` holds two Jokers instead of one, or one
+    instead of two: a card of its hand is exchanged with one in the deck, the used pile
+    or a third seat's hand, neither of whose places ``bystander`` knows (its Tracker),
+    exactly one a Joker. ``None`` when there is no such pair. The claimer's hand (shown
+    by the claim) and the bystander's are left alone."""
+    tracker = Tracker(bystander, state.players)
+    for tagged in state.round_log:
+        if tagged.visible(bystander):
+            tracker.update(tagged.event)
+    unknown = [c for c in state.hands[giver] if c not in tracker.known]
+    if sum(c.is_joker for c in state.hands[giver]) == 1:
+        outs = [c for c in unknown if not c.is_joker]
+        ins = [j for j in JOKERS if j not in state.hands[giver]]
+    else:
+        outs = [c for c in unknown if c.is_joker]
+        ins = [c for c in state.deck + state.used if not c.is_joker]
+    ins = [c for c in ins if c not in tracker.known]
+    other = copy.deepcopy(state)
+    places = [other.deck, other.used] + [
+        other.hands[q] for q in range(state.players)
+        if q not in (bystander, claimer, giver) and state.status[q] is Status.ACTIVE]
+    for card in ins:
+        place = next((pile for pile in places if card in pile), None)
+        if place is not None and outs:
+            hand = other.hands[giver]
+            hand[hand.index(outs[0])], place[place.index(card)] = card, outs[0]
+            hand.sort()
+            if place is not other.deck and place is not other.used:
+                place.sort()
+            return other
+    return None
+
+
+@pytest.mark.parametrize("gift_public", [True, False])
+def test_joker_claims_in_random_games_never_tell_bystanders_whether_the_giver_had_two(
+        gift_public: bool) -> None:
+    """Rules 7, checked where the generic hidden-information test does not: it re-deals
+    what a seat cannot see, but skips every Joker claim (the claim shows the claimer's
+    hand, so JokerClaimed is one of Kill's ``revealing_events``). Before each successful
+    claim along random games, for every bystander, the giver's Joker count is toggled
+    between one and two (a card swapped with one the bystander cannot place, see above).
+    The bystander's events and observation after the claim and after the claimer's
+    discard are the same in both states. And where the bystander knew a Joker to be in
+    the giver's hand, the claimer receives the same Joker in both, so showing the
+    claimer's hand later (a fold, a kill) does not tell either (with hidden gifts two
+    seats may know different Jokers of the giver's hand: no choice can suit both, that
+    part is not checked then)."""
+    toggled = 0
+    for seed in range(150):
+        players = 3 + seed % 2
+        state = GAME.new(players, seed, {"rounds": 1, "two_card_gift_public": gift_public})
+        policy = random.Random(seed)
+        while (seat := GAME.to_act(state)) is not None:
+            legal = list(GAME.legal_actions(state))
+            claims = [a for a in legal if isinstance(a, ClaimJoker)]
+            if claims and policy.random() < 0.3:
+                action: Any = policy.choice(claims)
+            elif Draw() in legal and policy.random() < 0.8:
+                action = Draw()
+            elif EndTurn() in legal:
+                action = EndTurn()
+            else:
+                action = policy.choice(legal)
+            if not isinstance(action, ClaimJoker) or not any(
+                    c.is_joker for c in state.hands[action.target]):
+                GAME.apply(state, action)
+                continue
+            giver = action.target
+            for bystander in range(players):
+                if bystander in (seat, giver):
+                    continue
+                other = giver_with_other_joker_count(state, bystander, seat, giver)
+                if other is None:
+                    continue
+                toggled += 1
+                tracker = Tracker(bystander, players)
+                for tagged in state.round_log:
+                    if tagged.visible(bystander):
+                        tracker.update(tagged.event)
+                knew = any(tracker.known.get(j) == giver for j in JOKERS)
+                a, b = copy.deepcopy(state), other
+                for step in (action, Discard(0)):
+                    seen = [[t.event for t in GAME.apply(x, step) if t.visible(bystander)]
+                            for x in (a, b)]
+                    assert seen[0] == seen[1], f"seed {seed}: {step} shows seat {bystander}" \
+                        f" whether seat {giver} had two Jokers:\n{seen[0]}\n{seen[1]}"
+                    assert GAME.observe(a, bystander) == GAME.observe(b, bystander)
+                    if isinstance(step, ClaimJoker) and knew and gift_public:
+                        received = [[c for c in x.hands[seat] if c.is_joker] for x in (a, b)]
+                        assert received[0] == received[1], f"seed {seed}: seat {seat} got " \
+                            f"{received} although seat {bystander} knew a Joker of seat {giver}"
+            GAME.apply(state, action)
+    assert toggled >= 50
 
 
 # -- the two-card method -----------------------------------------------------------
@@ -619,7 +812,7 @@ def test_joker_refill_from_an_empty_deck_reshuffles_the_used_pile_first() -> Non
     s.pass_turns(38)
     assert s.to_act == 2 and s.state.deck == [] and len(s.state.used) == 38
     s.do(ClaimJoker(3))
-    assert s.seen_by(0)[-3:] == [JokerClaimed(2, 3, tuple(cards("AC 2C 3C 9C")), True, C("X1")),
+    assert s.seen_by(0)[-3:] == [JokerClaimed(2, 3, tuple(cards("AC 2C 3C 9C")), True, None),
                                  UsedPileShuffled(38), JokerRefill(3, None)]
     assert JokerRefill(3, reshuffled[0]) in s.seen_by(3)
     assert JokerRefill(3, reshuffled[0]) not in s.seen_by(0) + s.seen_by(1) + s.seen_by(2)
