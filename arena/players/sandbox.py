@@ -14,11 +14,21 @@ A bot's process tree gets, from ``bwrap`` (Debian package ``bubblewrap``):
   the arena's database, data folder and logs are left out even when they lie
   inside one of those folders;
 * a private, size-capped tmpfs at ``/tmp`` (also ``HOME``), gone with the sandbox;
+  the rest of its file system is read-only (``/`` is remounted read-only last);
 * an environment of its own: ``ARENA_SERVER``, ``ARENA_TOKEN``, ``PATH``,
   ``HOME`` and a few harmless settings, nothing of the arena's variables;
 * a new session (no terminal to inject keys into), and death with its parent:
   when the arena kills ``bwrap`` (or dies), the namespace's init dies and the
   kernel kills every process in the namespace with it.
+
+**Its uid outside.** bubblewrap maps the sandbox's uid 65534 to the uid that runs
+it: when the arena runs as root, a bot is root *without any capability* to the
+kernel, and so passes every check that looks only at a file's owner. Everything
+it can reach that root owns is therefore read-only or absent: ``/proc/sys`` and
+``/proc/pressure`` are bound read-only (bubblewrap covers ``/proc/sysrq-trigger``,
+``/proc/irq`` and ``/proc/bus`` itself), ``/etc/ssl`` is not shown, and ``/`` is
+read-only; a test tries to open every file of the kernel's under ``/proc`` for
+writing. Run the arena as an unprivileged user to have the bots run as that user.
 
 Limits on the bot as a whole (memory, processes, CPU) come from control groups
 (:mod:`arena.players.cgroups`), joined by the launcher before it becomes ``bwrap``.
@@ -41,7 +51,7 @@ SANDBOX_UID = 65534  # "nobody", inside the sandbox's own user namespace
 SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
-             "nsswitch.conf", "passwd", "group", "ssl", "ca-certificates", "mime.types")
+             "nsswitch.conf", "passwd", "group", "mime.types")  # not ssl/: private keys live there
 RUNTIME_PACKAGES = ("arena", "sdk", "grpc", "google.protobuf")
 """The SDK's packages: a Python bot imports them, wherever they are installed."""
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
@@ -105,14 +115,18 @@ class Sandbox:
         found = check()
         if not found.works or found.bwrap is None:
             raise SandboxUnavailable(found.why_not)
-        args = [found.bwrap, *_NAMESPACES, "--proc", "/proc", "--dev", "/dev",
+        args = [found.bwrap, *_NAMESPACES, "--proc", "/proc",
+                "--ro-bind", "/proc/sys", "/proc/sys",  # see the module's note on the uid
+                "--ro-bind-try", "/proc/pressure", "/proc/pressure",
+                "--dev", "/dev",
                 "--size", str(self.scratch_mb * 2**20), "--tmpfs", SCRATCH]  # first: a bot's
         # folder or the runtime may lie under /tmp, and are then shown on the scratch
         folder = folder.resolve()
         shown = [*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES)]
         for path in [Path(p) for p in shown] + _outermost([*self.runtime, folder]):
             args += _mirror(path, self._is_hidden, self._holds_hidden)
-        args += ["--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(folder), "--clearenv"]
+        args += ["--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(folder), "--clearenv",
+                 "--remount-ro", "/"]
         for key, value in {**ENVIRONMENT, **env}.items():
             args += ["--setenv", key, value]
         return [*args, "--", *argv]

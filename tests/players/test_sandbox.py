@@ -122,6 +122,39 @@ def test_inside_a_bot_is_nobody_alone_offline_and_read_only(tmp_path: Path,
     assert seen["scratch"] == 64 * 2**20
 
 
+def test_no_kernel_setting_and_nothing_outside_the_scratch_is_writable(
+        tmp_path: Path, referee_socket: Path) -> None:
+    """Run as root, the arena's bots are root without capabilities outside: every file that
+    only checks its owner must be out of reach. Opening for writing is tried, never a write."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    seen = inside(Sandbox(), folder, referee_socket, """
+        import json, os
+        writable = []
+        def tried(path):
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+                writable.append(path)
+            except OSError:
+                pass
+        for top in os.listdir("/proc"):  # the kernel's files; not the processes' own
+            if top.isdigit() or top in ("self", "thread-self"):
+                continue
+            for root, dirs, files in os.walk(f"/proc/{top}"):
+                for name in files:
+                    tried(os.path.join(root, name))
+            tried(f"/proc/{top}")
+        for path in ("/planted", "/run/planted", "/usr/planted", "/etc/planted"):
+            try:
+                open(path, "w").close()
+                writable.append(path)
+            except OSError:
+                pass
+        print(json.dumps({"writable": sorted(writable), "ssl": os.path.exists("/etc/ssl")}))
+    """)
+    assert seen["writable"] == [] and seen["ssl"] is False
+
+
 def test_the_scratch_is_capped_and_private(tmp_path: Path, referee_socket: Path) -> None:
     folder = tmp_path / "bot"
     folder.mkdir()
