@@ -1,21 +1,31 @@
 """A chaos tournament: good bots mixed with bots that crash, hang, stall, flood, cheat
-and answer illegally. Every match must finish, with each misbehaviour recorded as a
-fault on its seat, and no bot process may outlive the tournament.
+and answer illegally, and with hostile bots that attack the arena and the other bots
+(``tests/players/hostile/``) beside their honest twin (the same play, no attack).
+Every match must finish, with each misbehaviour recorded as a fault on its seat, no
+attack may hurt another bot or win its attacker more than its twin, and no bot
+process may outlive the tournament.
 
-    python -m tests.chaos [--players 3] [--repetitions 2] [--parallel 4] [--db chaos.db]
+    python -m tests.chaos [--players 2] [--repetitions 2] [--parallel 4] [--db chaos.db]
+                          [--attackers all|none|NAME,NAME...]
 
+The hostile bots need the sandbox (bubblewrap): without it they are left out.
 ``tests/tournament/test_chaos.py`` runs a short version.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import tempfile
+import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.players import sandbox
+from arena.players.limits import ResourceLimits
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_round_robin, run_until_done
 
@@ -24,15 +34,38 @@ GOOD = {"random": "python -m bots.random_bot",
         "heuristic": "python -m bots.face_card_kill_card"}
 BAD = {mode: f"python -m tests.bots.misbehaving {mode}"
        for mode in ("crash", "hang", "stall", "flood", "illegal", "forge")}
+TWIN = "honest"  # the hostile bots' honest twin: their play without their attack
+HOSTILE = "python -m tests.players.hostile."
+ATTACKS = {  # each hostile bot's arguments; {db}, {data} and {marker} are filled in
+    "read_files": "--db {db} --data {data}",
+    "proc_spy": "--db {db}",
+    "signals": "",
+    "ptrace": "",
+    "steal_token": "",
+    "vandal": "--db {db} --victim-log {data}/logs/random@1.log",
+    "disk_fill": "--db-dir {db_dir} --cap-mb 32",
+    "escape": "",
+    "fork_bomb": "--attempts 3000 --keep 8",
+    "memory": "--children 4 --mb 400",  # 1600 MB, over the tournament's 1024 MB per bot
+    "connections": "--children 6 --per-child 240 --hold 2",
+    "network": "--port 9 --abstract arena-chaos --public 1.1.1.1:443",
+}
+"""The attacks of ``tests/players/hostile/`` (all but ``root_identity``, whose only targets
+are the machine's files and settings: ``tests/players/test_hostile.py`` has it)."""
+MEMORY_MB = 1024  # per bot, all its processes together
 # The faults each bot may be recorded with. A bot that hangs or stops times out on
 # its first decision and never shows up for a later match; any bot may go clean
-# through a match in which it is never asked to decide.
+# through a match in which it is never asked to decide. A hostile bot may fault in
+# any way (its attack may cost it its own seats: a flood of its own connections, a
+# first move held up by an attack); what it may not do is fault anybody else.
 ALLOWED = {
-    "random": {""}, "heuristic": {""}, "flood": {""}, "forge": {""},
+    "random": {""}, "heuristic": {""}, "flood": {""}, "forge": {""}, TWIN: {""},
     "crash": {"", "crashed", "disconnected", "no-show"},  # no-show: seated while dead
     "hang": {"", "timeout", "no-show"},
     "stall": {"", "timeout", "no-show"},
     "illegal": {"", "illegal-action"},
+    **{attack: {"", "timeout", "crashed", "disconnected", "no-show", "illegal-action",
+                "malformed"} for attack in ATTACKS},
 }
 
 
@@ -45,57 +78,143 @@ class ChaosReport:
     bad_not_last: int
     flood_log_bytes: int
     wall_s: float
+    seats: Counter[str]    # per bot: seats played
+    wins: Counter[str]     # per bot: seats ranked first (alone or tied)
+    attackers: tuple[str, ...]
+    bots: int              # in the round-robin
+    players: int
+    repetitions: int
 
 
 def run_chaos(db: Path, players: int = 2, repetitions: int = 1, parallel: int = 4,
-              move_timeout: float = 0.5, start_timeout: float = 1.5) -> ChaosReport:
+              move_timeout: float = 0.5, start_timeout: float = 1.5, marker: str = "",
+              attackers: Sequence[str] = tuple(ATTACKS)) -> ChaosReport:
+    """Play the chaos round-robin in the database ``db`` (its data folder beside it).
+
+    ``marker`` goes on every bot's command line (an argument the bots ignore), so that
+    their processes can be found (:func:`tests.helpers.processes_with`). ``attackers``
+    are the hostile bots taking part (with their twin when there is any); they need the
+    sandbox, and are refused without it rather than let loose on the machine.
+    """
+    data = db.parent / "arena-data"
+    if attackers and not sandbox.check().works:
+        raise RuntimeError(f"the hostile bots need the sandbox: {sandbox.check().why_not}")
+    commands = {name: f"{command} {marker}".strip() for name, command in {**GOOD, **BAD}.items()}
+    if attackers:
+        commands[TWIN] = f"{HOSTILE}{TWIN} --marker {marker}"
+    for attack in attackers:
+        args = ATTACKS[attack].format(db=db, data=data, db_dir=db.parent)
+        commands[attack] = f"{HOSTILE}{attack} {args} --marker {marker}"
     store = Store(str(db))
-    for name, command in {**GOOD, **BAD}.items():
+    for name, command in commands.items():
         store.add_bot(name, command)
     settings = RunSettings(parallel=parallel, move_timeout_s=move_timeout,
-                           start_timeout_s=start_timeout)
-    tid = create_round_robin(store, GAME, list({**GOOD, **BAD}), players, repetitions, 1, {},
-                             settings)
-    summary = run_until_done(store, tid, db.parent / "arena-data", settings)
+                           start_timeout_s=start_timeout,
+                           limits=ResourceLimits(memory_mb=MEMORY_MB))
+    tid = create_round_robin(store, GAME, list(commands), players, repetitions, 1, {}, settings)
+    summary = run_until_done(store, tid, data, settings)
     matches = store.list_matches(tid, 100_000)
     faults: dict[str, Counter[str]] = defaultdict(Counter)
+    seats: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
     bad_last = bad_not_last = 0
     for match in matches:
         clean = [s.rank for s in match.seats if not s.fault]
         for seat in match.seats:
-            faults[seat.bot.split("@")[0]][seat.fault] += 1
+            bot = seat.bot.split("@")[0]
+            faults[bot][seat.fault] += 1
+            seats[bot] += 1
+            wins[bot] += seat.rank == 1
             if seat.fault and clean:
                 assert seat.rank is not None
                 if seat.rank > max(r for r in clean if r is not None):
                     bad_last += 1
                 else:
                     bad_not_last += 1
-    log = db.parent / "arena-data" / "logs" / "flood@1.log"
+    log = data / "logs" / "flood@1.log"
+    tournament = store.get_tournament(tid)
+    store.close()
     return ChaosReport(
-        matches=store.get_tournament(tid).total, finished=store.get_tournament(tid).finished,
-        faults=dict(faults), bad_last=bad_last, bad_not_last=bad_not_last,
-        flood_log_bytes=log.stat().st_size if log.exists() else 0, wall_s=summary.wall_s)
+        matches=tournament.total, finished=tournament.finished, faults=dict(faults),
+        bad_last=bad_last, bad_not_last=bad_not_last,
+        flood_log_bytes=log.stat().st_size if log.exists() else 0, wall_s=summary.wall_s,
+        seats=seats, wins=wins, attackers=tuple(attackers), bots=len(commands), players=players,
+        repetitions=repetitions)
+
+
+def beyond_noise(report: ChaosReport, false_alarm: float = 1e-3) -> int:
+    """How many more seats an attacker may win than its honest twin by chance alone: with
+    every attack harmless, the chance that any attacker is further ahead is below
+    ``false_alarm``.
+
+    If an attack changes nothing, the attacker and its twin are the same player, and they
+    have the same opponents: in the round-robin each group of ``players`` bots plays every
+    seating once (per repetition), and the attacker's groups without the twin are the
+    twin's groups without the attacker, but for the bot swapped. The difference D of their
+    wins is a sum of independent terms, one per group (every bot draws afresh in each
+    match, and the misbehaving ones fault alike whoever they meet): +wins for a group of
+    the attacker's alone (range p, the matches of the group), -wins for one of the
+    twin's alone (range p), and their difference for a group of both (range 2p). Its
+    mean is 0, and by Hoeffding's inequality
+
+        P(D >= t) <= exp(-2 t^2 / sum of the ranges squared),
+
+    which for two players is exp(-t^2 / (4 N r)) with N bots and r repetitions. With A
+    attackers at once, by the union bound, each may be ahead by up to
+    t = sqrt(sum / 2 * ln(A / false_alarm)). The bound holds for any game and any bots
+    (it needs no variance, only the ranges); the price is that only a large advantage
+    shows, above half of the attacker's seats in a short tournament.
+    """
+    if not report.attackers:
+        return 0
+    n, p = report.bots, report.players
+    alone = math.comb(n - 2, p - 1) * report.repetitions  # groups of one of the two only
+    both = math.comb(n - 2, p - 2) * report.repetitions  # groups of the two
+    squares = 2 * alone * p**2 + both * (2 * p) ** 2
+    return math.ceil(math.sqrt(squares / 2 * math.log(len(report.attackers) / false_alarm)))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=3)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--repetitions", type=int, default=2)
     parser.add_argument("--parallel", type=int, default=4)
     parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--attackers", default="all",
+                        help="the hostile bots: all, none, or names separated by commas "
+                             f"({', '.join(ATTACKS)})")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="arena-chaos-"))
     db = args.db or folder / "chaos.db"
     if db.exists():
         os.remove(db)
-    report = run_chaos(db, args.players, args.repetitions, args.parallel)
+    attackers: Sequence[str] = (
+        () if args.attackers == "none" or not sandbox.check().works
+        else tuple(ATTACKS) if args.attackers == "all" else args.attackers.split(","))
+    if args.attackers != "none" and not attackers:
+        print(f"no hostile bots: {sandbox.check().why_not}")
+    marker = f"arena-chaos-{os.getpid()}-{time.monotonic_ns()}"
+    report = run_chaos(db, args.players, args.repetitions, args.parallel, marker=marker,
+                       attackers=attackers)
     print(f"{report.finished}/{report.matches} matches finished in {report.wall_s:.1f} s "
           f"(database {db})")
     for bot, counts in sorted(report.faults.items()):
         shown = ", ".join(f"{fault or 'clean'}: {n}" for fault, n in counts.most_common())
-        print(f"  {bot:10} {shown}")
+        print(f"  {bot:12} {shown}")
     print(f"faulting seats ranked below every clean seat: {report.bad_last}, "
           f"otherwise: {report.bad_not_last}; flood log {report.flood_log_bytes} bytes")
+    if report.attackers:
+        print(f"seats won (ranked first), each attacker against its honest twin "
+              f"({report.wins[TWIN]} of {report.seats[TWIN]}); beyond noise: more than "
+              f"{beyond_noise(report)} over the twin")
+        for attack in report.attackers:
+            print(f"  {attack:12} {report.wins[attack]:4} of {report.seats[attack]:4}  "
+                  f"({report.wins[attack] - report.wins[TWIN]:+d})")
+    time.sleep(1)
+    from tests.helpers import processes_with
+
+    left = processes_with(marker)
+    print(f"bot processes left after the tournament: {len(left)}")
 
 
 if __name__ == "__main__":

@@ -13,8 +13,9 @@ A bot's process tree gets, from ``bwrap`` (Debian package ``bubblewrap``):
   installed packages, and of the bot's own folder (its working directory);
   the arena's database, data folder and logs are left out even when they lie
   inside one of those folders;
-* a private, size-capped tmpfs at ``/tmp`` (also ``HOME``), gone with the sandbox;
-  the rest of its file system is read-only (``/`` is remounted read-only last);
+* a private, size-capped tmpfs at ``/tmp`` (also ``HOME``) and another at
+  ``/dev/shm``, gone with the sandbox; the rest of its file system is read-only
+  (``/`` and ``/dev`` are remounted read-only last);
 * an environment of its own: ``ARENA_SERVER``, ``ARENA_TOKEN``, ``PATH``,
   ``HOME`` and a few harmless settings, nothing of the arena's variables;
 * a new session (no terminal to inject keys into), and death with its parent:
@@ -118,7 +119,7 @@ class Sandbox:
         args = [found.bwrap, *_NAMESPACES, "--proc", "/proc",
                 "--ro-bind", "/proc/sys", "/proc/sys",  # see the module's note on the uid
                 "--ro-bind-try", "/proc/pressure", "/proc/pressure",
-                "--dev", "/dev",
+                "--dev", "/dev", "--size", str(self.scratch_mb * 2**20), "--tmpfs", "/dev/shm",
                 "--size", str(self.scratch_mb * 2**20), "--tmpfs", SCRATCH]  # first: a bot's
         # folder or the runtime may lie under /tmp, and are then shown on the scratch
         folder = folder.resolve()
@@ -126,7 +127,7 @@ class Sandbox:
         for path in [Path(p) for p in shown] + _outermost([*self.runtime, folder]):
             args += _mirror(path, self._is_hidden, self._holds_hidden)
         args += ["--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(folder), "--clearenv",
-                 "--remount-ro", "/"]
+                 "--remount-ro", "/dev", "--remount-ro", "/"]
         for key, value in {**ENVIRONMENT, **env}.items():
             args += ["--setenv", key, value]
         return [*args, "--", *argv]
@@ -176,12 +177,13 @@ def _outermost(paths: Iterable[Path]) -> list[Path]:
 
 
 def _mirror(path: Path, is_hidden: Callable[[Path], bool],
-            holds_hidden: Callable[[Path], bool]) -> list[str]:
+            holds_hidden: Callable[[Path], bool], top: bool = True) -> list[str]:
     """Arguments showing ``path`` read-only at the same place, without the hidden paths.
 
     A folder holding a hidden path is shown entry by entry (recursively, down to the
-    hidden one); a symbolic link is recreated as a link, never followed, so no link
-    in a bot's folder leads to what is hidden.
+    hidden one), on a small tmpfs of its own made read-only once filled (the outermost
+    such folder: those inside it are on the same one); a symbolic link is recreated as
+    a link, never followed, so no link in a bot's folder leads to what is hidden.
     """
     if is_hidden(path):
         return []
@@ -190,12 +192,12 @@ def _mirror(path: Path, is_hidden: Callable[[Path], bool],
     if not path.exists():
         return []
     if path.is_dir() and holds_hidden(path):
-        args = ["--dir", str(path)]
         try:
             entries = sorted(path.iterdir())
         except OSError:
             return []
+        args = ["--size", str(2**20), "--tmpfs", str(path)] if top else ["--dir", str(path)]
         for entry in entries:
-            args += _mirror(entry, is_hidden, holds_hidden)
-        return args
+            args += _mirror(entry, is_hidden, holds_hidden, top=False)
+        return [*args, "--remount-ro", str(path)] if top else args
     return ["--ro-bind", str(path), str(path)]
