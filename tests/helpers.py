@@ -12,6 +12,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -39,20 +40,29 @@ RAW_SETTINGS = MatchSettings(move_timeout_s=2, start_timeout_s=10)  # for seats 
 
 
 def arena(*args: str, db: Path | None = None, check: bool = True,
-          env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+          env: dict[str, str] | None = None, timeout: float = 120,
+          cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "arena", *args]
     if db is not None:
         command += ["--db", str(db)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=cwd,
                             env={**os.environ, "COLUMNS": "200", **(env or {})})
     if check:
         assert result.returncode == 0, result.stdout + result.stderr
     return result
 
 
-def add_bots(db: Path) -> None:
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+def add_bots(db: Path, marker: str = "") -> None:
+    """The random and the heuristic bot; with ``marker`` as an extra argument of their
+    commands (ignored by the bots), for :func:`processes_with`."""
+    arena("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}".strip(), db=db)
+    arena("bot", "add", "heuristic", "--command",
+          f"python -m bots.face_card_kill_card {marker}".strip(), db=db)
+
+
+def new_marker(what: str) -> str:
+    """A word no other process has on its command line: put on bot commands, it finds them."""
+    return f"arena-{what}-{os.getpid()}-{time.monotonic_ns()}"
 
 
 def assert_rebuild_changes_nothing(store: Store) -> None:
@@ -86,6 +96,47 @@ def processes_with(marker: str) -> list[int]:
         if marker.encode() in seen and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+def run_seeing(command: Sequence[str], marker: str, timeout: float = 120,
+               **popen: Any) -> tuple[subprocess.CompletedProcess[str], set[int]]:
+    """Run ``command`` to its end (its output captured, as text), meanwhile looking for
+    processes with ``marker``: (the finished process, the pids of those seen while it ran).
+    A test asserting that no such process is left afterwards checks with the pids that its
+    marker could be found at all."""
+    seen: set[int] = set()
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            seen.update(processes_with(marker))
+            done.wait(0.05)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, **popen) as process:
+            try:
+                out, err = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise
+    finally:
+        done.set()
+        watcher.join()
+    return subprocess.CompletedProcess(list(command), process.returncode, out, err), seen
+
+
+def arena_seeing(marker: str, *args: str, db: Path | None = None,
+                 env: dict[str, str] | None = None,
+                 timeout: float = 120) -> tuple[subprocess.CompletedProcess[str], set[int]]:
+    """:func:`arena` (checked) with :func:`run_seeing`'s look-out for ``marker``."""
+    command = [sys.executable, "-m", "arena", *args, *(["--db", str(db)] if db else [])]
+    result, seen = run_seeing(command, marker, timeout,
+                              env={**os.environ, "COLUMNS": "200", **(env or {})})
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result, seen
 
 
 def wait_until_gone(marker: str, timeout: float = 20) -> None:
@@ -122,9 +173,9 @@ def on_server(tmp_path: Path, scenario: Scenario) -> Any:
 
 async def started(host: MatchHost, port: int, tmp_path: Path, name: str, command: str,
                   env: dict[str, str] | None = None) -> BotProcess:
-    bot = BotProcess(name, command, f"127.0.0.1:{port}", tmp_path / "logs")
-    if env:
-        os.environ.update(env)
+    """A managed bot on the test's server (unsandboxed, over TCP), with ``env`` its extra
+    environment variables."""
+    bot = BotProcess(name, command, f"127.0.0.1:{port}", tmp_path / "logs", env=env or {})
     host.admit(bot.token)
     await bot.ensure_running()
     return bot

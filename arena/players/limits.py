@@ -24,8 +24,8 @@ What each limit means:
   maps about 600 MB before it allocates anything, hence the default of 2048 MB, and
   allocations beyond it fail (``MemoryError`` in Python, ``bad_alloc`` in C++).
 * processes: with a ``pids`` cgroup, the bot's processes and threads together
-  (default 64). Without one it is ``RLIMIT_NPROC``, which counts *every* process of
-  the user, is not enforced for root, and so is applied only when given explicitly.
+  (default 64). Without one it is not limited: ``RLIMIT_NPROC`` would count *every*
+  process of the user (and is not enforced for root).
 * cpus: with a ``cpu`` cgroup, how many cores the bot may keep busy at once (default
   1); not limited without one.
 * cpu seconds: CPU time of one process start (``RLIMIT_CPU``), summed over every match

@@ -122,9 +122,11 @@ class BotProcess:
             env = {**{k: os.environ[k] for k in PASSED_ON if k in os.environ}, **env}
         self._remove_groups()  # of the previous start, if it crashed
         limits = self.limits
-        if limits is not None and self.cgroups is not None and self.cgroups.controllers:
-            whole, limits = limits.split(self.cgroups.controllers)
-            self.groups = BotGroups.create(self.cgroups, self.name, **whole)  # type: ignore[arg-type]
+        if limits is not None:  # what cgroups cannot hold is a per-process rlimit
+            controllers = self.cgroups.controllers if self.cgroups is not None else ()
+            whole, limits = limits.split(controllers)
+            if self.cgroups is not None and controllers:
+                self.groups = BotGroups.create(self.cgroups, self.name, **whole)  # type: ignore[arg-type]
         join = self.groups.procs_files if self.groups is not None else []
         if limits is not None or join:
             argv = (limits or ResourceLimits(None, None, None, None, None)).wrap(argv, join)

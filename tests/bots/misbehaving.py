@@ -11,12 +11,13 @@
     python -m tests.bots.misbehaving forge      # answers for a decision id it was not asked, then legally
     python -m tests.bots.misbehaving hog        # allocates without end when asked to decide
     python -m tests.bots.misbehaving files      # opens files until refused (reports how many), then plays
-    python -m tests.bots.misbehaving limits     # prints its resource limits, then plays
-    python -m tests.bots.misbehaving spy        # plays, and dumps all it can learn to $SPY_DUMP
+    python -m tests.bots.misbehaving limits     # prints its resource limits (cgroups too), then plays
+    python -m tests.bots.misbehaving spy [DUMP [DIR]]  # plays, dumps all it learns to DUMP (-: stdout)
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import resource
@@ -96,10 +97,11 @@ class FileHoardingBot(RandomBot):
             handle.close()
 
 
-def spy() -> None:
+def spy(dump_to: str = "-", read_dir: str = "") -> None:
     """A raw client that plays index 0 and records everything it learns: its argv, its
-    environment, every message received (as bytes) and the files under $SPY_READ_DIR.
-    Each seat appends a dump to $SPY_DUMP when its match ends."""
+    environment, every message received (as bytes) and the files under ``read_dir`` (each
+    after a line ``FILE path``). Each seat appends a dump to the file ``dump_to`` when its
+    match ends; to stdout (the bot's log) with ``-``, for a bot that can write nowhere else."""
     import asyncio
     from pathlib import Path
 
@@ -110,10 +112,14 @@ def spy() -> None:
 
     def dump(received: list[bytes]) -> None:
         parts = [repr(sys.argv).encode(), repr(dict(os.environ)).encode(), *received]
-        for path in sorted(Path(os.environ["SPY_READ_DIR"]).rglob("*")):
+        for path in sorted(Path(read_dir).rglob("*")) if read_dir else []:
             if path.is_file():
-                parts.append(path.read_bytes())
-        with open(os.environ["SPY_DUMP"], "ab") as out:
+                parts.append(f"FILE {path}\n".encode() + path.read_bytes())
+        if dump_to == "-":
+            sys.stdout.buffer.write(b"\n--\n".join(parts) + b"\n==\n")
+            sys.stdout.buffer.flush()
+            return
+        with open(dump_to, "ab") as out:
             out.write(b"\n--\n".join(parts) + b"\n==\n")
 
     async def seat(stub: Any, assignment: Any, received: list[bytes]) -> None:
@@ -144,9 +150,30 @@ def spy() -> None:
         sys.exit(1)
 
 
+CGROUP_FILES = {"memory": ("memory.limit_in_bytes", "memory.max"), "pids": ("pids.max",),
+                "cpu": ("cpu.cfs_quota_us", "cpu.max")}
+
+
 def print_limits() -> None:
+    """Its rlimits, and the limits of the arena's control groups it is in (``CGROUP file
+    value``), where it can read them: not in the sandbox, which shows no /sys."""
+    from pathlib import Path
+
     for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NPROC", "RLIMIT_NOFILE"):
         print(f"{name} {resource.getrlimit(getattr(resource, name))}", flush=True)
+    try:
+        groups = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        groups = []
+    for line in groups:  # v1: "4:memory:/card-arena/x"; v2: "0::/card-arena/x"
+        _, names, path = line.split(":", 2)
+        if not path.startswith("/card-arena/"):
+            continue
+        for controller in names.split(",") if names else list(CGROUP_FILES):
+            folder = Path("/sys/fs/cgroup", controller if names else "", path.lstrip("/"))
+            for name in CGROUP_FILES.get(controller, ()):
+                with contextlib.suppress(OSError):
+                    print(f"CGROUP {name} {(folder / name).read_text().strip()}", flush=True)
 
 
 def forge() -> None:
@@ -203,7 +230,7 @@ def main(mode: str) -> None:
     elif mode == "forge":
         forge()
     elif mode == "spy":
-        spy()
+        spy(*sys.argv[2:4])
     elif mode == "files":
         run(FileHoardingBot)
     elif mode == "limits":

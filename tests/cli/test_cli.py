@@ -20,8 +20,10 @@ from tests.helpers import (
     GAME,
     add_bots,
     arena,
+    arena_seeing,
     assert_rebuild_changes_nothing,
     finished_matches,
+    new_marker,
     processes_with,
     wait_until_gone,
 )
@@ -39,11 +41,12 @@ def test_demo_plays_a_real_round_robin_and_prints_the_leaderboard(tmp_path: Path
 
 def test_tournament_run_list_leaderboard_and_match_views(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    add_bots(db)
-    marker = f"arena-test-{os.getpid()}-{time.monotonic_ns()}"
-    result = arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
-                   "--seed", "7", "--parallel", "3", db=db, env={"ARENA_TEST_MARKER": marker})
+    marker = new_marker("test")
+    add_bots(db, marker)
+    result, seen = arena_seeing(marker, "tournament", "run", "--game", GAME, "--bot", "random",
+                                "--bot", "heuristic", "--seed", "7", "--parallel", "3", db=db)
     assert "tournament 1: 12 matches" in result.stdout
+    assert seen, "no bot process was ever found by its marker"
     assert not processes_with(marker), "a bot process outlived the tournament"
     store = Store(str(db))
     tournament = store.get_tournament(1)
@@ -77,18 +80,18 @@ def test_tournament_run_list_leaderboard_and_match_views(tmp_path: Path) -> None
 
 def test_resume_after_kill_finishes_every_match_exactly_once(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    add_bots(db)
-    marker = f"arena-kill-{os.getpid()}-{time.monotonic_ns()}"
+    marker = new_marker("kill")
+    add_bots(db, marker)
     command = [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME,
                "--bot", "random", "--bot", "heuristic", "--repetitions", "6", "--seed", "3",
                "--parallel", "2", "--db", str(db)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env={**os.environ, "ARENA_TEST_MARKER": marker})
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and finished_matches(db) < 10:
             time.sleep(0.05)
         assert finished_matches(db) >= 10, "the tournament did not get going"
+        assert processes_with(marker), "no bot process is found by its marker"
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
@@ -111,20 +114,22 @@ def test_resume_after_kill_finishes_every_match_exactly_once(tmp_path: Path) -> 
 
 def test_sigterm_stops_taking_matches_finishes_the_running_ones_and_exits_0(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    add_bots(db)
-    marker = f"arena-term-{os.getpid()}-{time.monotonic_ns()}"
+    marker = new_marker("term")
+    add_bots(db, marker)
     command = [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME,
                "--bot", "random", "--bot", "heuristic", "--repetitions", "6", "--seed", "5",
                "--parallel", "2", "--db", str(db)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "ARENA_TEST_MARKER": marker, "COLUMNS": "200"})
+                               env={**os.environ, "COLUMNS": "200"})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and finished_matches(db) < 5:
         time.sleep(0.05)
+    running = processes_with(marker)
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 0, out + err
     assert "stopped on request" in out and "Traceback" not in err
+    assert running, "no bot process was found by its marker"
     assert not processes_with(marker)
     store = Store(str(db))
     tournament = store.get_tournament(1)
@@ -160,6 +165,13 @@ RUN_REMOTE = ["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "
     (["leaderboard", "--game", "poker"], "unknown game 'poker'"),
     (["bot", "add", "both", "--command", "python -m bots.random_bot", "--remote"], "not both"),
     (["bot", "add", "neither"], "give either --command CMD (a managed bot) or --remote"),
+    (["bot", "add", "lost", "--command", "python -m bots.random_bot", "--dir", "no-such-folder"],
+     "--dir 'no-such-folder' is not a folder"),
+    (["bot", "add", "lost", "--command", "python -m bots.random_bot", "--dir", "README.md"],
+     "--dir 'README.md' is not a folder"),
+    (["bot", "add", "far", "--remote", "--dir", "."], "--dir is for managed bots (--command)"),
+    (["bot", "add", "lost", "--command", "./no-such-bot", "--dir", "arena"],
+     "bot command not found: './no-such-bot' in"),
     (["bot", "token", "random"], "random@1 is managed, not remote"),
     (RUN_REMOTE, "faraway@1 is a remote bot: give --listen HOST:PORT"),
     ([*RUN_REMOTE, "--listen", "7000"], "--listen must be HOST:PORT"),
@@ -205,6 +217,58 @@ def test_bots_are_added_listed_and_removed(tmp_path: Path) -> None:
     assert "heuristic@2" in listing and "heuristic@1" not in listing
     again = arena("bot", "remove", "heuristic", "--version", "1", db=db, check=False)
     assert again.returncode == 1 and "Traceback" not in again.stderr
+
+
+BOT_IN_ITS_FOLDER = """\
+import os
+from sdk.bot import Bot
+from sdk.run import run
+
+class First(Bot):
+    def act(self, observation, legal_actions):
+        return list(legal_actions)[0]
+
+print("cwd", os.getcwd(), "data", open("data.txt").read().strip(), flush=True)
+run(First)
+"""  # the SDK only: a bot in a folder of its own sees nothing else of this repository
+
+
+def test_a_managed_bot_runs_in_its_folder_by_default_the_current_one(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    here, there = tmp_path / "here", tmp_path / "there"
+    for folder in (here, there):
+        folder.mkdir()
+        (folder / "bot.py").write_text(BOT_IN_ITS_FOLDER)
+        (folder / "data.txt").write_text(f"beside the bot in {folder.name}\n")
+    (there / "run-bot").write_text(f"#!/bin/sh\nexec {sys.executable} bot.py\n")
+    (there / "run-bot").chmod(0o755)
+    added = arena("bot", "add", "plain", "--command", "python bot.py", db=db, cwd=here)
+    assert f"added bot plain@1: python bot.py (in {here.resolve()})" in added.stdout
+    arena("bot", "add", "placed", "--command", "./run-bot", "--dir", "../there", db=db, cwd=here)
+    store = Store(str(db))
+    assert store.get_bot("plain").folder == str(here.resolve())  # absolute, whatever was given
+    assert store.get_bot("placed").folder == str(there.resolve())
+    # played from elsewhere, each bot runs in its own folder (in the sandbox, as by default)
+    arena("tournament", "run", "--game", GAME, "--bot", "plain", "--bot", "placed",
+          "--players", "2", "--seed", "1", db=db, cwd=tmp_path)
+    tournament = store.get_tournament(1)
+    assert tournament.finished == tournament.total > 0
+    for name, folder in (("plain", here), ("placed", there)):
+        log = (tmp_path / "arena-data" / "logs" / f"{name}@1.log").read_text()
+        assert f"cwd {folder.resolve()} data beside the bot in {folder.name}" in log, log
+
+
+def test_a_missing_bot_folder_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    result = arena("bot", "add", "lost", "--command", "python -m bots.random_bot", "--dir",
+                   str(tmp_path / "gone"), db=db, check=False)
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
+    assert result.stderr.strip() == f"error: --dir {str(tmp_path / 'gone')!r} is not a folder"
+    assert not db.exists()  # refused before the database was opened
+    remote = arena("bot", "add", "far", "--remote", "--dir", str(tmp_path), db=db, check=False)
+    assert remote.returncode == 1 and remote.stderr.strip().count("\n") == 0
+    assert "--dir is for managed bots" in remote.stderr and "token" not in remote.stdout
+    assert not db.exists()
 
 
 def test_games_lists_every_game_with_its_options() -> None:

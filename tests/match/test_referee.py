@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -257,17 +256,19 @@ def test_stopping_a_bot_ends_its_whole_process_group(tmp_path: Path) -> None:
     pid_file = tmp_path / "grandchild.pid"
 
     async def scenario(host: MatchHost, port: int, tmp: Path) -> int:
+        # started() runs the bot unsandboxed, so it can write the pid file the test reads
         bot = await started(host, port, tmp, "spawn", "python -m tests.bots.misbehaving spawn",
                             env={"GRANDCHILD_PID_FILE": str(pid_file)})
         for _ in range(100):
             if pid_file.exists() and pid_file.read_text():
                 break
             await asyncio.sleep(0.05)
+        pid = int(pid_file.read_text())
+        assert _running(pid), "the grandchild never ran: nothing to test"
         await bot.stop()
-        return int(pid_file.read_text())
+        return pid
 
     grandchild = on_server(tmp_path, scenario)
-    os.environ.pop("GRANDCHILD_PID_FILE", None)
     for _ in range(50):
         if not _running(grandchild):
             break

@@ -24,7 +24,9 @@ from tests.helpers import (
     arena,
     assert_rebuild_changes_nothing,
     finished_matches,
+    new_marker,
     processes_with,
+    run_seeing,
     wait_until_gone,
 )
 
@@ -39,9 +41,12 @@ os.execv(sys.executable, [sys.executable, "-m", "arena", *sys.argv[2:]])
 """
 
 
-def _register(db: Path) -> None:
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot --seed 2", db=db)
-    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+def _register(db: Path, marker: str) -> None:
+    """The two bots, with ``marker`` on their command lines (they ignore it)."""
+    arena("bot", "add", "random", "--command", f"python -m bots.random_bot --seed 2 {marker}",
+          db=db)
+    arena("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
+          db=db)
 
 
 def _check_stopped_cleanly(result: subprocess.CompletedProcess[str], db: Path, marker: str) -> int:
@@ -65,12 +70,12 @@ def _resume_finishes_everything(db: Path) -> None:
 
 def test_a_full_disk_stops_the_tournament_with_one_clear_line(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    _register(db)
-    marker = f"arena-full-{os.getpid()}-{time.monotonic_ns()}"
+    marker = new_marker("full")
+    _register(db, marker)
     limit = 600_000  # per file: room for the schedule and some results (the log is bigger)
-    result = subprocess.run([sys.executable, "-c", LIMITED, str(limit), *RUN, "--db", str(db)],
-                            capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "ARENA_TEST_MARKER": marker, "COLUMNS": "200"})
+    result, seen = run_seeing([sys.executable, "-c", LIMITED, str(limit), *RUN, "--db", str(db)],
+                              marker, env={**os.environ, "COLUMNS": "200"})
+    assert seen, "no bot process was ever found by its marker"
     finished = _check_stopped_cleanly(result, db, marker)
     assert "full or read-only" in result.stderr
     assert 0 < finished < Store(str(db)).get_tournament(1).total
@@ -81,17 +86,18 @@ def test_a_full_disk_stops_the_tournament_with_one_clear_line(tmp_path: Path) ->
                     reason="making a file immutable needs root and chattr")
 def test_a_read_only_database_mid_run_stops_the_tournament(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    _register(db)
-    marker = f"arena-ro-{os.getpid()}-{time.monotonic_ns()}"
+    marker = new_marker("ro")
+    _register(db, marker)
     process = subprocess.Popen([sys.executable, "-m", "arena", *RUN, "--db", str(db)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "ARENA_TEST_MARKER": marker, "COLUMNS": "200"})
+                               env={**os.environ, "COLUMNS": "200"})
     files = [db, Path(f"{db}-wal")]
     try:
         deadline = time.monotonic() + 60
         while finished_matches(db) < 5 and time.monotonic() < deadline:
             time.sleep(0.02)
         assert finished_matches(db) >= 5, "the tournament did not get going"
+        assert processes_with(marker), "no bot process is found by its marker"
         subprocess.run(["chattr", "+i", *map(str, files)], check=True)
         out, err = process.communicate(timeout=120)
     finally:

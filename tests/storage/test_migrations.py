@@ -31,7 +31,7 @@ from arena.storage import schema
 from arena.storage.store import MatchResult, MatchStatus, Store, StoreError, TournamentStatus
 from arena.storage.tables import TABLE_NAMES, metadata
 from tests.conftest import new_postgres_database
-from tests.helpers import open_and_add
+from tests.helpers import arena, open_and_add
 
 GAME = "some-game"
 
@@ -377,16 +377,19 @@ History = list[tuple[int, str, int, float, float, int]]
 
 
 def _old_ratings() -> tuple[Lines, History]:
-    """What the old store computed from MATCHES, written out again here (not the book):
-    per match in finish order, ``rate`` on the priors; per distinct bot one match, a win
-    if a seat ranked 1, a fault if a seat faulted; fewer than two distinct bots: nothing."""
+    """What the store computes from MATCHES, written out again here (not the book): per
+    match in finish order, ``rate`` on the priors (tied bots ordered by the match's id); per
+    distinct bot one match, a win if a seat ranked 1, a fault if a seat faulted; fewer than
+    two distinct bots: nothing. (The old store ordered tied bots by id instead: its last
+    digits differed, which matters not here, where the upgrade must keep whatever is stored
+    and a rebuild must give what the store computes now.)"""
     lines: Lines = {}
     history: History = []
     finished = sorted((m for m in MATCHES if m[5] is not None), key=lambda m: m[5] or 0)
     for match_id, _t, _i, _s, _status, seq, _log, seats in finished:
         assert seq is not None
         priors = {b: (lines[b, GAME][0], lines[b, GAME][1]) for b, *_ in seats if (b, GAME) in lines}
-        new = rt.rate(priors, [(b, rank or 0) for b, _score, rank, _f in seats])
+        new = rt.rate(priors, [(b, rank or 0) for b, _score, rank, _f in seats], tie_key=match_id)
         for bot, (mu, sigma) in new.items():
             line = lines.setdefault((bot, GAME), [0.0, 0.0, 0, 0, 0])
             line[0], line[1] = mu, sigma
@@ -482,6 +485,12 @@ def _old_database(url: str) -> None:
     _write_old_data(url)
 
 
+def _upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """Rows of an older revision as the newest has them: every column added since empty
+    (0003: ``bot.folder``, none for a bot registered before bots had folders)."""
+    return {**rows, "bot": [{**bot, "folder": None} for bot in rows["bot"]]}
+
+
 # ---------------------------------------------------------------- the tests
 
 
@@ -515,7 +524,7 @@ def test_upgrading_a_database_of_the_old_arena_loses_nothing(url: str) -> None:
     lines, history = _old_ratings()
     store = Store(url)
     assert _stored_revisions(url) == {schema.head()}
-    assert _raw_rows(url) == before  # every row of every table, every column
+    assert _raw_rows(url) == _upgraded(before)  # every row of every table, every column
 
     bots = store.list_bots(include_removed=True)
     assert sorted((b.id, b.name, b.version, b.command, b.remote, b.removed, b.created_at)
@@ -674,8 +683,63 @@ def test_downgrading_to_the_first_revision_and_upgrading_again_keeps_every_row(
         {k: v for k, v in _describe(old).items() if k != "sql"}
     with Store(url) as store:
         assert _stored_revisions(url) == {schema.head()}
-        assert _raw_rows(url) == before
+        assert _raw_rows(url) == _upgraded(before)
         assert store.get_match(4).log == bytes(range(256))
+
+
+def _bot_columns(url: str) -> list[tuple[str, str, bool]]:
+    return list(_describe(url)["bot"]["columns"])
+
+
+def test_revision_0003_gives_every_bot_an_empty_folder_and_downgrades_without_it(url: str) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)  # as the store does with the old arena's
+    _migrate(url, "upgrade", "0002")
+    before = _raw_rows(url)
+    assert "folder" not in {name for name, _, _ in _bot_columns(url)}
+    _migrate(url, "upgrade", "0003")
+    assert _stored_revisions(url) == {"0003"}
+    assert ("folder", "VARCHAR", True) in _bot_columns(url)  # nullable: none for the old bots
+    assert _raw_rows(url) == _upgraded(before)  # nothing else touched
+    with Store(url) as store:
+        assert all(b.folder is None for b in store.list_bots(include_removed=True))
+        added = store.add_bot("eve", "python -m bots.random_bot", folder="/srv/bots/eve")
+        assert store.get_bot("eve").folder == "/srv/bots/eve" == added.folder
+        assert store.get_bot("ann", "2").folder is None
+        eve = {k: v for k, v in _raw_rows(url)["bot"][-1].items() if k != "folder"}
+    _migrate(url, "downgrade", "0002")
+    assert "folder" not in {name for name, _, _ in _bot_columns(url)}
+    assert _raw_rows(url) == {**before, "bot": [*before["bot"], eve]}  # only the folder is gone
+
+
+def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path: Path) -> None:
+    """A database at revision 0002 with two managed bots: ``arena tournament run`` upgrades it
+    and plays; the bots, without a folder, run in the arena's working directory (one of them is
+    a module of this repository's tests, found only there)."""
+    db = tmp_path / "arena.db"
+    url = f"sqlite:///{db}"
+    _migrate(url, "upgrade", "0002")
+    engine = _engine(url)
+    with engine.begin() as conn:
+        for i, name, command in ((1, "random", "python -m bots.random_bot"),
+                                 (2, "reporter", "python -m tests.bots.misbehaving limits")):
+            conn.execute(sa.text(
+                "INSERT INTO bot (id, name, version, command, token_hash, removed, created_at) "
+                "VALUES (:i, :name, '1', :command, NULL, 0, :at)"),
+                {"i": i, "name": name, "command": command, "at": _old_time(url, _at(i))})
+    engine.dispose()
+    arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "random", "--bot",
+          "reporter", "--players", "2", "--seed", "3", "--move-timeout", "30",
+          "--start-timeout", "60", db=db)  # time to spare on a busy machine: no fault but a real one
+    assert _stored_revisions(url) == {schema.head()}
+    with Store(url) as store:
+        assert [(b.label, b.folder) for b in store.list_bots()] == [("random@1", None),
+                                                                   ("reporter@1", None)]
+        tournament = store.get_tournament(1)
+        assert tournament.finished == tournament.total > 0
+        faults = [(m.id, s.bot, s.fault) for m in store.list_matches(1, 100) for s in m.seats if s.fault]
+        assert faults == []
+    assert "RLIMIT_NOFILE" in (tmp_path / "arena-data" / "logs" / "reporter@1.log").read_text()
 
 
 def test_concurrent_openers_of_a_new_database_all_succeed(url: str) -> None:

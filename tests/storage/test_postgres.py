@@ -16,7 +16,16 @@ import time
 from pathlib import Path
 
 from arena.storage.store import Store, StoreError
-from tests.helpers import GAME, arena, finish_all, round_robin, three_bots, wait_until_gone
+from tests.helpers import (
+    GAME,
+    arena,
+    finish_all,
+    new_marker,
+    processes_with,
+    round_robin,
+    three_bots,
+    wait_until_gone,
+)
 
 
 def test_concurrent_writers_on_postgres_finish_each_match_once(pg_url: str) -> None:
@@ -37,15 +46,16 @@ def test_concurrent_writers_on_postgres_finish_each_match_once(pg_url: str) -> N
 
 
 def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_path: Path) -> None:
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", env={"ARENA_DB": pg_url})
-    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card",
+    marker = new_marker("pg")  # on the bots' command lines (they ignore it)
+    arena("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}",
           env={"ARENA_DB": pg_url})
-    marker = f"arena-pg-{os.getpid()}-{time.monotonic_ns()}"
+    arena("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
+          env={"ARENA_DB": pg_url})
     process = subprocess.Popen(
         [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME, "--bot", "random",
          "--bot", "heuristic", "--repetitions", "4", "--seed", "3", "--parallel", "2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
-        env={**os.environ, "ARENA_DB": pg_url, "ARENA_TEST_MARKER": marker})
+        env={**os.environ, "ARENA_DB": pg_url})
     store = Store(pg_url)
 
     def finished_matches() -> int:
@@ -59,6 +69,7 @@ def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_p
         while finished_matches() < 8 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert finished_matches() >= 8, "the tournament did not get going"
+        assert processes_with(marker), "no bot process is found by its marker"
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()

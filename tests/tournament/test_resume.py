@@ -9,7 +9,6 @@ to the last bit.
 
 from __future__ import annotations
 
-import os
 import random
 import signal
 import sqlite3
@@ -19,14 +18,17 @@ import time
 from pathlib import Path
 
 from arena.storage.store import Store
-from tests.helpers import GAME, arena, finished_matches, wait_until_gone
+from tests.helpers import GAME, arena, finished_matches, new_marker, processes_with, wait_until_gone
 
 KILLS = 4
 
 
-def _register(db: Path) -> None:
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot --seed 9", db=db)
-    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+def _register(db: Path, marker: str = "") -> None:
+    """The two bots; ``marker`` on their command lines (they ignore it) finds their processes."""
+    arena("bot", "add", "random", "--command", f"python -m bots.random_bot --seed 9 {marker}",
+          db=db)
+    arena("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
+          db=db)
 
 
 def _tournament_exists(db: Path) -> bool:
@@ -56,16 +58,15 @@ def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> No
     arena(*run, db=clean)
 
     db = tmp_path / "killed.db"
-    _register(db)
+    marker = new_marker("loop")
+    _register(db, marker)
     total = Store(str(clean)).get_tournament(1).total
     draw = random.Random(7)
-    kills = 0
+    kills = seen = 0
     for attempt in range(KILLS):
-        marker = f"arena-loop-{os.getpid()}-{time.monotonic_ns()}"
         args = run if attempt == 0 else ["tournament", "resume", "1"]
         process = subprocess.Popen([sys.executable, "-m", "arena", *args, "--db", str(db)],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   env={**os.environ, "ARENA_TEST_MARKER": marker})
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while not _tournament_exists(db) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -77,13 +78,15 @@ def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> No
         while finished_matches(db) < target and time.monotonic() < deadline:
             time.sleep(0.01)
         time.sleep(draw.uniform(0.0, 0.05))
+        seen += bool(processes_with(marker))  # none, if killed before the bots started
         process.send_signal(signal.SIGKILL)
         process.wait()
         kills += 1
-        wait_until_gone(marker)
+        wait_until_gone(marker)  # the bots of this attempt: the next one has not started
         if finished_matches(db) == total:
             break
     assert kills >= 2 and finished_matches(db) < total, "the kills came too late to test anything"
+    assert seen, "no kill found a bot process by its marker: nothing was checked"
 
     arena("tournament", "resume", "1", db=db)
     assert _results(db) == _results(clean)

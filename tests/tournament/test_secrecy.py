@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
+
+import pytest
 
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_round_robin, run_until_done
@@ -25,29 +26,37 @@ def encodings(seed: int) -> list[bytes]:
             seed.to_bytes(8, "big"), seed.to_bytes(8, "little"), bytes(varint)]
 
 
-def test_no_seed_reaches_a_bot(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sandbox", [True, False], ids=["sandboxed", "unsandboxed"])
+def test_no_seed_reaches_a_bot(tmp_path: Path, sandbox: bool, request: pytest.FixtureRequest) -> None:
+    """The spy dumps its argv, its environment, every message it gets and every file it can
+    read in the arena's data folder. Sandboxed (as bots run by default) it can write nowhere
+    the test could read, so it dumps to its stdout, which the arena keeps in its log; it must
+    not see the data folder at all. Unsandboxed (``--no-sandbox``) it can read the data folder,
+    the other bot's log included, and writes its dump to a file of the test's."""
+    if sandbox:
+        request.getfixturevalue("sandboxed")  # skipped (failed in CI) without bubblewrap
     db = tmp_path / "db" / "arena.db"
     db.parent.mkdir()
     data_dir = tmp_path / "arena-data"
     dump = tmp_path / "spy.dump"
     store = Store(str(db))
     store.add_bot("random", "python -m bots.random_bot")
-    store.add_bot("spy", "python -m tests.bots.misbehaving spy")
-    settings = RunSettings(parallel=2, move_timeout_s=5, start_timeout_s=10)
+    store.add_bot("spy", f"python -m tests.bots.misbehaving spy {'-' if sandbox else dump} {data_dir}")
+    settings = RunSettings(parallel=2, move_timeout_s=5, start_timeout_s=10, sandbox=sandbox)
     tid = create_round_robin(store, GAME, ["random", "spy"], 3, 1, TOURNAMENT_SEED, {}, settings)
-    os.environ.update(SPY_DUMP=str(dump), SPY_READ_DIR=str(data_dir))
-    try:
-        summary = run_until_done(store, tid, data_dir, settings)
-    finally:
-        for key in ("SPY_DUMP", "SPY_READ_DIR"):
-            os.environ.pop(key, None)
+    summary = run_until_done(store, tid, data_dir, settings)
     assert summary.faults == 0 and summary.left == 0
     matches = store.list_matches(tid, 100)
     seeds = {TOURNAMENT_SEED} | {store.get_match(m.id).seed for m in matches}
     assert len(seeds) > 1
-    learned = dump.read_bytes()
+    learned = (data_dir / "logs" / "spy@1.log" if sandbox else dump).read_bytes()
     assert learned.count(b"\n==\n") >= len(matches)  # a dump from every seat the spy played
     assert b"ARENA_TOKEN" in learned and b"ARENA_SERVER" in learned  # it saw its environment
+    read = f"FILE {data_dir / 'logs' / 'random@1.log'}".encode()
+    if sandbox:
+        assert b"FILE " not in learned  # nothing of the data folder: it is hidden
+    else:
+        assert read in learned  # it read the other bot's log
     logs = b"".join(p.read_bytes() for p in (data_dir / "logs").glob("*"))
     for seed in seeds:
         for form in encodings(seed):
