@@ -20,6 +20,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,7 +61,7 @@ def win_shares(db: Path) -> dict[str, float]:
     return {name: float(share) for name, share, _, _ in rows}
 
 
-def reports(db: Path, name: str) -> list[dict[str, object]]:
+def reports(db: Path, name: str) -> list[dict[str, Any]]:
     """What the cheater said, from the logs the arena kept of every process of it."""
     logs = sorted((db.parent / "arena-data" / "logs").glob(f"{name}@1*.log"))
     lines = [line for log in logs for line in log.read_text().splitlines()]
@@ -98,7 +99,7 @@ def test_control_one_process_across_rotations_remembers_and_wins(tmp_path: Path)
     finally:
         bot.kill()
     assert "each plays every seat rotation of a deal and can remember it" in done.stdout
-    said = [json.loads(line.split(" ", 2)[2]) for line in out.splitlines()
+    said: list[dict[str, Any]] = [json.loads(line.split(" ", 2)[2]) for line in out.splitlines()
             if line.startswith("CHEAT ")]
     assert int(said[-1]["recognised"]) > 60  # most of its matches replayed a deal it had seen
     shares = win_shares(db)
