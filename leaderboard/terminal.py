@@ -78,6 +78,8 @@ def _seat_text(seat: SeatInfo) -> Text:
         text.append(f" ({seat.score:g})", style="dim")
     if seat.fault:
         text.append(f" {seat.fault}", style="bold red")
+    if seat.peer:  # a remote bot: the connection it played over (a shared token shows here)
+        text.append(f" via {seat.peer}", style="dim")
     return text
 
 

@@ -103,7 +103,9 @@ async def attend_async(bot_factory: Callable[[], Bot], server: str, token: str,
     """Attend until dismissed, playing each offered seat on its own stream (over TLS
     with ``credentials``, e.g. ``grpc.ssl_channel_credentials(root_certificates=...)``).
 
-    While the arena is unreachable (``UNAVAILABLE``) it tries again for up to
+    While the arena is unreachable (``UNAVAILABLE``), or still holds this token's
+    previous Attend stream (``ALREADY_EXISTS``: a connection that dropped without a
+    word, until the arena's keepalive finds it gone), it tries again for up to
     ``retry_s`` seconds from the first failure since it last attended; any other
     refusal (a wrong token, say) ends it at once.
     """
@@ -116,7 +118,7 @@ async def attend_async(bot_factory: Callable[[], Bot], server: str, token: str,
         except _Attended:
             failed_at, attempt = None, 0  # it was in: the next outage gets the whole window
         except grpc.RpcError as err:
-            if _status(err) != grpc.StatusCode.UNAVAILABLE:
+            if _status(err) not in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ALREADY_EXISTS):
                 raise
             now = asyncio.get_running_loop().time()
             failed_at = now if failed_at is None else failed_at

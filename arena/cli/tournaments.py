@@ -82,7 +82,20 @@ def tournament_run(
     repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1,
                                              help="How often the whole schedule is played.")] = 1,
     parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
-    seed: Annotated[int | None, typer.Option(help="Tournament seed (default: random).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Tournament seed (default: random); it fixes the deals only with "
+        "--deals-from-seed: otherwise every deal comes from a secret key of the tournament's.")]
+    = None,
+    deals: Annotated[str | None, typer.Option(
+        "--deals", metavar="duplicate|independent",
+        help="duplicate: every seat rotation of a group plays the same deal, each rotation by "
+        "another process of each managed bot (default when every bot is managed); independent: "
+        "a deal per match (default with remote bots, which could remember a deal between "
+        "rotations).")] = None,
+    deals_from_seed: Annotated[bool, typer.Option(
+        "--deals-from-seed", help="Derive the deals from --seed, so that anyone can reproduce "
+        "them (research runs). Unsafe against bots: one that searches seeds from the cards it "
+        "sees can learn every deal.")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="A game option NAME=VALUE.")] = None,
     move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
@@ -126,7 +139,9 @@ def tournament_run(
                            sandbox=not no_sandbox)
     store = open_store(db)
     tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
-                                       parse_options(option or []), settings)
+                                       parse_options(option or []), settings, deals,
+                                       deals_from_seed, notice=lambda text: console.print(
+                                           f"warning: {text}", style="yellow"))
     console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))

@@ -71,6 +71,7 @@ class MatchReport:
     rejected_replies: int  # messages read and rejected (what a bot sends after its last turn is not read)
     started_at: float
     duration_s: float
+    peers: tuple[str | None, ...] = ()  # per seat, where it was played from (if its link knows)
 
     @functools.cached_property
     def log(self) -> bytes:

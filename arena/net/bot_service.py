@@ -46,7 +46,7 @@ MAX_RECEIVE_BYTES = 64 * 1024       # a Hello or a Choice is well under 1 KB
 MAX_SEND_BYTES = 16 * 1024 * 1024   # operators' match records can be large
 MAX_METADATA_BYTES = 16 * 1024
 MAX_STREAMS_PER_CONNECTION = 256    # a bot plays every seat it holds on one connection
-MAX_ATTEND_STREAMS = 4              # per bot token; a restarted bot needs a second one briefly
+MAX_ATTEND_STREAMS = 1              # per bot token: whoever else holds a copy is refused
 MAX_BOT_CONNECTIONS = 4             # on a managed bot's own socket (a restart needs a second)
 MAX_BOT_CALLS = 64                  # calls at once on a managed bot's own socket
 MAX_REMOTE_CONNECTIONS = 512        # on the port for remote bots, all of them together
@@ -191,6 +191,7 @@ class GrpcLink:
     def __init__(self, context: grpc.aio.ServicerContext[pb.BotMessage, pb.RefereeMessage],
                  wire: SeatWire, send_timeout_s: float = SEND_TIMEOUT_S) -> None:
         self._context = context
+        self.peer: str = context.peer()  # the connection the seat is played over
         self._wire = wire
         self._gone = False
         self._send_timeout_s = send_timeout_s
@@ -350,10 +351,12 @@ class MatchHost:
                 attendee.queue.put_nowait(pb.Assignment(match_id=spec.match_id, seat=seat,
                                                         credential=credential, game=spec.game))
         try:
-            return await run_match(
+            report = await run_match(
                 game_name=spec.game, players=spec.players, seed=spec.seed, options=spec.options,
                 links=[s.link for s in seats], settings=spec.settings, match_id=spec.match_id,
                 seat_names=spec.seat_names, is_alive=is_alive)
+            report.peers = tuple(_peer(s.link) for s in seats)
+            return report
         finally:
             for pending in seats:  # credentials expire with the match
                 self._pending.pop(pending.credential_hash, None)
@@ -361,6 +364,14 @@ class MatchHost:
                     pending.link.cancel()
                 elif not pending.link.cancelled() and pending.link.exception() is None:
                     await pending.link.result().close()  # its Play call ends even if the match failed
+
+
+def _peer(link: asyncio.Future[Link]) -> str | None:
+    """The connection a seat was played over, if its bot ever took it."""
+    if link.done() and not link.cancelled() and link.exception() is None:
+        taken = link.result()
+        return taken.peer if isinstance(taken, GrpcLink) else None
+    return None
 
 
 class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
@@ -380,8 +391,9 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown bot token")
             return
         if attendee.streams >= MAX_ATTEND_STREAMS:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"at most {MAX_ATTEND_STREAMS} Attend streams per bot token")
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS,
+                                "this bot token is attending already, on another connection "
+                                "(one Attend stream per token)")
             return
         await context.send_initial_metadata((ATTENDING_MARK,))  # the bot knows it is in
         attendee.streams += 1

@@ -134,11 +134,13 @@ class BotInfo:
 
 @dataclass(frozen=True)
 class ScheduledMatch:
-    """One match of a schedule: its position, its seed and the bot in each seat."""
+    """One match of a schedule: its position, its seed, the bot in each seat, and which of
+    each bot's processes plays it (its lane)."""
 
     index: int
     seed: int
     seat_bot_ids: tuple[int, ...]
+    lane: int = 0
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,7 @@ class MatchToRun:
     options: dict[str, Any]
     seed: int
     seat_bot_ids: tuple[int, ...]
+    lane: int = 0  # which of each bot's processes plays it
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,7 @@ class MatchResult:
     log: bytes | None = None
     started_at: datetime | None = None
     duration_s: float | None = None
+    peers: tuple[str | None, ...] = ()  # per seat: the connection a remote bot played over
 
 
 @dataclass(frozen=True)
@@ -195,6 +199,7 @@ class SeatInfo:
     score: float | None
     rank: int | None
     fault: Fault
+    peer: str | None = None  # the connection a remote bot played the seat over
 
 
 @dataclass(frozen=True)
@@ -611,8 +616,10 @@ class Store:
         settings: Mapping[str, Any],
         bot_ids: Sequence[int],
         schedule: Iterable[ScheduledMatch],
+        deal_key: str | None = None,
     ) -> int:
-        """Write a tournament and every match of its schedule as ``pending``, all at once."""
+        """Write a tournament and every match of its schedule as ``pending``, all at once;
+        ``deal_key`` is the secret its deals were derived from (kept, never shown)."""
         schedule = list(schedule)
         indices = [m.index for m in schedule]
         if len(set(indices)) != len(indices):
@@ -630,7 +637,7 @@ class Store:
             tournament = Tournament(
                 game=game, players=players, options=options, seed=_seed_text(seed),
                 repetitions=repetitions, settings=dict(settings), bot_ids=list(bot_ids),
-                status=TournamentStatus.RUNNING, created_at=created,
+                deal_key=deal_key, status=TournamentStatus.RUNNING, created_at=created,
             )
             s.add(tournament)
             s.flush()
@@ -638,7 +645,7 @@ class Store:
             match_rows = [
                 {
                     "tournament_id": tournament.id, "index": m.index, "game": game,
-                    "options": options, "seed": _seed_text(m.seed),
+                    "options": options, "seed": _seed_text(m.seed), "lane": m.lane,
                     "status": MatchStatus.PENDING, "created_at": created,
                 }
                 for m in schedule
@@ -744,7 +751,7 @@ class Store:
             rows = s.execute(
                 sa.select(
                     col(Match.id), col(Match.tournament_id), col(Match.index), col(Match.game),
-                    col(Match.options), col(Match.seed),
+                    col(Match.options), col(Match.seed), col(Match.lane),
                 )
                 .where(col(Match.tournament_id) == tournament_id,
                        col(Match.status) == MatchStatus.PENDING)
@@ -755,8 +762,9 @@ class Store:
                 MatchToRun(
                     id=mid, tournament_id=tid, index=index, game=game,
                     options=dict(options), seed=int(seed), seat_bot_ids=seats.get(mid, ()),
+                    lane=int(lane or 0),
                 )
-                for mid, tid, index, game, options, seed in rows
+                for mid, tid, index, game, options, seed, lane in rows
             ]
 
     def mark_running(self, match_id: int) -> bool:
@@ -814,10 +822,15 @@ class Store:
             match.duration_s = result.duration_s
             match.log = result.log
             s.add(match)
-            for seat, score, rank, fault in zip(
-                seats, result.scores, result.ranks, faults, strict=True
+            peers = result.peers or (None,) * n
+            if len(peers) != n:
+                raise StoreError(f"match {match_id} has {n} seats but the result has "
+                                 f"{len(peers)} peers")
+            for seat, score, rank, fault, peer in zip(
+                seats, result.scores, result.ranks, faults, peers, strict=True
             ):
                 seat.score, seat.rank, seat.fault = float(score), int(rank), fault
+                seat.peer = peer
                 s.add(seat)
             s.flush()
             _rate_ready(s, match)
@@ -1141,7 +1154,7 @@ def _seat_infos(s: Session, match_ids: list[int]) -> dict[int, tuple[SeatInfo, .
         ).all():
             out.setdefault(seat.match_id, []).append(SeatInfo(
                 seat=seat.seat, bot_id=seat.bot_id, bot=f"{bot.name}@{bot.version}",
-                score=seat.score, rank=seat.rank, fault=seat.fault,
+                score=seat.score, rank=seat.rank, fault=seat.fault, peer=seat.peer,
             ))
     return {k: tuple(v) for k, v in out.items()}
 

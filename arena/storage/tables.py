@@ -100,6 +100,7 @@ class Tournament(SQLModel, table=True):
     repetitions: int = 1
     settings: dict[str, Any] = _json(dict)
     bot_ids: list[int] = _json(list)
+    deal_key: str | None = None  # the secret its deals come from (never shown to anyone)
     status: TournamentStatus = Field(
         default=TournamentStatus.RUNNING,
         sa_column=sa.Column(choice(TournamentStatus, "ck_tournament_status"), nullable=False),
@@ -121,6 +122,7 @@ class Match(SQLModel, table=True):
     game: str
     options: dict[str, Any] = _json(dict)
     seed: str
+    lane: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # the bot process
     status: MatchStatus = Field(
         default=MatchStatus.PENDING,
         sa_column=sa.Column(choice(MatchStatus, "ck_match_status"), nullable=False),
@@ -144,6 +146,7 @@ class Seat(SQLModel, table=True):
     fault: Fault = Field(
         default=Fault.NONE, sa_column=sa.Column(choice(Fault, "ck_seat_fault"), nullable=False)
     )
+    peer: str | None = None  # the connection a remote bot played the seat over
 
 
 class Rating(SQLModel, table=True):

@@ -77,6 +77,7 @@ class MatchJob:
     options: Mapping[str, OptionValue]  # parsed game options
     seats: tuple[Entrant, ...]  # the bot in each seat, seat 0 first
     clocks: MatchSettings  # move timeout, start timeout, time bank, event delay
+    lane: int = 0  # which process of each seated managed bot plays it: never one that saw its deal
 
 
 class Executor(ABC):

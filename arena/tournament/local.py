@@ -5,11 +5,15 @@ operator turns it off, with their memory, processes and CPU limited by control
 groups where the machine has them; each reaches the referee through a Unix
 socket of its own, which admits its token only and caps its connections and
 calls. They are started once, kept for all their matches and restarted before a
-match when they crashed. Remote bots connect to ``RunSettings.listen`` (TLS when a
-certificate is given) with their own token. Before the first match every bot
-gets time to attend; afterwards a remote bot that is not attending when one of
-its matches starts has the start timeout to come back, and is otherwise a
-no-show in that match.
+match when they crashed. A managed bot has a process per *lane*: a match's lane
+(the seat rotation of a duplicated deal) says which plays it, so that no process
+of a bot sees a deal twice; lanes beyond the first start when first needed.
+
+Remote bots connect to ``RunSettings.listen`` (TLS when a certificate is
+given) with their own token. Before the first match every bot gets time to
+attend; afterwards a remote bot that is not attending when one of its matches
+starts has the start timeout to come back, and is otherwise a no-show in that
+match.
 """
 
 from __future__ import annotations
@@ -82,8 +86,11 @@ class LocalExecutor(Executor):
             self._tls = (settings.tls_cert, settings.tls_key)
         self._host: MatchHost | None = None
         self._servers: list[BotServer] = []
-        self._bots: dict[int, _Bot] = {}
+        self._bots: dict[tuple[int, int], _Bot] = {}  # by bot id and lane
         self._closed_start_s = 0.0  # bot_start_s of the processes stopped by close()
+        self._entrants: dict[int, Entrant] = {}
+        self._making = asyncio.Lock()
+        self._contained: dict[str, Any] = {}
         self._sockets: Path | None = None  # the folder of the managed bots' sockets
 
     async def start(self, entrants: Sequence[Entrant]) -> None:
@@ -106,20 +113,14 @@ class LocalExecutor(Executor):
             shown = settings.listen.rsplit(":", 1)[0]
             say(f"listening for remote bots on {shown}:{outside.port}"
                 + (" (TLS)" if outside.tls else " (plain text, no TLS)"))
-        for number, entrant in enumerate(entrants):
+        self._contained = contained
+        for entrant in entrants:
+            self._entrants[entrant.bot_id] = entrant
             if entrant.token_hash is not None:
-                bot = _Bot(entrant.name, entrant.token_hash, None)
+                self._bots[entrant.bot_id, 0] = _Bot(entrant.name, entrant.token_hash, None)
+                host.admit_hash(entrant.token_hash)
             else:
-                assert entrant.command is not None and self._sockets is not None
-                socket = self._sockets / f"{number}.sock"
-                process = BotProcess(entrant.name, entrant.command, f"unix:{socket}",
-                                     self._log_dir, limits=entrant.limits,
-                                     folder=Path(entrant.folder) if entrant.folder else None,
-                                     **contained)
-                bot = _Bot(entrant.name, digest(process.token), process)
-                self._servers.append(await BotServer.for_bot(host, socket, bot.token_hash))
-            self._bots[entrant.bot_id] = bot
-            host.admit_hash(bot.token_hash)
+                await self._lane(entrant.bot_id, 0)
         await asyncio.gather(*(bot.ensure_running() for bot in self._bots.values()))
         # Before the first match every bot gets time to attend: a managed bot slower to
         # start than the start timeout (a busy machine) or a remote bot still connecting
@@ -164,15 +165,39 @@ class LocalExecutor(Executor):
         contained["sandbox"] = sandbox.Sandbox(hidden=hidden)
         return contained
 
+    async def _lane(self, bot_id: int, lane: int) -> _Bot:
+        """The process of a managed bot that plays its matches of ``lane`` (made on first
+        use, with a socket and a token of its own); a remote bot has one lane only."""
+        async with self._making:  # two matches at once need a new lane: it is made once
+            made = self._bots.get((bot_id, lane))
+            first = self._bots.get((bot_id, 0))
+            if made is None and first is not None and first.process is None:
+                made = first  # a remote bot
+            return made or await self._new_lane(bot_id, lane)
+
+    async def _new_lane(self, bot_id: int, lane: int) -> _Bot:
+        host, entrant = self._host, self._entrants[bot_id]
+        assert host is not None and entrant.command is not None and self._sockets is not None
+        name = entrant.name if lane == 0 else f"{entrant.name}.lane{lane}"
+        socket = self._sockets / f"{bot_id}-{lane}.sock"
+        process = BotProcess(name, entrant.command, f"unix:{socket}", self._log_dir,
+                             limits=entrant.limits,
+                             folder=Path(entrant.folder) if entrant.folder else None,
+                             **self._contained)
+        bot = self._bots[bot_id, lane] = _Bot(name, digest(process.token), process)
+        self._servers.append(await BotServer.for_bot(host, socket, bot.token_hash))
+        host.admit_hash(bot.token_hash)
+        return bot
+
     async def play(self, job: MatchJob) -> MatchReport:
         host = self._host
         if host is None:
             raise RuntimeError("the executor was not started")
-        try:
-            seat_bots = [self._bots[entrant.bot_id] for entrant in job.seats]
-        except KeyError as err:
-            raise TournamentError(f"match {job.match_id} seats bot {err} that the executor was "
-                                  "not started with") from None
+        missing = [e.bot_id for e in job.seats if e.bot_id not in self._entrants]
+        if missing:
+            raise TournamentError(f"match {job.match_id} seats bot {missing[0]} that the executor "
+                                  "was not started with")
+        seat_bots = [await self._lane(entrant.bot_id, job.lane) for entrant in job.seats]
         for bot in seat_bots:
             await bot.ensure_running()
         spec = MatchSpec(match_id=str(job.match_id), game=job.game, players=job.players,
@@ -187,7 +212,11 @@ class LocalExecutor(Executor):
                 return host.attending(seat_bots[seat].token_hash)
             return await process.is_alive()
 
-        return await host.play(spec, is_alive)
+        report = await host.play(spec, is_alive)
+        if report.peers:  # where remote bots played from; a managed bot's socket says nothing
+            report.peers = tuple(peer if bot.process is None else None
+                                 for peer, bot in zip(report.peers, seat_bots, strict=True))
+        return report
 
     async def close(self) -> None:
         bots, self._bots = self._bots, {}

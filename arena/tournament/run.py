@@ -108,7 +108,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                 report = await executor.play(MatchJob(
                     match_id=match.id, index=match.index, game=game.name,
                     players=tournament.players, seed=match.seed, options=options,
-                    seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=clocks))
+                    seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=clocks,
+                    lane=match.lane))
                 try:  # the log is encoded there too, off the matches still in play
                     await loop.run_in_executor(writer, _finish, store, match.id, report)
                 except StoreError as err:
@@ -176,7 +177,7 @@ def _finish(store: Store, match_id: int, report: MatchReport) -> bool:
 def _result(report: MatchReport) -> MatchResult:
     return MatchResult(scores=report.scores, ranks=report.ranks, faults=report.faults,
                        log=report.log, started_at=datetime.fromtimestamp(report.started_at, UTC),
-                       duration_s=report.duration_s)
+                       duration_s=report.duration_s, peers=report.peers)
 
 
 def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,

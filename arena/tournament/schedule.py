@@ -1,18 +1,60 @@
-"""Round-robin schedules: pure functions of the bots, the seats, the repetitions and a seed."""
+"""Round-robin schedules: pure functions of the bots, the seats, the repetitions, a seed
+for their order and the source of their deals.
+
+A deal is secret: it comes from a :class:`Deals` key, 256 random bits kept with
+the tournament and shown to no one (an HMAC of the repetition and the group, so
+that every seat rotation of a group replays the same deal and a replay is
+exact). Only on an operator's explicit request do deals come from the public
+seed instead (research runs): a bot that knows the scheme can then search the
+seed from what it sees and know every deal.
+
+With duplicate deals, each rotation of a group is played by a different *lane*
+of every bot in it (a process of its own, see the executor), so that no bot
+process sees a deal twice. With independent deals every match has a deal of
+its own and every bot one lane.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import itertools
+import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from arena.storage.store import ScheduledMatch
 from arena.tournament.errors import TournamentError
 
 
-def match_seed(tournament_seed: int, repetition: int, group: int) -> int:
-    """The deal of one group in one repetition: shared by all its seat rotations."""
+@dataclass(frozen=True)
+class Deals:
+    """Where a tournament's deals come from, and whether its rotations share them."""
+
+    key: str = field(default_factory=lambda: secrets.token_hex(32), repr=False)  # secret
+    duplicate: bool = True  # every seat rotation of a group plays the same deal
+    from_seed: bool = False  # derived from the public seed instead of the key (unsafe)
+
+    def seed(self, order_seed: int, repetition: int, group: int, rotation: int) -> int:
+        """The deal of one match (63 bits)."""
+        rotation = 0 if self.duplicate else rotation
+        if self.from_seed:
+            return match_seed(order_seed, repetition, group, rotation)
+        data = f"{repetition}:{group}:{rotation}".encode()
+        digest = hmac.new(bytes.fromhex(self.key), data, hashlib.sha256).digest()
+        return int.from_bytes(digest[:8], "big") >> 1
+
+    @property
+    def stored_key(self) -> str | None:
+        """What the store keeps: the key, unless the deals do not come from it."""
+        return None if self.from_seed else self.key
+
+
+def match_seed(tournament_seed: int, repetition: int, group: int, rotation: int = 0) -> int:
+    """A deal from a public seed (``--deals-from-seed``): anyone who knows the seed knows it."""
     data = f"{tournament_seed}:{repetition}:{group}".encode()
+    if rotation:
+        data += f":{rotation}".encode()
     return int.from_bytes(hashlib.sha256(data).digest()[:8], "big") >> 1
 
 
@@ -43,8 +85,10 @@ def rotations(group: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 def round_robin(bot_ids: Sequence[int], players: int, repetitions: int,
-                seed: int) -> list[ScheduledMatch]:
-    """The full schedule: every group, every seat rotation (same deal), every repetition."""
+                seed: int, deals: Deals | None = None) -> list[ScheduledMatch]:
+    """The full schedule: every group, every seat rotation, every repetition, in an order
+    fixed by ``seed``; each match's deal from ``deals`` (by default secret duplicates)."""
+    deals = deals or Deals()
     if len(set(bot_ids)) < 2:
         raise TournamentError("a round-robin needs at least two different bots")
     if repetitions < 1:
@@ -52,8 +96,8 @@ def round_robin(bot_ids: Sequence[int], players: int, repetitions: int,
     schedule: list[ScheduledMatch] = []
     for repetition in range(repetitions):
         for number, group in enumerate(groups(bot_ids, players)):
-            deal = match_seed(seed, repetition, number)
-            for seating in rotations(group):
-                schedule.append(ScheduledMatch(index=len(schedule), seed=deal,
-                                               seat_bot_ids=seating))
+            for rotation, seating in enumerate(rotations(group)):
+                schedule.append(ScheduledMatch(
+                    index=len(schedule), seed=deals.seed(seed, repetition, number, rotation),
+                    seat_bot_ids=seating, lane=rotation if deals.duplicate else 0))
     return schedule

@@ -19,7 +19,7 @@ from arena.net.tls import check_tls_files
 from arena.players.process import parse_command
 from arena.storage.store import Store, TournamentInfo
 from arena.tournament.errors import TournamentError
-from arena.tournament.schedule import round_robin
+from arena.tournament.schedule import Deals, round_robin
 from arena.tournament.settings import RunSettings
 
 
@@ -48,18 +48,34 @@ def remote_access(listen: str | None, tls_cert: str | None,
     return listen, str(Path(tls_cert).resolve()), str(Path(tls_key).resolve())
 
 
+DUPLICATE, INDEPENDENT = "duplicate", "independent"
+
+
 def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], players: int | None,
                        repetitions: int, seed: int | None, raw_options: Mapping[str, str],
-                       settings: RunSettings) -> int:
+                       settings: RunSettings, deals: str | None = None,
+                       deals_from_seed: bool = False,
+                       notice: Callable[[str], None] | None = None) -> int:
     """Write a round-robin among the named bots (``NAME`` or ``NAME@VERSION``) with every match
     of its schedule pending; its id. ``players``: the game's default when None; ``seed``:
-    a random one when None."""
+    a random one when None.
+
+    Deals are secret (see :mod:`arena.tournament.schedule`) unless ``deals_from_seed``.
+    ``deals``: :data:`DUPLICATE` (every seat rotation of a group plays the same deal),
+    :data:`INDEPENDENT`, or None: duplicate unless a remote bot takes part, since a
+    remote bot cannot be kept from remembering a deal between rotations. ``notice``
+    hears what an operator's choice allows bots to do."""
+    say = notice or (lambda _: None)
+    if deals not in (None, DUPLICATE, INDEPENDENT):
+        raise TournamentError(f"--deals must be {DUPLICATE} or {INDEPENDENT}, not {deals!r}")
     game = get_game(game_name)
     seats = players if players is not None else game.default_players
     options = game.parse_options(seats, dict(raw_options))
     bot_ids = []
+    bots = []
     for label in bot_names:
         bot = store.get_bot(*name_version(label))
+        bots.append(bot)
         if not bot.remote:
             parse_command(bot.command, Path(bot.folder) if bot.folder else None)
         elif settings.listen is None:
@@ -68,11 +84,23 @@ def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], p
         bot_ids.append(bot.id)
     if len(set(bot_ids)) != len(bot_ids):
         raise TournamentError("each bot may be named only once")
+    remote = [b.label for b in bots if b.remote]
+    duplicate = deals == DUPLICATE or (deals is None and not remote)
+    if duplicate and remote:
+        say(f"duplicate deals with remote bots ({', '.join(remote)}): each plays every seat "
+            "rotation of a deal and can remember it from one rotation to the next")
     tournament_seed = seed if seed is not None else secrets.randbits(63)
-    schedule = round_robin(bot_ids, seats, repetitions, tournament_seed)
+    if deals_from_seed:
+        say(f"deals come from the public seed {tournament_seed}: a bot that searches seeds "
+            "from what it sees can learn every deal")
+    source = Deals(duplicate=duplicate, from_seed=deals_from_seed)
+    schedule = round_robin(bot_ids, seats, repetitions, tournament_seed, source)
+    saved = {**settings.saved(), "deals": DUPLICATE if duplicate else INDEPENDENT,
+             "deals_from_seed": deals_from_seed}
     return store.create_tournament(
         game=game.name, players=seats, options=dict(options), seed=tournament_seed,
-        repetitions=repetitions, bot_ids=bot_ids, schedule=schedule, settings=settings.saved())
+        repetitions=repetitions, bot_ids=bot_ids, schedule=schedule, settings=saved,
+        deal_key=source.stored_key)
 
 
 @dataclass(frozen=True)

@@ -160,7 +160,7 @@ def test_stream_storms_are_refused_and_the_match_in_progress_finishes(tmp_path: 
     assert "ANSWERED" not in codes["play"] and "OK" not in codes["play"]
     assert codes["play"].count("UNAUTHENTICATED") >= 200
     assert sorted(codes["attend"]) == sorted(["WAITING"] * MAX_ATTEND_STREAMS
-                                             + ["RESOURCE_EXHAUSTED"] * (20 - MAX_ATTEND_STREAMS))
+                                             + ["ALREADY_EXISTS"] * (20 - MAX_ATTEND_STREAMS))
     assert codes["nobody"] == ["UNAUTHENTICATED"] * 50
 
 

@@ -1,0 +1,131 @@
+"""Cheats that need nothing but a bot's own messages gain nothing (tests/bots/cheaters.py).
+
+Each runs in a real Face Card / Kill Card round-robin of four bots, three seats a
+match, 20 repetitions (240 matches; each bot plays 180): the cheater, its honest
+twin (the same threshold player without memory) and two random bots. A control
+run shows each cheat working where the arena allows it on purpose, so that each
+test can tell a cheat that works from one that does not.
+
+The bounds: with 180 seats each, the standard deviation of the difference of two
+win shares near 40% is about 0.052. "Within noise" is a difference under 0.16
+(3 standard deviations); a cheat that works wins by more than 0.12 (it won by
+0.25 in trial runs: 68% against 43%).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import arena
+
+GAME = "face-card-kill-card"
+REPETITIONS = "20"
+NOISE = 0.16
+GAIN = 0.12
+pytestmark = pytest.mark.usefixtures("sandboxed")
+
+
+def register(db: Path, cheater: str | None, *extra: str) -> None:
+    project = str(Path(__file__).resolve().parents[2])
+    if cheater is not None:
+        arena("bot", "add", cheater, "--command",
+              f"python -m tests.bots.cheaters {cheater} {' '.join(extra)}", "--dir", project, db=db)
+    arena("bot", "add", "honest", "--command", "python -m tests.bots.cheaters honest",
+          "--dir", project, db=db)
+    for name in ("r1", "r2"):
+        arena("bot", "add", name, "--command", "python -m bots.random_bot", "--dir", project, db=db)
+
+
+def play(db: Path, cheater: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return arena("tournament", "run", "--game", GAME, "--players", "3", "--bot", cheater,
+                 "--bot", "honest", "--bot", "r1", "--bot", "r2", "-n", REPETITIONS,
+                 "--seed", "7", "--move-timeout", "10", *options, db=db, timeout=600)
+
+
+def win_shares(db: Path) -> dict[str, float]:
+    """Each bot's share of its seats won (rank 1), in the one tournament of ``db``."""
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            "select bot.name, avg(seat.rank = 1), count(*), sum(match.status = 'finished') "
+            "from seat join bot on bot.id = seat.bot_id join match on match.id = seat.match_id "
+            "group by bot.name").fetchall()
+    assert all(count == finished == 180 for _, _, count, finished in rows), rows
+    return {name: float(share) for name, share, _, _ in rows}
+
+
+def reports(db: Path, name: str) -> list[dict[str, Any]]:
+    """What the cheater said, from the logs the arena kept of every process of it."""
+    logs = sorted((db.parent / "arena-data" / "logs").glob(f"{name}@1*.log"))
+    lines = [line for log in logs for line in log.read_text().splitlines()]
+    return [json.loads(line.split(" ", 2)[2]) for line in lines if line.startswith("CHEAT ")]
+
+
+def test_a_bot_that_memorises_duplicate_deals_never_sees_one_twice(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    register(db, "memorizer")
+    done = play(db, "memorizer")
+    assert "240/240" in done.stdout
+    said = reports(db, "memorizer")
+    assert len(said) == 180  # a report per match it played, from its three lanes
+    assert max(int(r["recognised"]) for r in said) == 0  # no process of it saw a deal twice
+    assert {int(r["matches"]) for r in said} == set(range(1, 61))  # 60 matches per lane
+    shares = win_shares(db)
+    assert abs(shares["memorizer"] - shares["honest"]) < NOISE, shares
+
+
+def test_control_one_process_across_rotations_remembers_and_wins(tmp_path: Path) -> None:
+    """A remote bot cannot be given lanes: with duplicates forced, memory pays. The seats it
+    played are recorded with the one connection it played them over."""
+    db = tmp_path / "arena.db"
+    register(db, None)
+    token = arena("bot", "add", "memorizer", "--remote", db=db).stdout.splitlines()[2].strip()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bot = subprocess.Popen([sys.executable, "-m", "tests.bots.cheaters", "memorizer", "--server",
+                            f"127.0.0.1:{port}", "--token", token, "--retry", "60"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        done = play(db, "memorizer", "--listen", f"127.0.0.1:{port}", "--deals", "duplicate")
+        out, _ = bot.communicate(timeout=60)
+    finally:
+        bot.kill()
+    assert "each plays every seat rotation of a deal and can remember it" in done.stdout
+    said: list[dict[str, Any]] = [json.loads(line.split(" ", 2)[2]) for line in out.splitlines()
+            if line.startswith("CHEAT ")]
+    assert int(said[-1]["recognised"]) > 60  # most of its matches replayed a deal it had seen
+    shares = win_shares(db)
+    assert shares["memorizer"] - shares["honest"] > GAIN, shares
+    with sqlite3.connect(db) as connection:
+        peers = dict(connection.execute(
+            "select bot.name, group_concat(distinct coalesce(seat.peer, '-')) from seat "
+            "join bot on bot.id = seat.bot_id group by bot.name").fetchall())
+    assert peers["memorizer"].startswith("ipv4:127.0.0.1:") and "," not in peers["memorizer"]
+    assert peers["honest"] == "-"  # managed seats: nothing to record
+
+
+@pytest.mark.parametrize("public", [False, True], ids=["secret", "control-public-seed"])
+def test_a_bot_that_searches_a_small_seed_space_finds_nothing(tmp_path: Path,
+                                                              public: bool) -> None:
+    db = tmp_path / "arena.db"
+    register(db, "seed-search", "--seeds", "64")
+    done = play(db, "seed-search", *(["--deals-from-seed"] if public else []))
+    assert "240/240" in done.stdout
+    searches = [r for r in reports(db, "seed-search") if "searched" in r]
+    assert len(searches) == 3 and all(int(r["searched"]) == 64 * 16 for r in searches)  # per lane
+    shares = win_shares(db)
+    if public:  # the control: the seed is found, and every later deal is known
+        assert "deals come from the public seed 7" in done.stdout
+        assert {r["found"] for r in searches} == {7}
+        assert shares["seed-search"] - shares["honest"] > GAIN, shares
+    else:
+        assert {r["found"] for r in searches} == {None}
+        assert abs(shares["seed-search"] - shares["honest"]) < NOISE, shares
