@@ -54,6 +54,7 @@ class Entrant:
     token_hash: str | None = None
     limits: ResourceLimits = field(default_factory=ResourceLimits)  # for a managed bot's processes
     folder: str | None = None  # a managed bot's working directory (None: the executor's own)
+    lanes: int = 1  # how many processes a managed bot needs: one per lane of its matches
 
     def __post_init__(self) -> None:
         if (self.command is None) == (self.token_hash is None):

@@ -7,7 +7,8 @@ socket of its own, which admits its token only and caps its connections and
 calls. They are started once, kept for all their matches and restarted before a
 match when they crashed. A managed bot has a process per *lane*: a match's lane
 (the seat rotation of a duplicated deal) says which plays it, so that no process
-of a bot sees a deal twice; lanes beyond the first start when first needed.
+of a bot sees a deal twice; every lane starts with the executor (a lane started
+in the middle of a tournament could miss its first match's start timeout).
 
 Remote bots connect to ``RunSettings.listen`` (TLS when a certificate is
 given) with their own token. Before the first match every bot gets time to
@@ -120,7 +121,8 @@ class LocalExecutor(Executor):
                 self._bots[entrant.bot_id, 0] = _Bot(entrant.name, entrant.token_hash, None)
                 host.admit_hash(entrant.token_hash)
             else:
-                await self._lane(entrant.bot_id, 0)
+                for lane in range(entrant.lanes):
+                    await self._lane(entrant.bot_id, lane)
         await asyncio.gather(*(bot.ensure_running() for bot in self._bots.values()))
         # Before the first match every bot gets time to attend: a managed bot slower to
         # start than the start timeout (a busy machine) or a remote bot still connecting
@@ -166,8 +168,8 @@ class LocalExecutor(Executor):
         return contained
 
     async def _lane(self, bot_id: int, lane: int) -> _Bot:
-        """The process of a managed bot that plays its matches of ``lane`` (made on first
-        use, with a socket and a token of its own); a remote bot has one lane only."""
+        """The process of a managed bot that plays its matches of ``lane`` (made at the start,
+        with a socket and a token of its own); a remote bot has one lane only."""
         async with self._making:  # two matches at once need a new lane: it is made once
             made = self._bots.get((bot_id, lane))
             first = self._bots.get((bot_id, 0))

@@ -149,8 +149,9 @@ def _entrants(store: Store, todo: Sequence[MatchToRun],
             entrants[bot_id] = Entrant(bot_id, info.label, token_hash=store.bot_token_hash(bot_id),
                                        limits=limits)
         else:
+            lanes = 1 + max(m.lane for m in todo if bot_id in m.seat_bot_ids)
             entrants[bot_id] = Entrant(bot_id, info.label, command=info.command, limits=limits,
-                                       folder=info.folder)
+                                       folder=info.folder, lanes=lanes)
     return entrants
 
 

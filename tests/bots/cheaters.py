@@ -71,7 +71,8 @@ class Memory:
     """What a cheater keeps for as long as its process lives (the SDK makes a bot per seat)."""
 
     def __init__(self, seeds: int = 0) -> None:
-        self.deals: list[tuple[list[Card], set[Card]]] = []  # (draws, hole cards) per deal seen
+        self.deals: list[tuple[list[Card], tuple[tuple[Card, ...], ...]]] = []
+        """(draws in order, every seat's hole cards if a showdown showed them) per deal seen"""
         self.recognised = 0
         self.matches = 0
         self.seeds = seeds
@@ -103,10 +104,15 @@ class Memorizer(Honest):
         return None
 
     def recognise(self) -> list[Card] | None:
-        """The latest remembered deal whose draws began as this match's did, or, before any
-        draw, whose hole cards (seen at its showdown) held this seat's."""
-        for draws, holes in reversed(self.memory.deals):
-            if (draws[:len(self.drawn)] == self.drawn if self.drawn else self.hole <= holes):
+        """The latest remembered deal whose draws began as this match's did (two cards at
+        least), or, before that, one of the last few whose showdown showed this seat's hole
+        card at this seat (a seat rotation of a deal deals every seat the same cards)."""
+        seat = self.match.seat
+        for age, (draws, holes) in enumerate(reversed(self.memory.deals)):
+            if draws[:len(self.drawn)] != self.drawn:
+                continue
+            recent = age < 4  # rotations of a deal follow each other in the schedule
+            if len(self.drawn) >= 2 or (recent and seat < len(holes) and set(holes[seat]) == self.hole):
                 self.memory.recognised += 1
                 return draws
         return None
@@ -114,7 +120,7 @@ class Memorizer(Honest):
     def on_end(self, result: Any) -> None:
         memory = self.memory
         memory.matches += 1
-        memory.deals.append((list(self.drawn), {card for hole in self.holes for card in hole}))
+        memory.deals.append((list(self.drawn), self.holes))
         report(self.kind, match=self.match.match_id, recognised=memory.recognised,
                matches=memory.matches)
 

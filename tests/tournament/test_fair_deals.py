@@ -61,6 +61,20 @@ def win_shares(db: Path) -> dict[str, float]:
     return {name: float(share) for name, share, _, _ in rows}
 
 
+def every_lane_saw_each_deal_once(db: Path) -> bool:
+    """Every deal was played three times (its seat rotations), each by another lane of every
+    bot in it, and no lane of a bot played any deal twice."""
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute(
+            "select seat.bot_id, match.lane, match.seed from seat "
+            "join match on match.id = seat.match_id").fetchall()
+    seen: dict[tuple[int, int], list[str]] = {}
+    for bot, lane, seed in rows:
+        seen.setdefault((bot, lane), []).append(seed)
+    lanes = {lane for _, lane in seen}
+    return lanes == {0, 1, 2} and all(len(seeds) == len(set(seeds)) for seeds in seen.values())
+
+
 def reports(db: Path, name: str) -> list[dict[str, Any]]:
     """What the cheater said, from the logs the arena kept of every process of it."""
     logs = sorted((db.parent / "arena-data" / "logs").glob(f"{name}@1*.log"))
@@ -75,8 +89,11 @@ def test_a_bot_that_memorises_duplicate_deals_never_sees_one_twice(tmp_path: Pat
     assert "240/240" in done.stdout
     said = reports(db, "memorizer")
     assert len(said) == 180  # a report per match it played, from its three lanes
-    assert max(int(r["recognised"]) for r in said) == 0  # no process of it saw a deal twice
     assert {int(r["matches"]) for r in said} == set(range(1, 61))  # 60 matches per lane
+    assert every_lane_saw_each_deal_once(db)
+    # What it took for a deal seen before is chance (two first cards, or a hole card, that
+    # happen to match another deal's): a few, against more than 60 in the control below.
+    assert max(int(r["recognised"]) for r in said) < 15, said[-3:]
     shares = win_shares(db)
     assert abs(shares["memorizer"] - shares["honest"]) < NOISE, shares
 
