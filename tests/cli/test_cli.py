@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from arena.match.replay import read_log, replay
 from arena.net.bot_service import digest
@@ -186,6 +187,23 @@ RUN_REMOTE = ["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "
     (["serve", "--port", "0", "--tls-cert", "no-such-cert.pem", "--tls-key", "no-such-key.pem"],
      "cannot read the TLS certificate"),
     (["serve", "--port", "0", "--operator-socket", "README.md"], "exists and is not a socket"),
+    # names that would break tables, log files or the terminal, and settings that cannot hold
+    (["bot", "add", "[/bold]", "--command", "python -m bots.random_bot"],
+     "bad bot name '[/bold]': use 1 to 64 letters, digits, '.', '_' or '-'"),
+    (["bot", "add", "a" * 300, "--command", "python -m bots.random_bot"],
+     "... (300 characters): use 1 to 64 letters"),
+    (["bot", "add", "b" * 100_000, "--command", "python -m bots.random_bot"],
+     "... (100000 characters): use 1 to 64 letters"),
+    (["bot", "add", "a/b", "--command", "python -m bots.random_bot"], "bad bot name 'a/b'"),
+    (["bot", "add", "fine", "--version", "1 2", "--command", "python -m bots.random_bot"],
+     "bad bot version '1 2'"),
+    (["bot", "add", "far", "--remote", "--version", "../x"], "bad bot version '../x'"),
+    ([*RUN, "--move-timeout", "inf"], "--move-timeout must be a finite number of seconds"),
+    ([*RUN, "--start-timeout", "inf"], "--start-timeout must be a finite number of seconds"),
+    ([*RUN, "--time-bank", "inf"], "--time-bank must be a finite number of seconds"),
+    ([*RUN, "--event-delay", "inf"], "--event-delay must be a finite number of seconds"),
+    ([*RUN, "--bot-cpus", "0"], "--bot-cpus must be a positive number of cores"),
+    ([*RUN, "--deals", "shuffled"], "--deals must be duplicate or independent"),
 ])
 def test_user_mistakes_get_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
     db = tmp_path / "arena.db"
@@ -329,6 +347,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (["--option", "dealer=1"], "--option"),
     (["--game", "king"], "--game face-card-kill-card"),
     (["--time-bank", "2"], "--time-bank 0"),
+    (["--event-delay", "0.5"], "--event-delay 0"),
+    (["--bot-memory", "1GB"], "--bot-memory 2048"),
+    (["--bot-processes", "unlimited"], "--bot-processes 64"),
+    (["--bot-cpus", "2"], "--bot-cpus 1"),
 ])
 def test_resuming_with_changed_settings_is_refused(tmp_path: Path, played: Path, args: list[str],
                                                    message: str) -> None:
@@ -345,15 +367,34 @@ def test_resuming_with_changed_settings_is_refused(tmp_path: Path, played: Path,
 def test_resuming_with_the_same_settings_is_accepted(tmp_path: Path, played: Path) -> None:
     db = tmp_path / "arena.db"
     shutil.copy(played, db)
-    result = arena("tournament", "resume", "1", *RESUMABLE, "--parallel", "3", db=db)
+    result = arena("tournament", "resume", "1", *RESUMABLE, "--parallel", "3", "--event-delay", "0",
+                   "--bot-memory", "2GiB", "--bot-processes", "64", "--bot-cpus", "1",
+                   "--bot-open-files", "256", "--bot-cpu-seconds", "unlimited", db=db)
     assert "0 of" in result.stdout
     saved = Store(str(db)).get_tournament(1).settings
     assert (saved["event_delay_s"], saved["move_timeout_s"]) == (0.0, 10.0)
 
 
+@pytest.mark.parametrize("url", [":memory:", "sqlite://", "sqlite:///:memory:",
+                                 "sqlite:///file::memory:?cache=shared"])
+def test_a_database_that_keeps_nothing_is_refused(tmp_path: Path, url: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "arena", "bot", "list", "--db", url],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f"error: --db {url!r} is a database in memory, gone when the command ends: give a file "
+        "(e.g. arena.db) or a server URL"]
+    assert list(tmp_path.iterdir()) == []  # no file named ':memory:', nothing at all
 
 
-
-
-
-
+def test_names_from_users_are_never_rich_markup(tmp_path: Path) -> None:
+    """Names stored before names were checked (or by another tool) print as they are."""
+    db = tmp_path / "arena.db"
+    store = Store(str(db))
+    store.add_bot("plain", "python -m bots.random_bot")
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as connection:
+        connection.execute(sa.text("update bot set name = '[/bold]' where name = 'plain'"))
+    engine.dispose()
+    listed = arena("bot", "list", db=db)
+    assert "[/bold]@1" in listed.stdout
