@@ -51,14 +51,17 @@ def play(db: Path, cheater: str, *options: str) -> subprocess.CompletedProcess[s
 
 
 def win_shares(db: Path) -> dict[str, float]:
-    """Each bot's share of its seats won (rank 1), in the one tournament of ``db``."""
+    """Each bot's share of its seats won (rank 1), in the one tournament of ``db`` (printed:
+    ``pytest -s`` shows them)."""
     with sqlite3.connect(db) as connection:
         rows = connection.execute(
             "select bot.name, avg(seat.rank = 1), count(*), sum(match.status = 'finished') "
             "from seat join bot on bot.id = seat.bot_id join match on match.id = seat.match_id "
             "group by bot.name").fetchall()
     assert all(count == finished == 180 for _, _, count, finished in rows), rows
-    return {name: float(share) for name, share, _, _ in rows}
+    shares = {name: float(share) for name, share, _, _ in rows}
+    print(f"{db.parent.name}: " + ", ".join(f"{n} {s:.0%}" for n, s in sorted(shares.items())))
+    return shares
 
 
 def every_lane_saw_each_deal_once(db: Path) -> bool:
