@@ -1,6 +1,7 @@
 """Run the benchmarks, print the table, write it as JSON.
 
     python -m benchmarks [--quick] [--json PATH] [--only SECTION ...] [--ratings-matches N]
+                         [--sandbox-pairs N]
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from benchmarks import engine, memory, ratings, tournament, transport
+from benchmarks import contained, engine, memory, ratings, sockets, tournament, transport
 from benchmarks.common import Row
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
@@ -25,6 +26,9 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "tournament": tournament.run,  # (4)
     "ratings": ratings.run,        # (5)
     "memory": memory.run,          # (6)
+    "sandbox": contained.run,      # (7) the tournament with and without the sandbox, in pairs
+    "bot-start": contained.run_bot_start,  # (7) one bot's start, each way, and its pieces
+    "socket": sockets.run,         # (8) the referee over a Unix socket against TCP
 }
 
 
@@ -67,7 +71,7 @@ def machine() -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="small sizes (about 2-3 minutes)")
+    parser.add_argument("--quick", action="store_true", help="small sizes (about 3 minutes)")
     parser.add_argument("--json", type=Path, default=None,
                         help="where to write the results (default: benchmarks/results[-quick].json)")
     parser.add_argument("--only", action="append", choices=list(SECTIONS),
@@ -75,9 +79,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ratings-matches", type=int, default=None,
                         help=f"matches for the ratings rebuild (default {ratings.FULL:,}, "
                              f"{ratings.QUICK:,} with --quick)")
+    parser.add_argument("--sandbox-pairs", type=int, default=None,
+                        help=f"sandboxed/unsandboxed tournament pairs (default {contained.FULL_PAIRS}, "
+                             f"{contained.QUICK_PAIRS} with --quick)")
     args = parser.parse_args(argv)
     if args.ratings_matches is not None:
         ratings.MATCHES = args.ratings_matches
+    if args.sandbox_pairs is not None:
+        contained.PAIRS = args.sandbox_pairs
     started = time.perf_counter()
     info = machine()
     rows: list[Row] = []

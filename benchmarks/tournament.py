@@ -2,28 +2,39 @@
 
 Wall time, the share spent starting bot processes, and the time spent in the
 database per match (every :class:`arena.storage.store.Store` call the runner makes is
-timed by a thin subclass; the store's code is unchanged).
+timed by a thin subclass; the store's code is unchanged). The tournament runs as
+``arena tournament run`` runs it: managed bots in the sandbox, each on a Unix
+socket of its own (:func:`play` with ``sandbox=False`` is ``--no-sandbox``).
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
+import hashlib
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from arena.games import get_game
-from arena.net.bot_service import MatchHost, create_server
+from arena.players import sandbox as bwrap
 from arena.players.process import BotProcess
 from arena.storage.store import Store
-from arena.tournament import RunSettings, round_robin, run_until_done
+from arena.tournament import Entrant, LocalExecutor, RunSettings, round_robin, run_until_done
+from arena.tournament.schedule import Deals
 from benchmarks.common import Row
 
 GAME = "kill"
 PLAYERS = 4
-BOTS = (("random", "python -m bots.random_bot"), ("kill-bot", "python -m bots.kill"))
+BOTS = (("random", "python -m bots.random_bot --seed 1"), ("kill-bot", "python -m bots.kill"))
+"""A seeded random bot and the (deterministic) Kill bot, on deals from the public seed: every
+run plays the same 60 matches, so runs compare as equal work (unseeded, or on the default
+secret deals, a match's length varies by a factor of two or three)."""
+DEALS = Deals(from_seed=True)  # duplicate deals, as by default: a process per lane (rotation)
 TIMED = ("claim_unfinished", "mark_running", "finish_match", "get_tournament", "get_bot_by_id",
          "set_tournament_status")
 
@@ -53,67 +64,122 @@ class TimedStore(Store):
         return timed
 
 
-async def _time_to_ready(commands: list[str], tmp: Path) -> float:
-    """Seconds from spawning the bots (all at once) until every one attends the server."""
-    host = MatchHost()
-    server, port = await create_server(host)
-    bots = [BotProcess(f"b{i}", c, f"127.0.0.1:{port}", tmp / "ready-logs")
-            for i, c in enumerate(commands)]
-    try:
-        for bot in bots:
-            host.admit(bot.token)
+class TimedExecutor(LocalExecutor):
+    """The local executor, with the clock read at its start, its first bot spawn and its
+    end (every bot attending): the time the tournament's first matches wait for."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.start_s = 0.0  # start() as a whole: sockets, servers, spawns, until all attend
+        self.spawn_to_ready_s = 0.0  # from the first spawn until all attend
+        self.processes = 0  # started by start(): a process per bot and lane
+        self._spawns: list[float] = []
+
+    async def start(self, entrants: Sequence[Entrant]) -> None:
         began = time.perf_counter()
-        await asyncio.gather(*(bot.ensure_running() for bot in bots))
-        while not all((a := host.attendee(b.token)) is not None and a.streams > 0 for b in bots):
-            if time.perf_counter() - began > 60:
-                raise RuntimeError("bots did not attend within 60 s")
-            await asyncio.sleep(0.005)
-        return time.perf_counter() - began
+        spawns = self._spawns
+        real = BotProcess.ensure_running
+
+        async def ensure_running(process: BotProcess) -> None:
+            if not process.alive:
+                spawns.append(time.perf_counter())
+            await real(process)
+
+        # the executor builds its own BotProcess objects: only their start is timed here
+        with mock.patch.object(BotProcess, "ensure_running", ensure_running):
+            await super().start(entrants)
+        ended = time.perf_counter()
+        self.start_s = ended - began
+        self.spawn_to_ready_s = ended - min(spawns, default=ended)
+        self.processes = len(spawns)
+
+
+@dataclass
+class Played:
+    """One tournament run."""
+
+    sandbox: bool
+    matches: int
+    faults: int
+    wall_s: float
+    bot_start_s: float  # the runner's own figure: the summed spawning calls
+    start_s: float  # the executor's start, until every bot attends
+    spawn_to_ready_s: float  # of which from the first spawn on
+    processes: int  # bot processes started with the executor (6 bots x their lanes)
+    match_s: float  # mean match duration (referee clock)
+    db_s: float  # all timed store calls
+    db_per_match_s: float  # mark_running + finish_match per match
+    outcome: tuple[tuple[float | None, ...], ...]  # every match's scores, by match id
+
+    @property
+    def decided(self) -> str:
+        """A short fingerprint of the outcome: equal for runs that played the same matches."""
+        return hashlib.sha256(repr(self.outcome).encode()).hexdigest()[:8]
+
+    @property
+    def start_share(self) -> float:
+        return self.start_s / self.wall_s
+
+
+@contextlib.contextmanager
+def _fresh_sandbox_check() -> Iterator[None]:
+    """Each run pays the sandbox's check, as each ``arena tournament run`` does (it is cached
+    per process)."""
+    bwrap.check.cache_clear()
+    yield
+
+
+def play(tmp: Path, quick: bool, sandbox: bool = True) -> Played:
+    """The round-robin on a fresh SQLite file in ``tmp``, with or without the sandbox."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    store = TimedStore(str(tmp / "arena.db"))
+    try:
+        game = get_game(GAME)
+        raw = {"rounds": "1"} if quick else {}
+        options = dict(game.parse_options(PLAYERS, raw))
+        ids = [store.add_bot(name, command, version=str(v)).id
+               for name, command in BOTS for v in range(1, 4)]
+        schedule = round_robin(ids, PLAYERS, 1, seed=7, deals=DEALS)
+        settings = RunSettings(parallel=2, move_timeout_s=10, start_timeout_s=30, sandbox=sandbox)
+        tid = store.create_tournament(GAME, PLAYERS, options, 7, 1, {"parallel": 2}, ids, schedule)
+        executor = TimedExecutor(tmp, settings, hidden=(store.path,) if store.path else ())
+        with _fresh_sandbox_check():
+            summary = run_until_done(store, tid, tmp, settings, executor=executor)
+        matches = sorted(store.list_matches(tid, limit=10_000), key=lambda m: m.id)
+        per_match = (store.seconds["mark_running"] + store.seconds["finish_match"]) / len(matches)
+        return Played(sandbox, len(matches), summary.faults, summary.wall_s, summary.bot_start_s,
+                      executor.start_s, executor.spawn_to_ready_s, executor.processes,
+                      sum(m.duration_s or 0 for m in matches) / len(matches),
+                      sum(store.seconds.values()), per_match,
+                      tuple(tuple(seat.score for seat in m.seats) for m in matches))
     finally:
-        for bot in bots:
-            host.dismiss(bot.token)
-        await asyncio.gather(*(b.stop() for b in bots), return_exceptions=True)
-        await server.stop(grace=0.5)
+        store.close()
 
 
 def run(quick: bool) -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp_name:
-        tmp = Path(tmp_name)
-        store = TimedStore(str(tmp / "arena.db"))
-        try:
-            game = get_game(GAME)
-            raw = {"rounds": "1"} if quick else {}
-            options = dict(game.parse_options(PLAYERS, raw))
-            ids = [store.add_bot(name, command, version=str(v)).id
-                   for name, command in BOTS for v in range(1, 4)]
-            schedule = round_robin(ids, PLAYERS, 1, seed=7)
-            settings = RunSettings(parallel=2, move_timeout_s=10, start_timeout_s=30)
-            tid = store.create_tournament(GAME, PLAYERS, options, 7, 1, {"parallel": 2}, ids,
-                                          schedule)
-            summary = run_until_done(store, tid, tmp, settings)
-            matches = store.list_matches(tid, limit=10_000)
-            db_seconds = sum(store.seconds.values())
-            per_match = (store.seconds["mark_running"] + store.seconds["finish_match"]) / len(matches)
-            ready_s = asyncio.run(_time_to_ready([c for _, c in BOTS for _ in range(3)], tmp))
-            match_s = sum(m.duration_s or 0 for m in matches) / len(matches)
-        finally:
-            store.close()
+        result = play(Path(tmp_name), quick, sandbox=True)
     size = "1 round per match (quick)" if quick else "full matches (to 31)"
-    wall = summary.wall_s
-    spawn_share = summary.bot_start_s / wall
-    ready_share = ready_s / wall
+    wall = result.wall_s
+    spawn_share = result.bot_start_s / wall
+    ready_share = result.start_share
     return [
-        Row("4 tournament", f"6-bot Kill round-robin, {len(matches)} matches, --parallel 2", wall, "s",
-            note=f"{size}; {summary.faults} faults; {match_s:.2f} s per match (referee clock)"),
+        Row("4 tournament", f"6-bot Kill round-robin, {result.matches} matches, --parallel 2", wall, "s",
+            note=f"{size}; sandboxed bots (the default); {result.faults} faults; "
+                 f"{result.match_s:.2f} s per match (referee clock)"),
         Row("4 tournament", "bot process start (runner's bot_start_s)", spawn_share * 100, "% of wall",
             "tournament wall time", wall, spawn_share, "< 5%", spawn_share < 0.05,
-            f"{summary.bot_start_s * 1000:.0f} ms: spawning only (create_subprocess_exec)"),
-        Row("4 tournament", "bot start to ready (6 bots, spawn to Attend)", ready_share * 100,
+            f"{result.bot_start_s * 1000:.0f} ms: the spawning calls only, summed over the "
+            f"{result.processes} processes (started at once, so their intervals overlap)"),
+        Row("4 tournament", "bot start to ready (6 bots x lanes, spawn to Attend)", ready_share * 100,
             "% of wall", "tournament wall time", wall, ready_share, "< 5%", ready_share < 0.05,
-            f"{ready_s:.2f} s measured separately; interpreter start + imports + connect"),
-        Row("4 tournament", "database time per match", per_match * 1000, "ms/match",
-            note=f"mark_running + finish_match; all store calls {db_seconds:.2f} s "
-                 f"= {db_seconds / wall:.1%} of wall"),
+            f"{result.start_s:.2f} s: the executor's start in this run (sockets, servers, sandbox, "
+            f"spawns, until all {result.processes} processes attend: 6 bots x 4 lanes, one per "
+            f"rotation of a duplicated deal), of which {result.spawn_to_ready_s:.2f} s from the "
+            "first spawn"),
+        Row("4 tournament", "database time per match", result.db_per_match_s * 1000, "ms/match",
+            note=f"mark_running + finish_match; all store calls {result.db_s:.2f} s "
+                 f"= {result.db_s / wall:.1%} of wall"),
     ]
 
 

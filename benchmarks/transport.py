@@ -27,8 +27,9 @@ import grpc
 from arena.games import get_game
 from arena.match.links import Link
 from arena.match.referee import MatchReport, MatchSettings, run_match
-from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.net.bot_service import BotServer, MatchHost, MatchSpec, create_server, digest
 from arena.players.process import BotProcess
+from arena.players.sandbox import Sandbox
 from arena.v1 import arena_pb2 as pb
 from benchmarks.common import InstantLink, Row
 from benchmarks.trivial_bot import PINGPONG_METHOD
@@ -153,19 +154,43 @@ async def pingpong(journal: Journal) -> tuple[int, float]:
 # ------------------------------------------------------------------ the referee over gRPC
 
 class Arena:
-    """A referee server with one trivial bot process per seat."""
+    """A referee server with one trivial bot process per seat.
 
-    def __init__(self, tmp: Path) -> None:
+    By default one server on a TCP port of 127.0.0.1; with ``address`` (``unix:PATH``) one
+    server on that Unix socket; with ``per_bot``, a server per bot on a Unix socket of its
+    own (:meth:`BotServer.for_bot`, as a tournament serves managed bots), the bots in
+    ``sandbox`` when one is given. ``label`` names the bots (and their logs).
+    """
+
+    def __init__(self, tmp: Path, address: str = "127.0.0.1:0", per_bot: bool = False,
+                 sandbox: Sandbox | None = None, label: str = "trivial") -> None:
         self.tmp = tmp
         self.host = MatchHost()
-        self.server: Any = None
+        self.servers: list[Any] = []  # grpc.aio.Server or BotServer: both stop(grace=)
         self.bots: list[BotProcess] = []
         self.cpu_s = 0.0  # this (the referee's) process, over all play() calls
+        self._address = address
+        self._per_bot = per_bot
+        self._sandbox = sandbox
+        self._label = label
 
     async def __aenter__(self) -> Arena:
-        self.server, port = await create_server(self.host)
-        self.bots = [BotProcess(f"trivial{s}", "python -m benchmarks.trivial_bot",
-                                f"127.0.0.1:{port}", self.tmp / "logs") for s in range(PLAYERS)]
+        command = "python -m benchmarks.trivial_bot"
+        logs = self.tmp / "logs"
+        if self._per_bot:
+            for s in range(PLAYERS):
+                socket = self.tmp / f"{self._label}{s}.sock"
+                bot = BotProcess(f"{self._label}{s}", command, f"unix:{socket}", logs,
+                                 sandbox=self._sandbox)
+                self.servers.append(await BotServer.for_bot(self.host, socket, digest(bot.token)))
+                self.bots.append(bot)
+        else:
+            server, port = await create_server(self.host, self._address)
+            self.servers.append(server)
+            target = (self._address if self._address.startswith("unix:")
+                      else f"{self._address.rsplit(':', 1)[0]}:{port}")
+            self.bots = [BotProcess(f"{self._label}{s}", command, target, logs)
+                         for s in range(PLAYERS)]
         for bot in self.bots:
             self.host.admit(bot.token)
         await asyncio.gather(*(bot.ensure_running() for bot in self.bots))
@@ -175,7 +200,8 @@ class Arena:
         for bot in self.bots:
             self.host.dismiss(bot.token)
         await asyncio.gather(*(bot.stop() for bot in self.bots), return_exceptions=True)
-        await self.server.stop(grace=1)
+        for server in self.servers:
+            await server.stop(grace=1)
 
     async def play(self, concurrent: int, options: dict[str, Any],
                    seed: int = 0) -> tuple[int, float]:
