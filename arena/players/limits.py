@@ -1,20 +1,16 @@
-"""Resource limits for managed bots, and the tiny launcher that applies them.
+"""Resource limits for managed bots: which applies how, and the launcher's command line.
 
 Where the machine's control groups allow (:mod:`arena.players.cgroups`), memory,
 processes and CPU are limited for the bot *as a whole*: every process it starts
 counts against one budget. The rest, and everything on a machine without usable
 cgroups, are per-process rlimits (:meth:`ResourceLimits.split` decides which).
 
-A bot's command runs as ``python -I -S .../limits.py --join FILE ... --memory-mb N ... --
-CMD ARGS``: the launcher writes its pid to each group's ``cgroup.procs`` (joining it),
-lowers its own rlimits with ``setrlimit`` and then becomes the bot (or the sandbox
-holding the bot) with ``execvp``. Groups and rlimits are inherited, so they hold for
-the bot's whole process tree from its first instruction.
-
-Why a launcher: setting limits in the child between fork and exec (``preexec_fn``)
-is unsafe in a process with threads (gRPC runs several), and ``prlimit`` after the
-spawn races with a child that allocates at once. The launcher needs only the standard
-library and starts without ``site`` (about 10 ms), so it adds little to a bot's start.
+A bot's command runs as ``python -I -S .../launcher.py --join FILE ... --memory-mb N
+... -- CMD ARGS``: the launcher (:mod:`arena.players.launcher`) writes its pid to each
+group's ``cgroup.procs`` (joining it), lowers its own rlimits with ``setrlimit`` and
+then becomes the bot (or the sandbox holding the bot) with ``execvp``. Groups and
+rlimits are inherited, so they hold for the bot's whole process tree from its first
+instruction.
 
 What each limit means:
 
@@ -39,14 +35,13 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-LAUNCHER = os.path.abspath(__file__)
-CPU_GRACE_S = 5  # between SIGXCPU (soft limit) and SIGKILL (hard limit)
+LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py")
+"""The launcher's file, run as a script (:mod:`arena.players.launcher`)."""
 UNLIMITED_WORDS = ("unlimited", "none", "off")
 
 _UNITS = {"": 1, "k": 1 / 1024, "m": 1, "g": 1024, "t": 1024 * 1024}
@@ -183,55 +178,3 @@ def parse_count(what: str, text: str) -> int | None:
     if value < 1:
         raise LimitError(f"{what} must be at least 1 (or unlimited), not {text!r}")
     return value
-
-
-# -- the launcher ------------------------------------------------------------------------
-_RESOURCES = {"--memory-mb": (resource.RLIMIT_AS, 1024 * 1024), "--cpu-seconds": (resource.RLIMIT_CPU, 1),
-              "--processes": (resource.RLIMIT_NPROC, 1), "--open-files": (resource.RLIMIT_NOFILE, 1)}
-
-
-def _lower(kind: int, soft: int, hard: int) -> None:
-    """Lower a limit; never raise it above the hard limit already in force."""
-    _, current_hard = resource.getrlimit(kind)
-    if current_hard != resource.RLIM_INFINITY:
-        hard = min(hard, current_hard)
-        soft = min(soft, hard)
-    resource.setrlimit(kind, (soft, hard))
-
-
-def launch(args: Sequence[str]) -> None:
-    """Apply ``--flag N`` limits, then become the command after ``--`` (never returns)."""
-    args = list(args)
-    if "--" not in args or args.index("--") == len(args) - 1:
-        raise SystemExit("usage: limits.py [--join CGROUP_PROCS_FILE] [--memory-mb N] "
-                         "[--cpu-seconds N] [--processes N] [--open-files N] -- COMMAND [ARGS...]")
-    split = args.index("--")
-    flags, command = args[:split], args[split + 1:]
-    if len(flags) % 2:
-        raise SystemExit(f"limits: a value is missing in {flags}")
-    for flag, text in zip(flags[::2], flags[1::2], strict=True):
-        if flag == "--join":  # a control group: every process of the bot will be in it
-            try:
-                with open(text, "w") as procs:
-                    procs.write(str(os.getpid()))
-            except OSError as err:
-                raise SystemExit(f"limits: cannot join the control group {text}: {err}") from None
-            continue
-        if flag not in _RESOURCES or not text.isdigit() or int(text) < 1:
-            raise SystemExit(f"limits: bad limit {flag} {text}")
-        kind, unit = _RESOURCES[flag]
-        value = int(text) * unit
-        grace = CPU_GRACE_S if kind == resource.RLIMIT_CPU else 0
-        try:
-            _lower(kind, value, value + grace)
-        except (ValueError, OSError) as err:
-            raise SystemExit(f"limits: cannot set {flag} {text}: {err}") from None
-    try:
-        os.execvp(command[0], command)
-    except OSError as err:
-        print(f"limits: cannot run {command[0]!r}: {err}", file=sys.stderr)
-        os._exit(127)
-
-
-if __name__ == "__main__":
-    launch(sys.argv[1:])
