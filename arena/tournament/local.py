@@ -7,8 +7,9 @@ socket of its own, which admits its token only and caps its connections and
 calls. They are started once, kept for all their matches and restarted before a
 match when they crashed. A managed bot has a process per *lane*: a match's lane
 (the seat rotation of a duplicated deal) says which plays it, so that no process
-of a bot sees a deal twice; every lane starts with the executor (a lane started
-in the middle of a tournament could miss its first match's start timeout).
+of a bot sees a deal twice. Every lane is spawned with the executor; the first
+matches wait for lane 0 only, and a match whose lane is still starting waits for
+it before its start timeout runs.
 
 Remote bots connect to ``RunSettings.listen`` (TLS when a certificate is
 given) with their own token. Before the first match every bot gets time to
@@ -52,6 +53,7 @@ class _Bot:
     token_hash: str
     process: BotProcess | None
     starting: asyncio.Lock = field(default_factory=asyncio.Lock)
+    fresh: bool = False  # a lane spawned with the executor, not yet waited for
 
     async def ensure_running(self) -> None:
         if self.process is not None:
@@ -91,6 +93,7 @@ class LocalExecutor(Executor):
         self._closed_start_s = 0.0  # bot_start_s of the processes stopped by close()
         self._entrants: dict[int, Entrant] = {}
         self._making = asyncio.Lock()
+        self._waited_s = 0.0  # matches waiting for a lane still starting
         self._contained: dict[str, Any] = {}
         self._sockets: Path | None = None  # the folder of the managed bots' sockets
 
@@ -126,8 +129,11 @@ class LocalExecutor(Executor):
         await asyncio.gather(*(bot.ensure_running() for bot in self._bots.values()))
         # Before the first match every bot gets time to attend: a managed bot slower to
         # start than the start timeout (a busy machine) or a remote bot still connecting
-        # would otherwise be a no-show in its first matches.
-        await self._wait_for([b for b in self._bots.values() if b.process is not None],
+        # would otherwise be a no-show in its first matches. Lanes past the first start
+        # alongside, and a match waits for its own (see play) while others are played.
+        for (_, lane), bot in self._bots.items():
+            bot.fresh = bot.process is not None and lane > 0
+        await self._wait_for([b for b in self._bots.values() if b.process is not None and not b.fresh],
                              max(settings.start_timeout_s, MANAGED_START_GRACE_S))
         remote_bots = [b for b in self._bots.values() if b.process is None]
         if settings.wait_for_remote_s > 0 and not all(b.settled(host) for b in remote_bots):
@@ -202,6 +208,15 @@ class LocalExecutor(Executor):
         seat_bots = [await self._lane(entrant.bot_id, job.lane) for entrant in job.seats]
         for bot in seat_bots:
             await bot.ensure_running()
+        # A lane still starting since the executor's start is waited for (it is no no-show),
+        # and the wait counted as start-up time.
+        fresh = [b for b in seat_bots if b.fresh]
+        if fresh:
+            began = time.perf_counter()
+            await self._wait_for(fresh, max(job.clocks.start_timeout_s, MANAGED_START_GRACE_S))
+            for bot in fresh:
+                bot.fresh = False
+            self._waited_s += time.perf_counter() - began
         spec = MatchSpec(match_id=str(job.match_id), game=job.game, players=job.players,
                          seed=job.seed, options=dict(job.options),
                          seat_token_hashes=tuple(b.token_hash for b in seat_bots),
@@ -238,8 +253,8 @@ class LocalExecutor(Executor):
 
     @property
     def bot_start_s(self) -> float:
-        return self._closed_start_s + sum(b.process.start_seconds for b in self._bots.values()
-                                           if b.process is not None)
+        return self._closed_start_s + self._waited_s + sum(
+            b.process.start_seconds for b in self._bots.values() if b.process is not None)
 
     async def _wait_for(self, bots: Sequence[_Bot], wait_s: float,
                         arrived: Callable[[_Bot], None] | None = None) -> list[_Bot]:
