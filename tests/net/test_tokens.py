@@ -38,6 +38,6 @@ def test_a_second_connection_with_a_copied_token_is_refused_until_the_first_ends
         return attending, f"{refused.value.code().name}: {refused.value.details()}", again
 
     attending, refused, again = on_server(tmp_path, scenario)
-    assert ATTENDING_MARK in attending and ATTENDING_MARK in again  # type: ignore[operator]
+    assert ATTENDING_MARK in attending and ATTENDING_MARK in again
     assert refused == ("ALREADY_EXISTS: this bot token is attending already, on another "
                        "connection (one Attend stream per token)")

@@ -28,7 +28,14 @@ from alembic.runtime.migration import MigrationContext
 from arena.match.faults import Fault
 from arena.rating import ratings as rt
 from arena.storage import schema
-from arena.storage.store import MatchResult, MatchStatus, Store, StoreError, TournamentStatus
+from arena.storage.store import (
+    MatchResult,
+    MatchStatus,
+    ScheduledMatch,
+    Store,
+    StoreError,
+    TournamentStatus,
+)
 from arena.storage.tables import TABLE_NAMES, metadata
 from tests.conftest import new_postgres_database
 from tests.helpers import arena, open_and_add
@@ -485,10 +492,43 @@ def _old_database(url: str) -> None:
     _write_old_data(url)
 
 
-def _upgraded(rows: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    """Rows of an older revision as the newest has them: every column added since empty
-    (0003: ``bot.folder``, none for a bot registered before bots had folders)."""
-    return {**rows, "bot": [{**bot, "folder": None} for bot in rows["bot"]]}
+ADDED: dict[str, dict[str, dict[str, Any]]] = {
+    "0003": {"bot": {"folder": None}},  # none for a bot registered before bots had folders
+    "0004": {"tournament": {"deal_key": None},  # no key: its deals came from its seed
+             "match": {"lane": 0},  # every match of a bot by its one process
+             "seat": {"peer": None}},  # no connection recorded
+}
+"""The columns each revision adds, with what a row written before it gets."""
+
+
+def _added(since: str, to: str | None) -> dict[str, dict[str, Any]]:
+    """The columns added after revision ``since`` up to ``to`` (the newest when None), by table."""
+    to = to or schema.head()
+    assert to <= max(ADDED), f"revision {to} is newer than the columns this test knows of"
+    out: dict[str, dict[str, Any]] = {}
+    for revision, tables in ADDED.items():
+        if since < revision <= to:
+            for table, columns in tables.items():
+                out.setdefault(table, {}).update(columns)
+    return out
+
+
+def _upgraded(rows: dict[str, list[dict[str, Any]]], since: str = schema.FIRST_REVISION,
+              to: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Rows of revision ``since`` as revision ``to`` (the newest when None) has them: every
+    column added in between with the value :data:`ADDED` gives an old row."""
+    added = _added(since, to)
+    return {table: [{**row, **added.get(table, {})} for row in table_rows]
+            for table, table_rows in rows.items()}
+
+
+def _downgraded(rows: dict[str, list[dict[str, Any]]],
+                to: str) -> dict[str, list[dict[str, Any]]]:
+    """Rows as revision ``to`` has them: without the columns added after it."""
+    added = _added(to, None)
+    return {table: [{k: v for k, v in row.items() if k not in added.get(table, {})}
+                    for row in table_rows]
+            for table, table_rows in rows.items()}
 
 
 # ---------------------------------------------------------------- the tests
@@ -554,8 +594,9 @@ def test_upgrading_a_database_of_the_old_arena_loses_nothing(url: str) -> None:
         assert (m.created_at, m.started_at, m.finished_at) == (
             _at(20), _at(21 + i) if played else None, _at(40 + i) if status == "finished" else None)
         assert m.duration_s == (0.5 * i if status == "finished" else None)
-        assert [(s.seat, s.bot_id, s.bot, s.score, s.rank, s.fault) for s in m.seats] == [
-            (n, b, labels[b], score, rank, fault) for n, (b, score, rank, fault) in enumerate(seats)]
+        assert [(s.seat, s.bot_id, s.bot, s.score, s.rank, s.fault, s.peer) for s in m.seats] == [
+            (n, b, labels[b], score, rank, fault, None)
+            for n, (b, score, rank, fault) in enumerate(seats)]
         assert all(type(s.fault) is Fault for s in m.seats)
     assert {m.id for m in store.list_matches(limit=100)} == {m[0] for m in MATCHES}
 
@@ -572,7 +613,7 @@ def test_upgrading_a_database_of_the_old_arena_loses_nothing(url: str) -> None:
 
     # and the store carries on from there: the interrupted tournament resumes
     todo = store.claim_unfinished(2)
-    assert [m.id for m in todo] == [6, 7]
+    assert [(m.id, m.lane) for m in todo] == [(6, 0), (7, 0)]  # its one process per bot
     for to_run in todo:
         store.finish_match(to_run.id, MatchResult((1.0, 0.0), (1, 2), (Fault.NONE, "timeout")))
     board, _ = rated()
@@ -700,7 +741,7 @@ def test_revision_0003_gives_every_bot_an_empty_folder_and_downgrades_without_it
     _migrate(url, "upgrade", "0003")
     assert _stored_revisions(url) == {"0003"}
     assert ("folder", "VARCHAR", True) in _bot_columns(url)  # nullable: none for the old bots
-    assert _raw_rows(url) == _upgraded(before)  # nothing else touched
+    assert _raw_rows(url) == _upgraded(before, "0002", "0003")  # nothing else touched
     with Store(url) as store:
         assert all(b.folder is None for b in store.list_bots(include_removed=True))
         added = store.add_bot("eve", "python -m bots.random_bot", folder="/srv/bots/eve")
@@ -710,6 +751,62 @@ def test_revision_0003_gives_every_bot_an_empty_folder_and_downgrades_without_it
     _migrate(url, "downgrade", "0002")
     assert "folder" not in {name for name, _, _ in _bot_columns(url)}
     assert _raw_rows(url) == {**before, "bot": [*before["bot"], eve]}  # only the folder is gone
+
+
+def _columns(url: str, table: str) -> list[tuple[str, str, bool]]:
+    return list(_describe(url)[table]["columns"])
+
+
+def test_revision_0004_gives_old_rows_no_key_lane_0_and_no_peer_and_downgrades_without_them(
+    url: str,
+) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)  # as the store does with the old arena's
+    _migrate(url, "upgrade", "0003")
+    before = _raw_rows(url)
+    shape = _describe(url)
+    new_columns = {("tournament", "deal_key"), ("match", "lane"), ("seat", "peer")}
+    for table, column in new_columns:
+        assert column not in {name for name, _, _ in _columns(url, table)}
+    _migrate(url, "upgrade", "0004")
+    assert _stored_revisions(url) == {"0004"}
+    assert ("deal_key", "VARCHAR", True) in _columns(url, "tournament")  # NULL: the seed's deals
+    assert ("lane", "INTEGER", False) in _columns(url, "match")  # 0 for every old match
+    assert ("peer", "VARCHAR", True) in _columns(url, "seat")  # NULL: none recorded
+    assert _raw_rows(url) == _upgraded(before, "0003", "0004")  # nothing else touched
+    after = _describe(url)
+    for table in TABLE_NAMES:  # only the three columns are new: keys, indexes, checks kept
+        assert {k: v for k, v in after[table].items() if k != "columns"} == \
+            {k: v for k, v in shape[table].items() if k != "columns"}, table
+        assert [c for c in after[table]["columns"] if (table, c[0]) not in new_columns] == \
+            shape[table]["columns"]
+
+    with Store(url) as store:
+        assert all(s.peer is None for m in store.list_matches(limit=100) for s in m.seats)
+        assert [(m.id, m.lane) for m in store.claim_unfinished(2)] == [(6, 0), (7, 0)]
+        # and new rows carry them: a tournament with a key, a match on lane 1, a remote seat
+        tid = store.create_tournament(
+            GAME, 2, {}, 5, 1, {}, [1, 3],
+            [ScheduledMatch(0, 51, (1, 3), lane=0), ScheduledMatch(1, 51, (3, 1), lane=1)],
+            deal_key="ab" * 32)
+        todo = store.claim_unfinished(tid)
+        assert [(m.index, m.seed, m.lane) for m in todo] == [(0, 51, 0), (1, 51, 1)]
+        store.finish_match(todo[1].id, MatchResult((1.0, 0.0), (1, 2), (Fault.NONE, Fault.NONE),
+                                                   peers=("ipv4:192.0.2.7:40000", None)))
+        assert [s.peer for s in store.get_match(todo[1].id).seats] == ["ipv4:192.0.2.7:40000",
+                                                                      None]
+    written = _raw_rows(url)
+    assert written["tournament"][-1]["deal_key"] == "ab" * 32
+    assert [m["lane"] for m in written["match"][-2:]] == [0, 1]
+
+    _migrate(url, "downgrade", "0003")
+    assert _stored_revisions(url) == {"0003"}
+    for table, column in new_columns:
+        assert column not in {name for name, _, _ in _columns(url, table)}
+    # only the three columns are gone: every row, the new ones too, and the schema of 0003
+    assert _raw_rows(url) == _downgraded(written, "0003")
+    assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
+        {k: v for k, v in shape.items() if k != "sql"}
 
 
 def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from arena.match.links import LocalLink
 from arena.match.referee import MatchReport, run_match
 from arena.net.bot_service import digest
 from arena.net.tls import TlsError
-from arena.storage.store import Store, TournamentInfo
+from arena.storage.store import MatchToRun, Store, TournamentInfo
 from arena.tournament import (
     Entrant,
     Executor,
@@ -37,6 +37,8 @@ from arena.tournament import (
     run_tournament,
     run_until_done,
 )
+from arena.tournament.schedule import Deals
+from arena.tournament.setup import DUPLICATE, INDEPENDENT
 from tests.helpers import RandomPlayer
 
 
@@ -58,14 +60,29 @@ def test_fewer_bots_than_seats_fills_the_extra_seats_evenly() -> None:
 
 
 def test_rotations_of_a_group_share_one_deal_and_the_schedule_is_reproducible() -> None:
-    schedule = round_robin([1, 2, 3], players=3, repetitions=2, seed=42)
-    assert schedule == round_robin([3, 1, 2], players=3, repetitions=2, seed=42)
-    assert schedule != round_robin([1, 2, 3], players=3, repetitions=2, seed=43)
-    first = [m for m in schedule[:3]]
-    assert {m.seed for m in first} == {schedule[0].seed}
-    assert [m.seat_bot_ids for m in first] == rotations((1, 2, 3))
-    assert schedule[3].seed != schedule[0].seed  # the next repetition deals anew
-    assert [m.index for m in schedule] == list(range(len(schedule)))
+    deals = Deals()
+    schedule = round_robin([1, 2, 3], players=3, repetitions=2, seed=42, deals=deals)
+    # the same key gives the same schedule, whatever the order the bots are named in
+    assert schedule == round_robin([3, 1, 2], players=3, repetitions=2, seed=42,
+                                   deals=Deals(key=deals.key))
+    assert schedule != round_robin([1, 2, 3], players=3, repetitions=2, seed=42, deals=Deals())
+    # secret deals come from the key alone: another public seed does not change them
+    assert round_robin([1, 2, 3], players=3, repetitions=2, seed=43,
+                       deals=Deals(key=deals.key)) == schedule
+    # deals from the public seed (research runs): the same seed, the same schedule
+    public = round_robin([1, 2, 3], players=3, repetitions=2, seed=42, deals=Deals(from_seed=True))
+    assert public == round_robin([3, 1, 2], players=3, repetitions=2, seed=42,
+                                 deals=Deals(from_seed=True))
+    assert public != round_robin([1, 2, 3], players=3, repetitions=2, seed=43,
+                                 deals=Deals(from_seed=True))
+    assert not {m.seed for m in public} & {m.seed for m in schedule}
+    for made in (schedule, public):
+        first = made[:3]
+        assert {m.seed for m in first} == {made[0].seed}
+        assert [m.seat_bot_ids for m in first] == rotations((1, 2, 3))
+        assert [m.lane for m in first] == [0, 1, 2]  # each rotation on its own lane
+        assert made[3].seed != made[0].seed  # the next repetition deals anew
+        assert [m.index for m in made] == list(range(len(made)))
 
 
 def test_rotations_skip_repeated_seatings() -> None:
@@ -135,28 +152,35 @@ def three_bots(store: Store) -> None:
 REMOTE = RunSettings(parallel=3, move_timeout_s=5, start_timeout_s=5, listen="127.0.0.1:0")
 
 
-def played_in_process(db: Path, settings: RunSettings,
-                      executor: InProcessExecutor) -> tuple[Store, int, RunSummary]:
+def played_in_process(db: Path, settings: RunSettings, executor: InProcessExecutor
+                      ) -> tuple[Store, int, RunSummary, dict[int, MatchToRun]]:
+    """The three bots' tournament, with duplicate deals (so that the rotations of a deal
+    have lanes) from the public seed (so that two runs of it play the same deals); with
+    the matches as the store scheduled them."""
     store = Store(str(db))
     three_bots(store)
-    tid = create_round_robin(store, GAME, ["alpha", "beta", "faraway"], 2, 2, 11, {}, settings)
+    tid = create_round_robin(store, GAME, ["alpha", "beta", "faraway"], 2, 2, 11, {}, settings,
+                             DUPLICATE, deals_from_seed=True)
+    scheduled = {m.id: m for m in store.claim_unfinished(tid)}
     summary = run_until_done(store, tid, db.parent / "arena-data", settings, executor=executor)
-    return store, tid, summary
+    return store, tid, summary, scheduled
 
 
 def test_a_custom_executor_plays_every_scheduled_match_once_through_the_seam(tmp_path: Path) -> None:
     executor = InProcessExecutor(slow_first=True)
-    store, tid, summary = played_in_process(tmp_path / "arena.db", REMOTE, executor)
+    store, tid, summary, scheduled = played_in_process(tmp_path / "arena.db", REMOTE, executor)
     tournament = store.get_tournament(tid)
     matches = {m.id: store.get_match(m.id) for m in store.list_matches(tid, 1000)}
-    assert tournament.total == len(matches) == 12
+    assert tournament.total == len(matches) == len(scheduled) == 12
+    assert {m.lane for m in scheduled.values()} == {0, 1}  # two seat rotations per deal
 
-    # started once with every bot, as plain data; closed once
+    # started once with every bot, as plain data, a managed bot with a process per lane;
+    # closed once
     (entrants,) = executor.started
-    assert [(e.name, e.command, e.remote) for e in entrants] == [
-        ("alpha@1", "python -m bots.random_bot", False),
-        ("beta@1", "python -m bots.face_card_kill_card", False),
-        ("faraway@1", None, True)]
+    assert [(e.name, e.command, e.remote, e.lanes) for e in entrants] == [
+        ("alpha@1", "python -m bots.random_bot", False, 2),
+        ("beta@1", "python -m bots.face_card_kill_card", False, 2),
+        ("faraway@1", None, True, 1)]
     assert entrants[2].token_hash == digest("faraway's token")
     assert {e.limits for e in entrants} == {REMOTE.limits}
     assert executor.closed == 1
@@ -166,6 +190,7 @@ def test_a_custom_executor_plays_every_scheduled_match_once_through_the_seam(tmp
     for job in executor.jobs:
         match = matches[job.match_id]
         assert (job.game, job.players, job.seed) == (GAME, 2, match.seed)
+        assert (job.index, job.lane) == (scheduled[job.match_id].index, scheduled[job.match_id].lane)
         assert [seat.name for seat in job.seats] == [seat.bot for seat in match.seats]
         assert job.clocks == REMOTE.clocks and dict(job.options) == match.options
         assert pickle.loads(pickle.dumps(job)) == job  # plain data: it could travel to another machine
@@ -191,9 +216,11 @@ def test_a_custom_executor_plays_every_scheduled_match_once_through_the_seam(tmp
     assert [(r.label, r.mu, r.sigma, r.matches, r.wins) for r in store.leaderboard(GAME)] == board
     one_by_one = InProcessExecutor()
     (tmp_path / "serial").mkdir()
-    serial, _, _ = played_in_process(tmp_path / "serial" / "arena.db",
-                                     replace(REMOTE, parallel=1), one_by_one)
+    serial, _, _, again = played_in_process(tmp_path / "serial" / "arena.db",
+                                            replace(REMOTE, parallel=1), one_by_one)
     assert one_by_one.finished == list(range(12))
+    same = [(m.index, m.seed, m.seat_bot_ids, m.lane) for m in scheduled.values()]
+    assert [(m.index, m.seed, m.seat_bot_ids, m.lane) for m in again.values()] == same
     assert [(r.label, r.mu, r.sigma, r.matches, r.wins) for r in serial.leaderboard(GAME)] == board
 
 
@@ -289,7 +316,7 @@ class Recording(Executor):
         await self.inner.start(entrants)
 
     async def play(self, job: MatchJob) -> MatchReport:
-        self.calls.append(f"play {job.index}")
+        self.calls.append(f"play {job.index} lane {job.lane}")
         return await self.inner.play(job)
 
     async def close(self) -> None:
@@ -310,11 +337,13 @@ def test_the_local_executor_behind_the_seam_plays_real_bots_and_stops_them(tmp_p
     recording = Recording(local)
     summary = run_until_done(store, tid, tmp_path, settings, executor=recording)
     assert recording.calls[0] == "start" and recording.calls[-1] == "close"
-    assert sorted(recording.calls[1:-1]) == ["play 0", "play 1"]
+    # the two seat rotations of the one deal, each played by another process of each bot
+    assert sorted(recording.calls[1:-1]) == ["play 0 lane 0", "play 1 lane 1"]
     assert (summary.played, summary.faults, summary.left) == (2, 0, 0)
     assert summary.bot_start_s > 0
-    assert sorted((tmp_path / "logs").iterdir()) == [tmp_path / "logs" / "alpha@1.log",
-                                                    tmp_path / "logs" / "beta@1.log"]
+    assert sorted((tmp_path / "logs").iterdir()) == [
+        tmp_path / "logs" / name
+        for name in ("alpha@1.lane1.log", "alpha@1.log", "beta@1.lane1.log", "beta@1.log")]
     assert all(m.status == "finished" for m in store.list_matches(tid, 10))
 
 
@@ -332,17 +361,39 @@ def test_create_round_robin_writes_the_schedule_and_the_settings(tmp_path: Path)
     store = Store(str(tmp_path / "arena.db"))
     three_bots(store)
     settings = RunSettings(parallel=4, move_timeout_s=3, time_bank_s=1.5)
-    tid = create_round_robin(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"}, settings)
-    tournament = store.get_tournament(tid)
-    assert (tournament.game, tournament.players, tournament.repetitions, tournament.seed) == (
-        GAME, 3, 2, 99)
-    assert tournament.bots == ("beta@1", "alpha@1") and tournament.options["dealer"] == 1
-    assert RunSettings.from_saved(tournament.settings) == settings
+    said: list[str] = []
+    public = create_round_robin(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
+                                settings, deals_from_seed=True, notice=said.append)
+    secret = create_round_robin(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
+                                settings, notice=said.append)
+    assert len(said) == 1 and "99" in said[0]  # the operator is told the deals are public
     ids = {info.label: info.id for info in store.list_bots()}
-    expected = round_robin([ids["beta@1"], ids["alpha@1"]], 3, 2, 99)
-    todo = store.claim_unfinished(tid)
-    assert [(m.index, m.seed, m.seat_bot_ids) for m in todo] == [
-        (m.index, m.seed, m.seat_bot_ids) for m in expected]
+    expected = round_robin([ids["beta@1"], ids["alpha@1"]], 3, 2, 99, Deals(from_seed=True))
+    for tid, from_seed in ((public, True), (secret, False)):
+        tournament = store.get_tournament(tid)
+        assert (tournament.game, tournament.players, tournament.repetitions, tournament.seed) == (
+            GAME, 3, 2, 99)
+        assert tournament.bots == ("beta@1", "alpha@1") and tournament.options["dealer"] == 1
+        assert RunSettings.from_saved(tournament.settings) == settings
+        assert (tournament.settings["deals"], tournament.settings["deals_from_seed"]) == (
+            DUPLICATE, from_seed)  # every bot managed: duplicate deals
+        todo = store.claim_unfinished(tid)
+        assert [(m.index, m.seat_bot_ids, m.lane) for m in todo] == [
+            (m.index, m.seat_bot_ids, m.lane) for m in expected]
+        assert {m.lane for m in todo} == {0, 1, 2}
+        if from_seed:  # anyone with the seed can reproduce the deals
+            assert [m.seed for m in todo] == [m.seed for m in expected]
+        else:  # the same matches share a deal, but none is the seed's
+            assert [[m.seed == n.seed for n in todo] for m in todo] == [
+                [m.seed == n.seed for n in expected] for m in expected]
+            assert not {m.seed for m in todo} & {m.seed for m in expected}
+    assert store.get_tournament(secret).settings == {
+        **store.get_tournament(public).settings, "deals_from_seed": False}
+    independent = create_round_robin(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {}, settings,
+                                     INDEPENDENT, deals_from_seed=True)
+    assert store.get_tournament(independent).settings["deals"] == INDEPENDENT
+    todo = store.claim_unfinished(independent)
+    assert {m.lane for m in todo} == {0} and len({m.seed for m in todo}) == len(todo)
 
 
 @pytest.mark.parametrize(("bots", "settings", "message"), [
