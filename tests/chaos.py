@@ -76,11 +76,12 @@ class ChaosReport:
     faults: dict[str, Counter[str]]
     bad_last: int          # matches where a faulting seat ranked below a clean one
     bad_not_last: int
-    flood_log_bytes: int
+    flood_log_bytes: dict[str, int]  # per log of the flood bot (one per lane): its size
     wall_s: float
     seats: Counter[str]    # per bot: seats played
     wins: Counter[str]     # per bot: seats ranked first (alone or tied)
     attackers: tuple[str, ...]
+    attacks: dict[str, dict[str, int]]  # per attacker, per log of it (one per lane): its reports
     bots: int              # in the round-robin
     players: int
     repetitions: int
@@ -131,14 +132,20 @@ def run_chaos(db: Path, players: int = 2, repetitions: int = 1, parallel: int = 
                     bad_last += 1
                 else:
                     bad_not_last += 1
-    log = data / "logs" / "flood@1.log"
+    flood_logs = {log.name: log.stat().st_size
+                  for log in sorted((data / "logs").glob("flood@1*.log"))}  # every lane's
+    attacks = {attacker: {log.name: sum(line.startswith(b"ATTACK ")
+                                        for line in log.read_bytes().splitlines())
+                          for log in sorted((data / "logs").glob(f"{attacker}@1*.log"))}
+               for attacker in attackers}  # what each process of it says it did
     tournament = store.get_tournament(tid)
     store.close()
     return ChaosReport(
         matches=tournament.total, finished=tournament.finished, faults=dict(faults),
         bad_last=bad_last, bad_not_last=bad_not_last,
-        flood_log_bytes=log.stat().st_size if log.exists() else 0, wall_s=summary.wall_s,
-        seats=seats, wins=wins, attackers=tuple(attackers), bots=len(commands), players=players,
+        flood_log_bytes=flood_logs, wall_s=summary.wall_s,
+        seats=seats, wins=wins, attackers=tuple(attackers), attacks=attacks,
+        bots=len(commands), players=players,
         repetitions=repetitions)
 
 
@@ -202,14 +209,16 @@ def main() -> None:
         shown = ", ".join(f"{fault or 'clean'}: {n}" for fault, n in counts.most_common())
         print(f"  {bot:12} {shown}")
     print(f"faulting seats ranked below every clean seat: {report.bad_last}, "
-          f"otherwise: {report.bad_not_last}; flood log {report.flood_log_bytes} bytes")
+          f"otherwise: {report.bad_not_last}; flood logs "
+          + ", ".join(f"{name} {size} bytes" for name, size in report.flood_log_bytes.items()))
     if report.attackers:
         print(f"seats won (ranked first), each attacker against its honest twin "
               f"({report.wins[TWIN]} of {report.seats[TWIN]}); beyond noise: more than "
               f"{beyond_noise(report)} over the twin")
         for attack in report.attackers:
             print(f"  {attack:12} {report.wins[attack]:4} of {report.seats[attack]:4}  "
-                  f"({report.wins[attack] - report.wins[TWIN]:+d})")
+                  f"({report.wins[attack] - report.wins[TWIN]:+d}); reports per lane: "
+                  + ", ".join(f"{n}" for n in report.attacks[attack].values()))
     time.sleep(1)
     from tests.helpers import processes_with
 

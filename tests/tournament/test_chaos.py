@@ -44,9 +44,15 @@ def test_chaos_tournament_runs_to_the_end_with_every_fault_recorded(tmp_path: Pa
     for bot in ("crash", "hang", "stall", "illegal"):  # faults in most of their 24 matches
         assert sum(n for fault, n in report.faults[bot].items() if fault) >= 17, bot
     assert report.bad_not_last == 0 and report.bad_last > 0
-    assert 0 < report.flood_log_bytes < LOG_CAP_BYTES + 1000  # captured, and capped
+    # each seat rotation of a deal is played by another process of each bot (a lane): the
+    # flood bot's two lanes each have a log, captured, and capped
+    assert list(report.flood_log_bytes) == ["flood@1.lane1.log", "flood@1.log"]
+    for name, size in report.flood_log_bytes.items():
+        assert 0 < size < LOG_CAP_BYTES + 1000, (name, size)
     limit = beyond_noise(report)
-    for attacker in ATTACKERS:
+    for attacker in ATTACKERS:  # every process of it attacked (and said so in its own log)
+        assert list(report.attacks[attacker]) == [f"{attacker}@1.lane1.log", f"{attacker}@1.log"]
+        assert all(report.attacks[attacker].values()), (attacker, report.attacks[attacker])
         assert report.seats[attacker] == report.seats[TWIN] == 2 * (bots - 1)
         assert report.wins[attacker] - report.wins[TWIN] <= limit, (attacker, report.wins, limit)
     assert seen, "the marker on the bots' command lines finds none of their processes"
