@@ -49,8 +49,11 @@ def bot_add(
 
 
 def new_bot_token() -> str:
-    """A remote bot's token: 256 random bits; the store keeps only its SHA-256."""
-    return secrets.token_urlsafe(32)
+    """A remote bot's token: 256 random bits; the store keeps only its SHA-256. Never one
+    that starts with '-', which a command line would take for an option (``--token -x``)."""
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return token
 
 
 def show_token(headline: str, name: str, token: str) -> None:
