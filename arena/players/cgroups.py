@@ -95,7 +95,6 @@ def _detect_v2(root: Path) -> CgroupSupport:
 class BotGroups:
     """The groups of one start of one bot: created with their limits, joined by the launcher."""
 
-    support: CgroupSupport
     folders: tuple[Path, ...]
 
     @classmethod
@@ -113,7 +112,7 @@ class BotGroups:
                 folder = root / controller / PARENT / name
                 folder.mkdir()
                 folders[controller] = folder
-        groups = cls(support, tuple(dict.fromkeys(folders.values())))
+        groups = cls(tuple(dict.fromkeys(folders.values())))
         try:
             _set_limits(support.version, folders, memory_mb, processes, cpus)
         except OSError:
@@ -132,14 +131,6 @@ class BotGroups:
             with contextlib.suppress(OSError, ValueError):
                 found.update(int(line) for line in (folder / "cgroup.procs").read_text().split())
         return found
-
-    def memory_peak_mb(self) -> float | None:
-        """The most memory the bot held at once (v1 ``max_usage``, v2 ``peak``), if known."""
-        for folder in self.folders:
-            for name in ("memory.max_usage_in_bytes", "memory.peak"):
-                with contextlib.suppress(OSError, ValueError):
-                    return int((folder / name).read_text()) / 2**20
-        return None
 
     def oom_kills(self) -> int:
         """How often the kernel killed a process of the bot for going over its memory limit."""
@@ -194,7 +185,7 @@ def sweep(support: CgroupSupport, root: Path = ROOT) -> int:
             if len(owner) != 3 or not owner[1].isdigit() or _alive(int(owner[1])):
                 continue
             with contextlib.suppress(OSError):
-                BotGroups(support, (folder,)).remove(wait_s=1.0)
+                BotGroups((folder,)).remove(wait_s=1.0)
                 removed += 1
     return removed
 

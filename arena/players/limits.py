@@ -38,7 +38,7 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py")
 """The launcher's file, run as a script (:mod:`arena.players.launcher`)."""
@@ -48,8 +48,21 @@ _UNITS = {"": 1, "k": 1 / 1024, "m": 1, "g": 1024, "t": 1024 * 1024}
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 
 
+FLAGS = {"--bot-memory": "memory_mb", "--bot-cpu-seconds": "cpu_seconds",
+         "--bot-processes": "processes", "--bot-open-files": "open_files", "--bot-cpus": "cpus"}
+"""The command line's flag of each limit."""
+
+
 class LimitError(ValueError):
     """A resource limit given by the user is not usable."""
+
+
+class WholeBot(NamedTuple):
+    """The limits held by control groups, for all of a bot's processes together."""
+
+    memory_mb: int | None
+    processes: int | None
+    cpus: float | None
 
 
 @dataclass(frozen=True)
@@ -77,13 +90,12 @@ class ResourceLimits:
                 "bot_processes": self.processes, "bot_open_files": self.open_files,
                 "bot_cpus": self.cpus}
 
-    def split(self, controllers: Sequence[str]) -> tuple[dict[str, int | float | None],
-                                                         ResourceLimits]:
+    def split(self, controllers: Sequence[str]) -> tuple[WholeBot, ResourceLimits]:
         """(the whole-bot limits for the cgroup ``controllers`` available, the per-process
         rlimits for the rest). Processes never fall back to ``RLIMIT_NPROC`` (see above)."""
-        whole = {"memory_mb": self.memory_mb if "memory" in controllers else None,
-                 "processes": self.processes if "pids" in controllers else None,
-                 "cpus": self.cpus if "cpu" in controllers else None}
+        whole = WholeBot(self.memory_mb if "memory" in controllers else None,
+                         self.processes if "pids" in controllers else None,
+                         self.cpus if "cpu" in controllers else None)
         per_process = ResourceLimits(
             memory_mb=None if "memory" in controllers else self.memory_mb,
             cpu_seconds=self.cpu_seconds, processes=None, open_files=self.open_files, cpus=None)
@@ -91,20 +103,18 @@ class ResourceLimits:
 
     def describe(self, controllers: Sequence[str], cgroups: str) -> str:
         """Which limit applies how, in one line, e.g. for ``arena tournament run``'s output."""
-        whole, _ = self.split(controllers)
-        shown = {"memory_mb": lambda v: f"memory {v} MB", "processes": lambda v: f"{v} processes",
-                 "cpus": lambda v: f"{v:g} CPU"}
-        parts = [shown[k](v) for k, v in whole.items() if v is not None]
-        per = []
-        if "memory" not in controllers and self.memory_mb is not None:
-            per.append(f"address space {self.memory_mb} MB")
-        if self.open_files is not None:
-            per.append(f"{self.open_files} open files")
-        if self.cpu_seconds is not None:
-            per.append(f"{self.cpu_seconds} CPU seconds")
-        unlimited = [name for key, name in (("memory_mb", "memory"), ("processes", "processes"),
-                                             ("cpus", "CPU"))
-                     if whole[key] is None and not (key == "memory_mb" and self.memory_mb)]
+        whole, per_process = self.split(controllers)
+        parts = [text for value, text in ((whole.memory_mb, f"memory {whole.memory_mb} MB"),
+                                          (whole.processes, f"{whole.processes} processes"),
+                                          (whole.cpus, f"{whole.cpus or 0:g} CPU"))
+                 if value is not None]
+        per = [text for value, text in (
+            (per_process.memory_mb, f"address space {per_process.memory_mb} MB"),
+            (per_process.open_files, f"{per_process.open_files} open files"),
+            (per_process.cpu_seconds, f"{per_process.cpu_seconds} CPU seconds")) if value is not None]
+        unlimited = [name for name, value in (
+            ("memory", whole.memory_mb or per_process.memory_mb), ("processes", whole.processes),
+            ("CPU", whole.cpus)) if value is None]
         text = f"per bot: {', '.join(parts)} ({cgroups})" if parts else "per bot: nothing"
         if per:
             text += f"; per process: {', '.join(per)} (rlimit)"

@@ -121,15 +121,14 @@ class BotProcess:
         else:
             env = {**{k: os.environ[k] for k in PASSED_ON if k in os.environ}, **env}
         self._remove_groups()  # of the previous start, if it crashed
-        limits = self.limits
-        if limits is not None:  # what cgroups cannot hold is a per-process rlimit
+        if self.limits is not None:  # what cgroups cannot hold is a per-process rlimit
             controllers = self.cgroups.controllers if self.cgroups is not None else ()
-            whole, limits = limits.split(controllers)
+            whole, per_process = self.limits.split(controllers)
             if self.cgroups is not None and controllers:
-                self.groups = BotGroups.create(self.cgroups, self.name, **whole)  # type: ignore[arg-type]
-        join = self.groups.procs_files if self.groups is not None else []
-        if limits is not None or join:
-            argv = (limits or ResourceLimits(None, None, None, None, None)).wrap(argv, join)
+                self.groups = BotGroups.create(self.cgroups, self.name, memory_mb=whole.memory_mb,
+                                               processes=whole.processes, cpus=whole.cpus)
+            join = self.groups.procs_files if self.groups is not None else []
+            argv = per_process.wrap(argv, join)
         self.process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT, env=env, start_new_session=True, cwd=folder)
@@ -162,7 +161,6 @@ class BotProcess:
         if self._logger is not None:  # the pipe closes once the whole group is gone
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._logger, 2.0)
-
 
     def _remove_groups(self) -> None:
         groups, self.groups = self.groups, None

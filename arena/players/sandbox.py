@@ -38,6 +38,7 @@ Limits on the bot as a whole (memory, processes, CPU) come from control groups
 from __future__ import annotations
 
 import functools
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -133,11 +134,11 @@ class Sandbox:
         return [*args, "--", *argv]
 
     def _is_hidden(self, path: Path) -> bool:
-        for hidden in self.hidden:
-            if path == hidden or hidden in path.parents or (path.parent == hidden.parent
-                                  and path.name.startswith(hidden.name)):  # db-wal, db-shm, ...
-                return True
-        return False
+        """A hidden path, a path inside one, or a file beside one that shares its name
+        (``arena.db-wal``, ``arena.db-shm``, ...)."""
+        return any(path == hidden or hidden in path.parents
+                   or (path.parent == hidden.parent and path.name.startswith(hidden.name))
+                   for hidden in self.hidden)
 
     def _holds_hidden(self, path: Path) -> bool:
         return any(path in hidden.parents for hidden in self.hidden)
@@ -146,17 +147,16 @@ class Sandbox:
 def runtime_paths() -> tuple[Path, ...]:
     """The Python the arena runs on (interpreter, standard library, installed packages) and the
     folders of the SDK's packages: everything a Python bot needs, read-only."""
-    paths = {Path(sys.base_prefix), Path(sys.prefix), Path(sys.executable).resolve().parent.parent}
+    paths = {Path(sys.base_prefix), Path(sys.prefix)}
     for name in ("stdlib", "platstdlib", "purelib", "platlib"):
         paths.add(Path(sysconfig.get_paths()[name]))
     for package in RUNTIME_PACKAGES:
-        paths.update(_package_dirs(package))
+        paths.update(package_dirs(package))
     return tuple(sorted(p.resolve() for p in paths if p.exists()))
 
 
-def _package_dirs(name: str) -> Iterable[Path]:
-    import importlib.util
-
+def package_dirs(name: str) -> list[Path]:
+    """The folders a package is imported from (none if it cannot be found)."""
     try:
         spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):

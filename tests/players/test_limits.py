@@ -29,6 +29,7 @@ from arena.players.limits import (
     LAUNCHER,
     LimitError,
     ResourceLimits,
+    WholeBot,
     parse_count,
     parse_cpus,
     parse_memory,
@@ -234,19 +235,19 @@ ALL = ("memory", "pids", "cpu")
 def test_split_gives_the_cgroups_what_they_can_hold_and_rlimits_the_rest() -> None:
     limits = ResourceLimits(memory_mb=512, cpu_seconds=30, processes=20, open_files=99, cpus=0.5)
     assert limits.split(ALL) == (
-        {"memory_mb": 512, "processes": 20, "cpus": 0.5},
+        WholeBot(memory_mb=512, processes=20, cpus=0.5),
         ResourceLimits(memory_mb=None, cpu_seconds=30, processes=None, open_files=99, cpus=None))
     # no cgroups: memory falls back to address space per process; processes and CPU are
     # not limited at all (RLIMIT_NPROC would count every process of the user)
     assert limits.split(()) == (
-        {"memory_mb": None, "processes": None, "cpus": None},
+        WholeBot(memory_mb=None, processes=None, cpus=None),
         ResourceLimits(memory_mb=512, cpu_seconds=30, processes=None, open_files=99, cpus=None))
     assert limits.split(("pids",)) == (
-        {"memory_mb": None, "processes": 20, "cpus": None},
+        WholeBot(memory_mb=None, processes=20, cpus=None),
         ResourceLimits(memory_mb=512, cpu_seconds=30, processes=None, open_files=99, cpus=None))
-    assert limits.split(("memory", "cpu"))[0] == {"memory_mb": 512, "processes": None, "cpus": 0.5}
+    assert limits.split(("memory", "cpu"))[0] == WholeBot(memory_mb=512, processes=None, cpus=0.5)
     unlimited = ResourceLimits(None, None, None, None, None)
-    assert unlimited.split(ALL) == ({"memory_mb": None, "processes": None, "cpus": None}, unlimited)
+    assert unlimited.split(ALL) == (WholeBot(memory_mb=None, processes=None, cpus=None), unlimited)
     for controllers in ((), ("memory",), ("pids",), ("cpu",), ALL):
         _, per_process = ResourceLimits().split(controllers)
         assert per_process.processes is None and per_process.cpus is None
