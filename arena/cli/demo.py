@@ -8,7 +8,6 @@ import os
 import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -33,9 +32,7 @@ def bundled_bots() -> Iterator[tuple[str, str, list[str]]]:
 
 def bundled_folder() -> str:
     """The bundled bots' folder (the ``bots`` package): what their sandboxes show of them."""
-    spec = importlib.util.find_spec("bots")
-    assert spec is not None and spec.submodule_search_locations is not None
-    return str(Path(next(iter(spec.submodule_search_locations))).resolve())
+    return str(sandbox.package_dirs("bots")[0].resolve())
 
 
 @app.command("demo")
