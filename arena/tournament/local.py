@@ -76,7 +76,6 @@ class LocalExecutor(Executor):
 
     def __init__(self, data_dir: Path, settings: RunSettings, notice: Notice | None = None,
                  hidden: Sequence[Path] = ()) -> None:
-        self._data_dir = data_dir
         self._hidden = tuple(p.resolve() for p in (data_dir, *hidden))  # never shown to a bot
         self._log_dir = data_dir / "logs"
         self._settings = settings
@@ -91,10 +90,7 @@ class LocalExecutor(Executor):
         self._servers: list[BotServer] = []
         self._bots: dict[tuple[int, int], _Bot] = {}  # by bot id and lane
         self._closed_start_s = 0.0  # bot_start_s of the processes stopped by close()
-        self._entrants: dict[int, Entrant] = {}
-        self._making = asyncio.Lock()
         self._waited_s = 0.0  # matches waiting for a lane still starting
-        self._contained: dict[str, Any] = {}
         self._sockets: Path | None = None  # the folder of the managed bots' sockets
 
     async def start(self, entrants: Sequence[Entrant]) -> None:
@@ -109,7 +105,7 @@ class LocalExecutor(Executor):
         managed = [e for e in entrants if not e.remote]
         if managed:
             self._sockets = Path(tempfile.mkdtemp(prefix="arena-bots-"))  # this user's only
-        contained = self._containment(managed)
+        contained = self._containment(managed)  # before anything starts: it may refuse
         host = self._host = MatchHost()
         if settings.listen is not None:
             outside = await BotServer.start(host, settings.listen, self._tls)
@@ -117,15 +113,13 @@ class LocalExecutor(Executor):
             shown = settings.listen.rsplit(":", 1)[0]
             say(f"listening for remote bots on {shown}:{outside.port}"
                 + (" (TLS)" if outside.tls else " (plain text, no TLS)"))
-        self._contained = contained
         for entrant in entrants:
-            self._entrants[entrant.bot_id] = entrant
             if entrant.token_hash is not None:
                 self._bots[entrant.bot_id, 0] = _Bot(entrant.name, entrant.token_hash, None)
                 host.admit_hash(entrant.token_hash)
             else:
                 for lane in range(entrant.lanes):
-                    await self._lane(entrant.bot_id, lane)
+                    await self._start_lane(entrant, lane, contained)
         await asyncio.gather(*(bot.ensure_running() for bot in self._bots.values()))
         # Before the first match every bot gets time to attend: a managed bot slower to
         # start than the start timeout (a busy machine) or a remote bot still connecting
@@ -173,39 +167,33 @@ class LocalExecutor(Executor):
         contained["sandbox"] = sandbox.Sandbox(hidden=hidden)
         return contained
 
-    async def _lane(self, bot_id: int, lane: int) -> _Bot:
-        """The process of a managed bot that plays its matches of ``lane`` (made at the start,
-        with a socket and a token of its own); a remote bot has one lane only."""
-        async with self._making:  # two matches at once need a new lane: it is made once
-            made = self._bots.get((bot_id, lane))
-            first = self._bots.get((bot_id, 0))
-            if made is None and first is not None and first.process is None:
-                made = first  # a remote bot
-            return made or await self._new_lane(bot_id, lane)
-
-    async def _new_lane(self, bot_id: int, lane: int) -> _Bot:
-        host, entrant = self._host, self._entrants[bot_id]
-        assert host is not None and entrant.command is not None and self._sockets is not None
+    async def _start_lane(self, entrant: Entrant, lane: int, contained: dict[str, Any]) -> None:
+        """The process of a managed bot that plays its matches of ``lane``, with a socket
+        and a token of its own."""
+        host, sockets = self._host, self._sockets
+        assert host is not None and entrant.command is not None and sockets is not None
         name = entrant.name if lane == 0 else f"{entrant.name}.lane{lane}"
-        socket = self._sockets / f"{bot_id}-{lane}.sock"
+        socket = sockets / f"{entrant.bot_id}-{lane}.sock"
         process = BotProcess(name, entrant.command, f"unix:{socket}", self._log_dir,
                              limits=entrant.limits,
-                             folder=Path(entrant.folder) if entrant.folder else None,
-                             **self._contained)
-        bot = self._bots[bot_id, lane] = _Bot(name, digest(process.token), process)
+                             folder=Path(entrant.folder) if entrant.folder else None, **contained)
+        bot = self._bots[entrant.bot_id, lane] = _Bot(name, digest(process.token), process)
         self._servers.append(await BotServer.for_bot(host, socket, bot.token_hash))
         host.admit_hash(bot.token_hash)
+
+    def _seat_bot(self, match_id: int, bot_id: int, lane: int) -> _Bot:
+        """The process (or remote bot, which has one lane only) playing ``bot_id``'s seat."""
+        bot = self._bots.get((bot_id, lane)) or self._bots.get((bot_id, 0))
+        if bot is None or (bot.process is not None and (bot_id, lane) not in self._bots):
+            raise TournamentError(f"match {match_id} seats bot {bot_id} in lane {lane}, which "
+                                  "the executor was not started with")
         return bot
 
     async def play(self, job: MatchJob) -> MatchReport:
         host = self._host
         if host is None:
             raise RuntimeError("the executor was not started")
-        missing = [e.bot_id for e in job.seats if e.bot_id not in self._entrants]
-        if missing:
-            raise TournamentError(f"match {job.match_id} seats bot {missing[0]} that the executor "
-                                  "was not started with")
-        seat_bots = [await self._lane(entrant.bot_id, job.lane) for entrant in job.seats]
+        seat_bots = [self._seat_bot(job.match_id, e.bot_id, job.lane) for e in job.seats]
         for bot in seat_bots:
             await bot.ensure_running()
         # A lane still starting since the executor's start is waited for (it is no no-show),

@@ -35,11 +35,11 @@ class Deals:
     duplicate: bool = True  # every seat rotation of a group plays the same deal
     from_seed: bool = False  # derived from the public seed instead of the key (unsafe)
 
-    def seed(self, order_seed: int, repetition: int, group: int, rotation: int) -> int:
-        """The deal of one match (63 bits)."""
+    def seed(self, public_seed: int, repetition: int, group: int, rotation: int) -> int:
+        """The deal of one match (63 bits); ``public_seed`` counts only with ``from_seed``."""
         rotation = 0 if self.duplicate else rotation
         if self.from_seed:
-            return match_seed(order_seed, repetition, group, rotation)
+            return match_seed(public_seed, repetition, group, rotation)
         data = f"{repetition}:{group}:{rotation}".encode()
         digest = hmac.new(bytes.fromhex(self.key), data, hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big") >> 1
@@ -53,7 +53,7 @@ class Deals:
 def match_seed(tournament_seed: int, repetition: int, group: int, rotation: int = 0) -> int:
     """A deal from a public seed (``--deals-from-seed``): anyone who knows the seed knows it."""
     data = f"{tournament_seed}:{repetition}:{group}".encode()
-    if rotation:
+    if rotation:  # rotation 0 keeps the deals of tournaments made before independent deals
         data += f":{rotation}".encode()
     return int.from_bytes(hashlib.sha256(data).digest()[:8], "big") >> 1
 
@@ -86,8 +86,9 @@ def rotations(group: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def round_robin(bot_ids: Sequence[int], players: int, repetitions: int,
                 seed: int, deals: Deals | None = None) -> list[ScheduledMatch]:
-    """The full schedule: every group, every seat rotation, every repetition, in an order
-    fixed by ``seed``; each match's deal from ``deals`` (by default secret duplicates)."""
+    """The full schedule: every group, every seat rotation, every repetition, in that order;
+    each match's deal from ``deals`` (by default secret duplicates; ``seed`` is used only by
+    deals from the public seed)."""
     deals = deals or Deals()
     if len(set(bot_ids)) < 2:
         raise TournamentError("a round-robin needs at least two different bots")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from arena.games import get_game
 from arena.net.tls import check_tls_files
+from arena.players.limits import FLAGS as LIMIT_FLAGS
 from arena.players.process import parse_command
 from arena.storage.store import Store, TournamentInfo
 from arena.tournament.errors import TournamentError
@@ -71,17 +72,14 @@ def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], p
     game = get_game(game_name)
     seats = players if players is not None else game.default_players
     options = game.parse_options(seats, dict(raw_options))
-    bot_ids = []
-    bots = []
-    for label in bot_names:
-        bot = store.get_bot(*name_version(label))
-        bots.append(bot)
+    bots = [store.get_bot(*name_version(label)) for label in bot_names]
+    for bot in bots:
         if not bot.remote:
             parse_command(bot.command, Path(bot.folder) if bot.folder else None)
         elif settings.listen is None:
             raise TournamentError(f"{bot.label} is a remote bot: give --listen HOST:PORT where it "
                                   "can connect")
-        bot_ids.append(bot.id)
+    bot_ids = [bot.id for bot in bots]
     if len(set(bot_ids)) != len(bot_ids):
         raise TournamentError("each bot may be named only once")
     remote = [b.label for b in bots if b.remote]
@@ -170,16 +168,12 @@ def check_unchanged(store: Store, tournament: TournamentInfo, saved: RunSettings
         "--time-bank": (r.time_bank_s, lambda: r.time_bank_s, saved.time_bank_s),
         "--event-delay": (r.event_delay_s, lambda: r.event_delay_s, saved.event_delay_s),
     }
-    limits = saved.limits
-    kept_limits = {"--bot-memory": limits.memory_mb, "--bot-cpu-seconds": limits.cpu_seconds,
-                   "--bot-processes": limits.processes, "--bot-open-files": limits.open_files,
-                   "--bot-cpus": limits.cpus}
     for flag, (raw, value, kept) in given.items():
         if raw is not None and value() != kept:
             raise _changed(tournament.id, flag, kept)
     for flag, wanted in r.limits.items():
-        if wanted != kept_limits[flag]:
-            raise _changed(tournament.id, flag, kept_limits[flag])
+        if wanted != (kept := getattr(saved.limits, LIMIT_FLAGS[flag])):
+            raise _changed(tournament.id, flag, kept)
 
 
 def _changed(tournament_id: int, flag: str, kept: object) -> TournamentError:
