@@ -81,6 +81,15 @@ def finished_matches(db: Path) -> int:
         return 0
 
 
+def running(pid: int) -> bool:
+    """Whether the process ``pid`` exists and is no zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split()[2] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def processes_with(marker: str) -> list[int]:
     """Live processes with ``marker`` in their command line or environment (a bot gets it on
     its command line: the arena gives a bot none of its own environment)."""
@@ -90,10 +99,9 @@ def processes_with(marker: str) -> list[int]:
             continue
         try:
             seen = (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes()
-            state = (entry / "stat").read_text().split()[2]
-        except (OSError, IndexError):
+        except OSError:
             continue
-        if marker.encode() in seen and state != "Z":
+        if marker.encode() in seen and running(int(entry.name)):
             found.append(int(entry.name))
     return found
 

@@ -19,7 +19,7 @@ from arena.net.bot_service import MatchHost, MatchSpec, digest
 from arena.players.process import BotCommandError, BotProcess
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.helpers import GAME, OPTIONS, RAW_SETTINGS, is_alive, on_server, spec, started
+from tests.helpers import GAME, OPTIONS, RAW_SETTINGS, is_alive, on_server, running, spec, started
 
 
 def test_matches_over_grpc_with_bot_processes_kept_between_matches(tmp_path: Path) -> None:
@@ -264,24 +264,16 @@ def test_stopping_a_bot_ends_its_whole_process_group(tmp_path: Path) -> None:
                 break
             await asyncio.sleep(0.05)
         pid = int(pid_file.read_text())
-        assert _running(pid), "the grandchild never ran: nothing to test"
+        assert running(pid), "the grandchild never ran: nothing to test"
         await bot.stop()
         return pid
 
     grandchild = on_server(tmp_path, scenario)
     for _ in range(50):
-        if not _running(grandchild):
+        if not running(grandchild):
             break
         time.sleep(0.05)
-    assert not _running(grandchild), "the bot's grandchild survived it"
-
-
-def _running(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
+    assert not running(grandchild), "the bot's grandchild survived it"
 
 
 def test_missing_bot_command_is_a_clear_error(tmp_path: Path) -> None:

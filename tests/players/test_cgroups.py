@@ -12,6 +12,7 @@ import pytest
 from arena.players import cgroups
 from arena.players.cgroups import BotGroups, CgroupSupport
 from arena.players.limits import ResourceLimits
+from tests.helpers import running
 
 SUPPORT = cgroups.detect()
 pytestmark = pytest.mark.skipif(not SUPPORT.controllers,
@@ -56,15 +57,7 @@ def test_the_launcher_joins_the_groups_and_remove_kills_everything_left(groups: 
     groups.remove()
     assert shell.wait(timeout=10) == -9
     assert not any(folder.exists() for folder in folders)
-    assert not any(os.path.exists(f"/proc/{pid}/cgroup") and _live(pid) for pid in members)
-
-
-def _live(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split()[2] != "Z"
-    except OSError:
-        return False
+    assert not any(os.path.exists(f"/proc/{pid}/cgroup") and running(pid) for pid in members)
 
 
 def test_the_groups_of_a_dead_arena_are_swept_with_what_runs_in_them() -> None:
@@ -78,7 +71,7 @@ def test_the_groups_of_a_dead_arena_are_swept_with_what_runs_in_them() -> None:
     sleeper = subprocess.Popen(ResourceLimits(None, None, None, None, None).wrap(
         ["sleep", "60"], [str(left[0] / "cgroup.procs")]))
     deadline = time.monotonic() + 10
-    while sleeper.pid not in BotGroups(support, (left[0],)).pids() and time.monotonic() < deadline:
+    while sleeper.pid not in BotGroups((left[0],)).pids() and time.monotonic() < deadline:
         time.sleep(0.02)  # the launcher has joined the group
     ours = BotGroups.create(SUPPORT, "alive", memory_mb=None, processes=None, cpus=None)
     try:

@@ -20,6 +20,7 @@ import pytest
 
 from arena.players import sandbox
 from arena.players.sandbox import Sandbox, SandboxUnavailable
+from tests.helpers import running
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
 
@@ -222,10 +223,10 @@ def _with(marker: str) -> list[int]:
         if entry.name.isdigit():
             try:
                 last = (entry / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")[-1]
-                if last == marker.encode() and (entry / "stat").read_text().split()[2] != "Z":
-                    found.append(int(entry.name))
-            except (OSError, IndexError):
+            except OSError:
                 continue
+            if last == marker.encode() and running(int(entry.name)):
+                found.append(int(entry.name))
     return found
 
 
