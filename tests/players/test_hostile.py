@@ -48,7 +48,7 @@ MATCHES_PER_REPETITION = 6  # three bots, two seats: three pairs, each seating p
 PROCESS_LIMIT = 64  # the default --bot-processes
 MiB = 1 << 20
 ATTACK_LINE = re.compile(r"^ATTACK (\S+) (\{.*\})$", re.MULTILINE)
-OUTSIDE = ("bots.random_bot", "tournament run", "limits.py", "bin/pytest")
+OUTSIDE = ("bots.random_bot", "tournament run", "players/launcher.py", "bin/pytest")
 """What the command line of a process outside the hostile bot's sandbox holds: the other
 bots', the arena's, the launcher's, this test's."""
 WITH_OPEN_FILES = ("import os, resource, sys; n = int(sys.argv[1]); "

@@ -66,6 +66,12 @@ def read(path: str, limit: int = 1 << 20) -> bytes | str:
         return error(err)
 
 
+def clipped(line: str, keep: int = 150) -> str:
+    """A command line short enough to report, its start and its end kept (a bot's own command
+    and marker come last, after the launcher's and bubblewrap's arguments)."""
+    return line if len(line) <= 2 * keep else f"{line[:keep]} ... {line[-keep:]}"
+
+
 def cmdline(pid: int) -> str | None:
     data = read(f"/proc/{pid}/cmdline")
     return data.replace(b"\0", b" ").decode(errors="replace").strip() if isinstance(data, bytes) \

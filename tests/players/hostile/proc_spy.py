@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from .common import (
+    clipped,
     error,
     own_token,
     parse,
@@ -38,7 +39,7 @@ def main() -> None:
     variables: dict[str, str] = {}
     db_seen_in: list[str] = []
     for pid, line in processes(args.only).items():
-        entry: dict[str, object] = {"cmdline": line[:300]}
+        entry: dict[str, object] = {"cmdline": clipped(line)}
         for part in ("environ", "cmdline", "status", "maps"):
             data = read(f"/proc/{pid}/{part}")
             if isinstance(data, str):

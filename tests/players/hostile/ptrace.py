@@ -16,7 +16,7 @@ import errno
 import os
 import signal
 
-from .common import once, parse, parser, play, processes, read_memory, regions, report
+from .common import clipped, once, parse, parser, play, processes, read_memory, regions, report
 
 PTRACE_PEEKDATA = 2
 PTRACE_ATTACH = 16
@@ -32,7 +32,7 @@ def trace(only: list[str], phase: str) -> None:
     for pid, line in processes(only).items():
         if os.path.exists(f"/proc/self/task/{pid}"):
             continue  # one of its own threads
-        entry: dict[str, object] = {"cmdline": line[:300]}
+        entry: dict[str, object] = {"cmdline": clipped(line)}
         stacks = regions(pid, lambda text: text.endswith("[stack]"))
         ctypes.set_errno(0)
         if libc.ptrace(PTRACE_ATTACH, pid, None, None) == 0:

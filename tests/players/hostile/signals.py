@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import signal
 
-from .common import cmdline, error, once, parse, parser, play, processes, report
+from .common import clipped, cmdline, error, once, parse, parser, play, processes, report
 
 TOP_PID = 65535
 
@@ -34,7 +34,7 @@ def sweep(phase: str, targeted: str) -> None:
             tried += 1
             try:
                 os.kill(pid, signal.SIGKILL)
-                accepted.append({"pid": pid, "signal": "SIGKILL", "cmdline": line[:200]})
+                accepted.append({"pid": pid, "signal": "SIGKILL", "cmdline": clipped(line)})
             except OSError as err:
                 minus_one[str(pid)] = error(err)
     else:
@@ -57,7 +57,7 @@ def sweep(phase: str, targeted: str) -> None:
                     os.kill(pid, sig)
                 except OSError:
                     continue
-                accepted.append({"pid": pid, "signal": sig.name, "cmdline": (line or "?")[:200]})
+                accepted.append({"pid": pid, "signal": sig.name, "cmdline": clipped(line or "?")})
     report("signals", phase=phase, kill_minus_one=minus_one, tried=tried, accepted=accepted,
            in_sight=processes([targeted] if targeted else []))
 
