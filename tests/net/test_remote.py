@@ -55,14 +55,19 @@ class Tournament:
             self.seen.append(line)
             yield line
 
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        """The first line it prints from now on that matches ``pattern``."""
+        for line in self.lines():
+            found = re.search(pattern, line)
+            if found:
+                return found
+        raise AssertionError(f"nothing printed matches {pattern!r}:\n" + "".join(self.seen)
+                             + self.finish()[1])
+
     def remote_address(self) -> str:
         """The address it listens on for remote bots (it prints it once it does)."""
-        for line in self.lines():
-            found = re.search(r"listening for remote bots on (\S+):(\d+)", line)
-            if found:
-                return f"{found.group(1)}:{found.group(2)}"
-        raise AssertionError("no listening address printed:\n" + "".join(self.seen)
-                             + self.finish()[1])
+        found = self.wait_for(r"listening for remote bots on (\S+):(\d+)")
+        return f"{found.group(1)}:{found.group(2)}"
 
     def finish(self, timeout: float = 180) -> tuple[str, str]:
         out, err = self.process.communicate(timeout=timeout)
@@ -135,9 +140,10 @@ def test_a_remote_bot_plays_a_whole_tournament_against_a_managed_bot(tmp_path: P
         code, said = ended(impostor)
         assert code == 1 and "UNAUTHENTICATED" in said, said
 
+        # it says so while it waits (the bot starts only then, so that it must)
+        run.wait_for(r"waiting up to 60 s for remote bots: faraway@1")
         bot = remote_bot(address, token)
-        out = run.finish_beside(bot)
-        assert "waiting up to 60 s for remote bots: faraway@1" in out
+        run.finish_beside(bot)
         code, said = ended(bot)  # dismissed when the tournament ends: it exits by itself
         assert code == 0, said
     finally:

@@ -75,7 +75,14 @@ class Arena:
         return self.folder / "arena-data"
 
     def log(self, bot: str) -> Path:
+        """The log of ``bot``'s first lane."""
         return self.data / "logs" / f"{bot}@1.log"
+
+    def logs(self, bot: str) -> str:
+        """All that ``bot``'s processes printed: its first lane's log, then every other lane's
+        (each seat rotation of a group is played by a process of its own)."""
+        paths = [self.log(bot), *sorted((self.data / "logs").glob(f"{bot}@1.lane*.log"))]
+        return "".join(path.read_text(errors="replace") for path in paths if path.exists())
 
     @property
     def only(self) -> str:
@@ -87,7 +94,7 @@ class Arena:
 class Outcome:
     arena: Arena
     cli: subprocess.CompletedProcess[str]
-    log: str  # the hostile bot's
+    log: str  # the hostile bot's, all its lanes
     total: int
     finished: int
     seats: dict[str, list[SeatInfo]]  # by bot name
@@ -164,8 +171,7 @@ def play(arena: Arena, attack: str, args: str = "", *, contained: bool = True,
                 seats.setdefault(seat.bot.split("@")[0], []).append(seat)
     finally:
         store.close()
-    log = arena.log("hostile")
-    return Outcome(arena, cli, log.read_text(errors="replace") if log.exists() else "",
+    return Outcome(arena, cli, arena.logs("hostile"),
                    tournament.total, tournament.finished, seats, descriptors)
 
 
