@@ -7,9 +7,11 @@ socket of its own, which admits its token only and caps its connections and
 calls. They are started once, kept for all their matches and restarted before a
 match when they crashed. A managed bot has a process per *lane*: a match's lane
 (the seat rotation of a duplicated deal) says which plays it, so that no process
-of a bot sees a deal twice. Every lane is spawned with the executor; the first
-matches wait for lane 0 only, and a match whose lane is still starting waits for
-it before its start timeout runs.
+of a bot sees a deal twice. Lane 0 of every bot is started with the executor and
+the first matches wait for it; the other lanes are then started one process at a
+time in the background, while matches are played, so that their start takes the
+CPU the matches leave idle. A match whose lane is not attending yet starts it (if
+the background has not) and waits for it before its start timeout runs.
 
 Remote bots connect to ``RunSettings.listen`` (TLS when a certificate is
 given) with their own token. Before the first match every bot gets time to
@@ -92,6 +94,7 @@ class LocalExecutor(Executor):
         self._closed_start_s = 0.0  # bot_start_s of the processes stopped by close()
         self._waited_s = 0.0  # matches waiting for a lane still starting
         self._sockets: Path | None = None  # the folder of the managed bots' sockets
+        self._warming: asyncio.Task[None] | None = None  # starts the lanes past the first
 
     async def start(self, entrants: Sequence[Entrant]) -> None:
         if self._host is not None:
@@ -120,15 +123,16 @@ class LocalExecutor(Executor):
             else:
                 for lane in range(entrant.lanes):
                     await self._start_lane(entrant, lane, contained)
-        await asyncio.gather(*(bot.ensure_running() for bot in self._bots.values()))
-        # Before the first match every bot gets time to attend: a managed bot slower to
-        # start than the start timeout (a busy machine) or a remote bot still connecting
-        # would otherwise be a no-show in its first matches. Lanes past the first start
-        # alongside, and a match waits for its own (see play) while others are played.
         for (_, lane), bot in self._bots.items():
             bot.fresh = bot.process is not None and lane > 0
-        await self._wait_for([b for b in self._bots.values() if b.process is not None and not b.fresh],
-                             max(settings.start_timeout_s, MANAGED_START_GRACE_S))
+        first = [b for b in self._bots.values() if b.process is not None and not b.fresh]
+        await asyncio.gather(*(bot.ensure_running() for bot in first))
+        # Before the first match every bot gets time to attend: a managed bot slower to
+        # start than the start timeout (a busy machine) or a remote bot still connecting
+        # would otherwise be a no-show in its first matches. The other lanes start in the
+        # background from now on, and a match waits for its own (see play).
+        await self._wait_for(first, max(settings.start_timeout_s, MANAGED_START_GRACE_S))
+        self._warming = asyncio.create_task(self._warm_lanes())
         remote_bots = [b for b in self._bots.values() if b.process is None]
         if settings.wait_for_remote_s > 0 and not all(b.settled(host) for b in remote_bots):
             say(f"waiting up to {settings.wait_for_remote_s:g} s for remote bots: "
@@ -181,6 +185,15 @@ class LocalExecutor(Executor):
         self._servers.append(await BotServer.for_bot(host, socket, bot.token_hash))
         host.admit_hash(bot.token_hash)
 
+    async def _warm_lanes(self) -> None:
+        """Start the lanes past the first, one process at a time, each once the one before
+        attends (or has had the grace to): started all at once, with the first lanes, they
+        took the CPU the first matches wait for."""
+        for _, bot in sorted(((lane, b) for (_, lane), b in self._bots.items() if b.fresh),
+                             key=lambda pair: pair[0]):
+            await bot.ensure_running()
+            await self._wait_for([bot], max(self._settings.start_timeout_s, MANAGED_START_GRACE_S))
+
     def _seat_bot(self, match_id: int, bot_id: int, lane: int) -> _Bot:
         """The process (or remote bot, which has one lane only) playing ``bot_id``'s seat."""
         bot = self._bots.get((bot_id, lane)) or self._bots.get((bot_id, 0))
@@ -196,8 +209,8 @@ class LocalExecutor(Executor):
         seat_bots = [self._seat_bot(job.match_id, e.bot_id, job.lane) for e in job.seats]
         for bot in seat_bots:
             await bot.ensure_running()
-        # A lane still starting since the executor's start is waited for (it is no no-show),
-        # and the wait counted as start-up time.
+        # A lane not attending yet since the executor's start is waited for (it is no
+        # no-show), and the wait counted as start-up time.
         fresh = [b for b in seat_bots if b.fresh]
         if fresh:
             began = time.perf_counter()
@@ -224,6 +237,10 @@ class LocalExecutor(Executor):
         return report
 
     async def close(self) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
+            await asyncio.gather(self._warming, return_exceptions=True)
+            self._warming = None
         bots, self._bots = self._bots, {}
         servers, self._servers = self._servers, []
         if self._host is not None:
@@ -238,6 +255,11 @@ class LocalExecutor(Executor):
         if self._sockets is not None:
             shutil.rmtree(self._sockets, ignore_errors=True)
             self._sockets = None
+
+    @property
+    def lane_wait_s(self) -> float:
+        """Seconds matches waited for a lane's process to attend, after the start."""
+        return self._waited_s
 
     @property
     def bot_start_s(self) -> float:

@@ -86,9 +86,13 @@ def rotations(group: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def round_robin(bot_ids: Sequence[int], players: int, repetitions: int,
                 seed: int, deals: Deals | None = None) -> list[ScheduledMatch]:
-    """The full schedule: every group, every seat rotation, every repetition, in that order;
-    each match's deal from ``deals`` (by default secret duplicates; ``seed`` is used only by
-    deals from the public seed)."""
+    """The full schedule: for each repetition, every group in its first seat rotation, then
+    every group in its second, and so on; each match's deal from ``deals`` (by default secret
+    duplicates; ``seed`` is used only by deals from the public seed).
+
+    Rotation after rotation, a duplicated deal's lane *r* (the bot processes that play
+    rotation *r*) is first needed once every group has been played in the rotations before
+    it: the executor starts the later lanes meanwhile, in the CPU the matches leave idle."""
     deals = deals or Deals()
     if len(set(bot_ids)) < 2:
         raise TournamentError("a round-robin needs at least two different bots")
@@ -96,9 +100,13 @@ def round_robin(bot_ids: Sequence[int], players: int, repetitions: int,
         raise TournamentError("repetitions must be at least 1")
     schedule: list[ScheduledMatch] = []
     for repetition in range(repetitions):
-        for number, group in enumerate(groups(bot_ids, players)):
-            for rotation, seating in enumerate(rotations(group)):
+        seatings = [rotations(group) for group in groups(bot_ids, players)]
+        for rotation in range(max(map(len, seatings), default=0)):
+            for number, group_seatings in enumerate(seatings):
+                if rotation >= len(group_seatings):
+                    continue
                 schedule.append(ScheduledMatch(
                     index=len(schedule), seed=deals.seed(seed, repetition, number, rotation),
-                    seat_bot_ids=seating, lane=rotation if deals.duplicate else 0))
+                    seat_bot_ids=group_seatings[rotation],
+                    lane=rotation if deals.duplicate else 0))
     return schedule

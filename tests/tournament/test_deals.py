@@ -25,6 +25,10 @@ def test_rotations_share_a_secret_deal_each_on_its_own_lane() -> None:
         by_deal[match.seed].append(match.lane)
     assert len(by_deal) == 2 * 4  # a deal per group and repetition
     assert all(sorted(lanes) == [0, 1, 2] for lanes in by_deal.values())  # one rotation per lane
+    # rotation after rotation in each repetition: lane r is first needed once every group was
+    # played in the rotations before it (the executor starts it meanwhile)
+    assert [(m.index // 12, m.lane) for m in schedule] == sorted(
+        (repetition, lane) for repetition in range(2) for lane in range(3) for _ in range(4))
     assert round_robin([1, 2, 3, 4], 3, 2, 7, Deals(key=deals.key)) == schedule  # exact replays
     other = round_robin([1, 2, 3, 4], 3, 2, 7, Deals())
     assert not {m.seed for m in other} & set(by_deal)  # the same --seed, other deals

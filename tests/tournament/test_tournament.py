@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+import secrets
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -39,7 +41,7 @@ from arena.tournament import (
 )
 from arena.tournament.schedule import Deals
 from arena.tournament.setup import DUPLICATE, INDEPENDENT
-from tests.helpers import RandomPlayer
+from tests.helpers import RandomPlayer, processes_with
 
 
 def test_more_bots_than_seats_plays_every_combination_in_every_rotation() -> None:
@@ -345,6 +347,39 @@ def test_the_local_executor_behind_the_seam_plays_real_bots_and_stops_them(tmp_p
         tmp_path / "logs" / name
         for name in ("alpha@1.lane1.log", "alpha@1.log", "beta@1.lane1.log", "beta@1.log")]
     assert all(m.status == "finished" for m in store.list_matches(tid, 10))
+
+
+def test_later_lanes_start_one_at_a_time_after_the_first_and_stop_with_the_executor(
+        tmp_path: Path) -> None:
+    marker = f"lanes-{secrets.token_hex(6)}"
+    entrants = [Entrant(number, f"{name}@1", command=f"python -m bots.random_bot {marker}", lanes=3)
+                for number, name in ((1, "alpha"), (2, "beta"))]
+    local = LocalExecutor(tmp_path, RunSettings(start_timeout_s=20))
+    logs = tmp_path / "logs"
+
+    async def scenario() -> tuple[set[str], set[str]]:
+        await local.start(entrants)
+        at_start = {p.name for p in logs.iterdir()}  # lane 0 of each, and the first later lane
+        deadline = time.monotonic() + 60
+        while len(list(logs.iterdir())) < 6 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        started = {p.name for p in logs.iterdir()}
+        await local.close()
+        return at_start, started
+
+    at_start, started = asyncio.run(scenario())
+    assert {"alpha@1.log", "beta@1.log"} <= at_start and len(at_start) <= 3, at_start
+    assert started == {f"{bot}@1{lane}.log" for bot in ("alpha", "beta")
+                       for lane in ("", ".lane1", ".lane2")}  # with no match played
+    assert not gone_within(marker, 10), "bot processes outlived the executor"
+
+
+def gone_within(marker: str, seconds: float) -> list[int]:
+    """The processes still holding ``marker`` after up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while processes_with(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return processes_with(marker)
 
 
 def test_an_entrant_is_managed_or_remote() -> None:
