@@ -1,4 +1,4 @@
-"""Face Card / Kill Card — 2 to 12 players — see rules/face_card_kill_card.md.
+"""Face Card / Kill Card — 2 to 12 players — see docs/games/face_card_kill_card.md.
 
 Push your luck: each seat holds secret hole card(s) and draws face-up cards one
 at a time; a face-up J, Q or K eliminates the drawer. The game ends with one

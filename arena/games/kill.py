@@ -1,4 +1,4 @@
-"""Kill — 3 or 4 players — see rules/kill.md (original: seeds/000_7dc37ffcd5508f51.txt).
+"""Kill — 3 or 4 players — see docs/games/kill.md.
 
 Everyone holds four cards and tries to hold 10, J, Q, K of one colour (Jokers
 wild). A round ends with a true win (shown at the start of a turn, +10), a
@@ -7,7 +7,7 @@ hand, +11; a failed kill costs 4 and the seat leaves), or a survivor's win (+6)
 when every other seat has folded (+1), shown a trio (+3), claimed a trio (+2)
 or failed a kill. Totals add up over rounds until one reaches the target.
 
-Readings of the rules worth knowing (beyond the resolutions R1-R19 of the spec):
+Readings of the rules worth knowing (beyond the rulings R1-R19 of docs/games/kill.md):
 
 * **Deck order.** A round's shuffled 42/45 cards are read from the front: the
   first card goes to the starter, the next to the seat after it, and so on; the
@@ -15,7 +15,7 @@ Readings of the rules worth knowing (beyond the resolutions R1-R19 of the spec):
   Seat suits are fixed by seat (R3); only the hidden cards follow the starter, so
   a duplicate deal with rotated bots gives each bot the same hidden card only
   together with the seat's suit.
-* **Which Joker.** Rules section 7 shows everyone that a claim succeeded ("t had
+* **Which Joker.** The rules' information table shows everyone that a claim succeeded ("t had
   a Joker") and nobody whether t had two. So only the claimer and the giver learn
   which Joker changed hands: :class:`JokerClaimed` names it in their copies, the
   others' copy says ``joker=None`` (like the giver's secret refill). A seat holding
@@ -29,7 +29,7 @@ Readings of the rules worth knowing (beyond the resolutions R1-R19 of the spec):
   nothing, the seeded generator does (``below(2)``: 0 gives ``X1``, 1 ``X2``). The
   number is drawn on *every* successful claim, whether or not the seat holds two,
   so the generator's use depends only on public facts. This is the one draw
-  besides the shuffles that section 12 lists.
+  besides the shuffles (a round's deal and the used-pile reshuffles).
 * **Immunity** (R13) is cleared when the immune seat's next turn starts; a
   failed Joker claim grants none.
 * **Turn accounting.** Every turn that ends (including a fold, a trio, a failed
@@ -763,7 +763,7 @@ class KillGame(Game[State, Action, Observation]):
         # A coin on every successful claim (a public fact), used only when t holds both.
         coin = state.rng.below(2)
         joker = jokers[0] if len(jokers) == 1 else self._joker_to_pass(state, p, t, coin)
-        # Which Joker passed is seen by the claimer and the giver only (rules section 7).
+        # Which Joker passed is seen by the claimer and the giver only (the rules' information table).
         events.append(all_but(JokerClaimed(p, t, hand, True, None), state.players, p, t))
         events.append(private(JokerClaimed(p, t, hand, True, joker), p, t))
         target.remove(joker)
@@ -780,7 +780,7 @@ class KillGame(Game[State, Action, Observation]):
         """Which of the two Jokers ``t`` holds goes to the claimer ``p``.
 
         The one the claimer knows ``t`` holds, else the one more other seats know it
-        holds, so that seeing it arrive tells nobody that ``t`` had two (rules section 7);
+        holds, so that seeing it arrive tells nobody that ``t`` had two (the rules' information table);
         ``coin`` decides when that does not. Knowledge is each seat's :class:`Tracker`
         over the events of the round it saw.
         """

@@ -1,4 +1,4 @@
-"""King (Brazilian) — 4 players — see rules/king.md.
+"""King (Brazilian) — 4 players — see docs/games/king.md.
 
 Trick-taking over a match of 10 hands (7 with ``quick``): six negative hands
 with fixed penalties (-1300 in all), then four positive hands (+325 each) in
@@ -7,7 +7,7 @@ auction, issues an ultimatum or (when allowed) forfeits 4-3-3-3. The shared
 trick machinery is :mod:`arena.games.tricks`; King adds the ♥ lead rule and the
 forced K♥ of N5/Q2.
 
-Readings of the rules worth knowing (beyond rules/king.md §14):
+Readings of the rules worth knowing (beyond the rulings K1-K16 of docs/games/king.md):
 
 * Dealing: each hand's shuffled deck is cut in four blocks of 13; block k goes
   to seat ``(dealer + 1 + k) mod 4`` (the dealer's left first, dealer last).
@@ -16,7 +16,7 @@ Readings of the rules worth knowing (beyond rules/king.md §14):
   card to seats 0, 1, 2, 3, 0, … until K♥ appears; its receiver is the first
   dealer. The cards turned are public: the opening event ``FirstDealerDrawn``
   (before the first ``HandStarted``) and ``Observation.first_dealer_draw``.
-* The spec's ``bid(n, dir)`` has its field named ``direction`` (``dir`` is a
+* The rules' ``bid(n, dir)`` has its field named ``direction`` (``dir`` is a
   Python builtin); ``declare_up(None)`` / ``choose_trump(None)`` is no trump.
 * A *match* in the auction is the action ``Bid`` with the current high bid's
   terms; the ``BidMade`` event says whether it was a match.
@@ -413,7 +413,7 @@ Event = (FirstDealerDrawn | HandStarted | CardsDealt | BeneficiaryChose | BidMad
 # -- observation ---------------------------------------------------------------
 @dataclass(frozen=True)
 class Observation:
-    """Everything one seat may know (rules/king.md §10)."""
+    """Everything one seat may know (docs/games/king.md, Observation)."""
 
     seat: int
     hand_index: int

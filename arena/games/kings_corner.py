@@ -1,4 +1,4 @@
-"""Kings in the Corner — 2 to 6 players — see rules/kings_corner.md.
+"""Kings in the Corner — 2 to 6 players — see docs/games/kings_corner.md.
 
 A shedding game: seats play cards from hand onto eight face-up piles built down
 in alternating colours (four side piles dealt at the start, four corners only a
@@ -9,7 +9,7 @@ until a total reaches the target; the lowest total wins.
 Piles are numbered 0-7: side piles N, E, S, W are 0-3 and corners NE, SE, SW, NW
 are 4-7 (``SIDES``, ``CORNERS``, ``PILE_NAMES``).
 
-Readings of the rules worth knowing (beyond the file's C1-C9):
+Readings of the rules worth knowing (beyond the rulings C1-C9 of docs/games/kings_corner.md):
 
 * The deal maps the shuffled deck to seats in blocks, starting at the dealer's
   left: the first 7 cards to the dealer's left, the next 7 to the seat after,

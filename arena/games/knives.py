@@ -1,4 +1,4 @@
-"""Knives — 5 players — see rules/knives.md.
+"""Knives — 5 players — see docs/games/knives.md.
 
 32-card trick-taking: players in turn *pick* (become banker, take the 2-card
 bank and bury 2 cards) or pass and re-name the strong suit. The holder of the
@@ -8,7 +8,7 @@ banker's side needs 13 of the 25 stars. If nobody picks, everyone plays alone
 is :mod:`arena.games.tricks`; Knives adds the Joker, the two trump levels (Knives,
 then the strong suit), the Ghost-over-King rule and the Thief lead.
 
-Readings of the rules worth knowing (beyond rules/knives.md §15):
+Readings of the rules worth knowing (beyond the rulings V1-V17 of docs/games/knives.md):
 
 * Knives has its own deck: :class:`KnivesCard` with :class:`KSuit` and
   :class:`KRank`. ``KRank`` numbers are the order inside a suit (Knives 2 … 7, A;
@@ -399,7 +399,7 @@ Event = (HandStarted | CardsDealt | Declared | Picked | Passed | BankTaken | Ban
 # -- observation ---------------------------------------------------------------
 @dataclass(frozen=True)
 class Observation:
-    """Everything one seat may know (rules/knives.md §11)."""
+    """Everything one seat may know (docs/games/knives.md, Observation)."""
 
     seat: int
     hand_index: int
@@ -710,7 +710,8 @@ class Knives(Game[State, Action, Observation]):
         return events
 
     def winning_index(self, state: State, cards: Sequence[KnivesCard]) -> int:
-        """The winning card of a complete trick: Joker, Knives, strong suit, led suit (§5)."""
+        """The winning card of a complete trick: Joker, Knives, strong suit, led suit (see "Play"
+        in docs/games/knives.md)."""
         for i, card in enumerate(cards):
             if card.suit is KSuit.NONE:
                 return i

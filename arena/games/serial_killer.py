@@ -1,4 +1,4 @@
-"""Serial Killer — 2 to 8 players — see rules/serial_killer.md.
+"""Serial Killer — 2 to 8 players — see docs/games/serial_killer.md.
 
 An elimination game on one 52-card deck and six graves. On a turn the seat
 draws one card per open grave: a King or Queen (victim) is a kill; a turn with
@@ -9,11 +9,11 @@ clues is arrested; the last seat with clues wins.
 Everything is public except the order of the stack, so every seat observes the
 same thing (apart from ``seat``) and ``redeal_hidden`` only permutes the stack.
 
-Readings of the rules worth knowing (beyond the file's S1-S15):
+Readings of the rules worth knowing (beyond the rulings S1-S15 of docs/games/serial_killer.md):
 
 * The stack is drawn in the order the shuffle leaves it: the first card of the
   shuffled list is the first drawn (``stack[-1]`` is the top internally).
-* Randomness is drawn in rules §13 order: the first player (``rng.below``), then
+* Randomness is drawn in this order: the first player (``rng.below``), then
   the initial shuffle, then every reshuffle. A reshuffle gathers graves 0-5
   (bottom to top), then the stack (top first), then the set-aside pile.
 * The draw phase is automatic between decisions: after a J or A decision the
@@ -21,7 +21,7 @@ Readings of the rules worth knowing (beyond the file's S1-S15):
   then the seat enters its end-of-turn phase (asked even if only ``EndTurn`` is
   legal: every phase is a decision).
 * An informant (now or held) may target the acting seat itself only while it
-  has fewer than 6 clues, and any other seat not yet arrested (§6.3).
+  has fewer than 6 clues, and any other seat not yet arrested (docs/games/serial_killer.md, Informants).
 * ``max_turns`` counts turns started; the cap is checked when a turn resolves,
   so the capped game stops after its ``max_turns``-th turn.
 * If an arrest during the draw phase (an informant) ends the game, the

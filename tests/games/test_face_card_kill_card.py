@@ -1,4 +1,4 @@
-"""Face Card / Kill Card: scripted games checked by hand against rules/face_card_kill_card.md."""
+"""Face Card / Kill Card: scripted games checked by hand against docs/games/face_card_kill_card.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kill: scripted games written from rules/kill.md, and its invariants (section 11)."""
+"""Kill: scripted games written from docs/games/kill.md, and its invariants."""
 
 from __future__ import annotations
 

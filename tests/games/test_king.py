@@ -1,4 +1,4 @@
-"""King: scripted games from rules/king.md, and its invariants over random games."""
+"""King: scripted games from docs/games/king.md, and its invariants over random games."""
 
 from __future__ import annotations
 
@@ -305,7 +305,7 @@ def test_pass_is_not_final_lets_a_passer_bid_again() -> None:
 
 # -- invariants over random games --------------------------------------------------
 def _check_match(trace: suite.Trace) -> int:
-    """Check rules/king.md §12 on one random match from its full event log; returns hands."""
+    """Check the King rules on one random match from its full event log; returns hands."""
     start = GAME.new(4, trace.seed, trace.options)  # the first deal has no events
     hands: list[list[Card]] = [list(h) for h in start.hands]
     kind, dealer = start.kind, start.dealer
@@ -401,7 +401,7 @@ def test_invariants_on_random_matches(options: dict[str, Any]) -> None:
 
 # -- rules checked one by one (review) ----------------------------------------------
 def test_negative_penalties_per_trick_and_card() -> None:
-    """rules/king.md §5: each hand's penalties, and the merged quick hands (K14)."""
+    """docs/games/king.md, negative hands: each hand's penalties, and the merged quick hands (K14)."""
     from arena.games.king import penalty
 
     trick = cards("QH KH JS 2C")  # a heart queen, the heart king, a jack, a low club

@@ -1,4 +1,4 @@
-"""Kings in the Corner: scripted deals from rules/kings_corner.md, and its invariants (§11).
+"""Kings in the Corner: scripted deals from docs/games/kings_corner.md, and its invariants.
 
 A stacked deck is dealt in blocks from the dealer's left: 7 cards to each seat in
 turn, then N, E, S, W, then the stock (its first card is drawn first).

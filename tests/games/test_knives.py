@@ -1,4 +1,4 @@
-"""Knives: scripted games from rules/knives.md, and its invariants over random games."""
+"""Knives: scripted games from docs/games/knives.md, and its invariants over random games."""
 
 from __future__ import annotations
 
@@ -252,7 +252,7 @@ def test_options_are_validated() -> None:
 
 # -- invariants over random games --------------------------------------------------
 def _check_match(trace: suite.Trace) -> int:
-    """rules/knives.md §13 on one random match from its full event log; returns hands."""
+    """The Knives rules checked on one random match from its full event log; returns hands."""
     start = GAME.new(5, trace.seed, trace.options)  # the first deal has no events
     strong = start.strong
     bank_stars = stars(start.bank)

@@ -1,4 +1,4 @@
-"""Serial Killer: scripted games from rules/serial_killer.md, and its invariants (§12).
+"""Serial Killer: scripted games from docs/games/serial_killer.md, and its invariants.
 
 Stacked decks: the first card of a stacked order is the first card drawn.
 """
