@@ -1,4 +1,4 @@
-"""``arena tournament run|resume|list``: the arguments, a progress bar, and the leaderboard.
+"""``arena tournament run|resume|list|show``: the arguments, a progress bar, and the tables.
 
 Creating a round-robin and the resume rules are :mod:`arena.tournament.setup`'s;
 playing it is :mod:`arena.tournament.run`'s.
@@ -34,16 +34,19 @@ from arena.games import get_game
 from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
 from arena.storage.store import Store
 from arena.tournament import (
+    Plan,
     RemoteAccess,
     RemoteBotsAbsent,
     Repeated,
     RunSettings,
     RunSummary,
-    create_round_robin,
+    create_tournament,
     remote_access,
     resume_settings,
     run_until_done,
 )
+from arena.tournament.formats import ROUND_ROBIN, parse_sprt
+from arena.tournament.setup import VERSUS_SETS, VERSUS_SPRT_SETS
 from leaderboard.terminal import print_leaderboard
 
 
@@ -98,6 +101,23 @@ def tournament_run(
         "sees can learn every deal.")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", "-o",
                                                      help="A game option NAME=VALUE.")] = None,
+    tournament_format: Annotated[str, typer.Option(
+        "--format", metavar="round-robin|gauntlet|versus",
+        help="round-robin: every group of the --bot bots; gauntlet: each --bot (a challenger) "
+        "against the --field, which never plays itself; versus: --bot A against --bot B over "
+        "duplicate sets (a deal in every seat rotation), the --field in the other seats.")]
+    = ROUND_ROBIN,
+    field: Annotated[list[str] | None, typer.Option(
+        "--field", "-f", help="A bot of the field (gauntlet, versus); repeat for each.")] = None,
+    sets: Annotated[int | None, typer.Option(
+        min=1, help=f"versus: how many duplicate sets (default {VERSUS_SETS}; with --sprt, at "
+        f"most {VERSUS_SPRT_SETS}).")] = None,
+    sprt: Annotated[str | None, typer.Option(
+        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+        help="versus: stop as soon as a sequential probability ratio test on the sets' paired "
+        "outcomes decides between H0 (A not better than E0 Elo) and H1 (A better by E1); "
+        "alpha and beta (default 0.05) are its false positive and false negative rates.")]
+    = None,
     move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
     start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
     = 30.0,
@@ -126,7 +146,7 @@ def tournament_run(
     wait_for_remote: WaitOption = 60.0,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Schedule a round-robin among the bots and play it."""
+    """Schedule a tournament (a round-robin unless --format says otherwise) and play it."""
     limits = ResourceLimits(memory_mb=parse_memory(bot_memory),
                             cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
                             processes=parse_count("--bot-processes", bot_processes),
@@ -138,10 +158,12 @@ def tournament_run(
                            tls_key=key, wait_for_remote_s=wait_for_remote,
                            sandbox=not no_sandbox)
     store = open_store(db)
-    tournament_id = create_round_robin(store, game, bots, players, repetitions, seed,
-                                       parse_options(option or []), settings, deals,
-                                       deals_from_seed, notice=lambda text: console.print(
-                                           f"warning: {text}", style="yellow"))
+    plan = Plan(kind=tournament_format, field=field or [], sets=sets,
+                sprt=None if sprt is None else parse_sprt(sprt))
+    tournament_id = create_tournament(store, game, bots, players, repetitions, seed,
+                                      parse_options(option or []), settings, deals,
+                                      deals_from_seed, notice=lambda text: console.print(
+                                          f"warning: {text}", style="yellow"), plan=plan)
     console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))
@@ -187,6 +209,9 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
             raise Failure(f"{err}; nothing was played: {resume} when they are ready") from None
         except OSError as err:  # the --listen address cannot be bound
             raise Failure(f"{err}: {resume} (with another --listen if need be) plays it") from None
+    if summary.decided:
+        console.print(f"tournament {tournament_id} decided early, the rest of its sets void: "
+                      f"{summary.decided}", highlight=False)
     if summary.left:
         console.print(f"stopped on request with {summary.left} matches left: "
                       f"`arena tournament resume {tournament_id}` finishes them")

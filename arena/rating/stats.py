@@ -34,10 +34,11 @@ accepts H1 once ``LLR >= ln((1 - beta) / alpha)`` and H0 once
 
 Small samples: the empirical variance of a handful of sets is unreliable (all
 draws or all wins give zero), so the test decides nothing before
-``SprtSettings.min_sets`` sets (10 by default) and nothing while every set so
-far scored the same (``var == 0``; the LLR is then reported as 0). The
-simulations in ``tests/rating/test_stats.py`` check that the promised error
-rates hold with these rules.
+``SprtSettings.min_sets`` sets (10 by default), and the variance is taken as at
+least ``1 / (4 (n + 1))``: a bot that wins every set is decided (H1) within a few
+dozen sets instead of never, and a run of draws accepts H0 when H0 is the nearer
+hypothesis. The simulations in ``tests/rating/test_stats.py`` check that the
+promised error rates hold with these rules.
 
 **Compare.** For two bots that shared matches, :func:`compare` counts how often A
 placed above B, with a Wilson score interval and the likelihood of superiority
@@ -160,8 +161,7 @@ def _check_score(score: float) -> float:
 class SprtAccumulator:
     """The GSPRT fed one set at a time: O(1) per :meth:`add`, for live matches and simulations.
 
-    Keeps the count, mean and sum of squared deviations (Welford's update: exactly
-    zero for a run of equal scores, so "no variance yet" is recognised exactly).
+    Keeps the count, mean and sum of squared deviations (Welford's update).
     """
 
     __slots__ = ("_bound_h0", "_bound_h1", "_draws", "_losses", "_m2", "_mean", "_min_sets", "_n",
@@ -201,10 +201,14 @@ class SprtAccumulator:
             self._draws += 1
 
     def llr(self) -> float:
-        """``n / 2 * ln(var_0 / var_1)`` (see the module's docstring); 0 while the scores have no variance."""
-        if self._m2 <= 0.0:
+        """``n / 2 * ln(var_0 / var_1)`` (see the module's docstring); 0 before any set.
+
+        The variance is at least ``1 / (4 (n + 1))`` (as in :func:`elo_estimate`): a run of
+        equal scores (a bot that wins every set) has none, and would otherwise never be
+        decided. Past a few sets of mixed outcomes the floor is far below the variance."""
+        if self._n == 0:
             return 0.0
-        var = self._m2 / self._n
+        var = max(self._m2 / self._n, 1.0 / (4.0 * (self._n + 1)))
         var_0 = var + (self._mean - self._s0) ** 2
         var_1 = var + (self._mean - self._s1) ** 2
         return 0.5 * self._n * math.log(var_0 / var_1)

@@ -790,6 +790,28 @@ class Store:
             _rate_ready(s, match)  # the matches scheduled after it need not wait for it
             return True
 
+    def void_unfinished(self, tournament_id: int) -> int:
+        """Void every pending or running match of a tournament (it will not be played: a
+        result that still arrives is not stored) and mark it finished; how many were voided.
+        The finished matches keep their results, and are rated in schedule order."""
+        with self._writing("void a tournament's unfinished matches") as s:
+            tournament = s.get(Tournament, tournament_id)
+            if tournament is None:
+                raise NotFoundError(f"no tournament with id {tournament_id}")
+            matches = s.exec(select(Match).where(
+                Match.tournament_id == tournament_id,
+                col(Match.status).in_((MatchStatus.PENDING, MatchStatus.RUNNING)))).all()
+            for match in matches:
+                match.status = MatchStatus.VOID
+                s.add(match)
+            tournament.status = TournamentStatus.FINISHED
+            tournament.finished_at = now()
+            s.add(tournament)
+            s.flush()
+            if matches:
+                _rate_ready(s, matches[0])  # nothing is left to wait for
+            return len(matches)
+
     def finish_match(self, match_id: int, result: MatchResult) -> bool:
         """Store a match's result and move the ratings, in one transaction.
 

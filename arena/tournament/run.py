@@ -25,9 +25,17 @@ from arena.games import get_game
 from arena.games.base import OptionValue
 from arena.match.referee import MatchReport
 from arena.players.limits import ResourceLimits
-from arena.storage.store import DatabaseGone, MatchResult, MatchToRun, Store, StoreError
+from arena.storage.store import (
+    DatabaseGone,
+    MatchResult,
+    MatchToRun,
+    Store,
+    StoreError,
+    TournamentInfo,
+)
 from arena.tournament.errors import RemoteBotsAbsent, StorageStopped
 from arena.tournament.executor import Entrant, Executor, MatchJob
+from arena.tournament.formats import Format, sprt_state
 from arena.tournament.local import LocalExecutor
 from arena.tournament.settings import RunSettings
 
@@ -39,6 +47,31 @@ class RunSummary:
     bot_start_s: float
     faults: int
     left: int = 0  # matches not played because a stop was asked for
+    decided: str | None = None  # why the format ended the tournament early (an SPRT decision)
+
+
+class StoppingRule:
+    """Whether a tournament's format has ended it early: a match between two bots whose SPRT
+    has decided. Read off the finished matches in the store, so that it holds on a resume."""
+
+    def __init__(self, store: Store, tournament: TournamentInfo) -> None:
+        self._store, self._tournament = store, tournament
+        self._format = Format.from_settings(tournament.settings)
+        self.said: str | None = None  # the decision, once there is one
+
+    def due(self, played: int) -> bool:
+        """Worth checking after ``played`` matches: the format has a test and a set may be
+        complete."""
+        return self._format.sprt is not None and played % self._tournament.players == 0
+
+    def check(self) -> bool:
+        if self._format.sprt is None:
+            return False
+        t = self._tournament
+        state = sprt_state(self._store.list_matches(t.id, t.total), self._format, t.players)
+        if state is not None and state.decision is not None:
+            self.said = f"SPRT: {state.describe()}"
+        return self.said is not None
 
 
 Progress = Callable[[int, int], None]
@@ -74,6 +107,11 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     tournament = store.get_tournament(tournament_id)
     game = get_game(tournament.game)
     options: dict[str, OptionValue] = game.parse_options(tournament.players, tournament.options)
+    rule = StoppingRule(store, tournament)
+    if rule.check():  # decided before an interruption: nothing more to play
+        store.void_unfinished(tournament_id)
+        return RunSummary(played=0, wall_s=time.perf_counter() - began, bot_start_s=0.0,
+                          faults=0, decided=rule.said)
     todo = store.claim_unfinished(tournament_id)
     total, done = tournament.total, tournament.total - len(todo)
     entrants = _entrants(store, todo, settings.limits)
@@ -121,6 +159,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                 played += 1
                 if progress:
                     progress(done, total)
+                if rule.due(played) and await loop.run_in_executor(writer, rule.check):
+                    stop.set()  # decided: the running matches finish, no new one starts
 
         await asyncio.gather(*(play(m) for m in todo))
         if refused and isinstance(refused[0], DatabaseGone):
@@ -130,10 +170,16 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                 f"{refused[0]} — the tournament stopped after {played} matches; nothing written "
                 f"was lost: `arena tournament resume {tournament_id}` finishes it once the "
                 "database can be written")
+        if rule.said is not None or rule.check():
+            store.void_unfinished(tournament_id)
         left = total - store.get_tournament(tournament_id).finished
-        store.set_tournament_status(tournament_id, "finished" if left == 0 else "interrupted")
+        if rule.said is not None:
+            left = 0  # voided: nothing is left to play
+        else:
+            store.set_tournament_status(tournament_id, "finished" if left == 0 else "interrupted")
         return RunSummary(played=played, wall_s=time.perf_counter() - began,
-                          bot_start_s=executor.bot_start_s, faults=faults, left=left)
+                          bot_start_s=executor.bot_start_s, faults=faults, left=left,
+                          decided=rule.said)
     finally:
         await executor.close()
         writer.shutdown(wait=True)  # a write under way (even when cancelled) completes

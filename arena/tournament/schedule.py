@@ -1,5 +1,5 @@
-"""Round-robin schedules: pure functions of the bots, the seats, the repetitions, a seed
-for their order and the source of their deals.
+"""Schedules (round-robin, gauntlet, a match between two bots): pure functions of the
+bots, the seats, the repetitions or sets, a seed and the source of their deals.
 
 A deal is secret: it comes from a :class:`Deals` key, 256 random bits kept with
 the tournament and shown to no one (an HMAC of the repetition and the group, so
@@ -59,19 +59,12 @@ def match_seed(tournament_seed: int, repetition: int, group: int, rotation: int 
 
 
 def groups(bot_ids: Sequence[int], players: int) -> list[tuple[int, ...]]:
-    """Every group of ``players`` seats drawn from the bots.
-
-    With at least as many bots as seats: every combination of distinct bots.
-    With fewer: every bot plays, and the extra seats are filled by every
-    multiset of the bots, so that no bot is favoured.
-    """
-    ids = sorted(set(bot_ids))
-    if len(ids) < 1:
+    """Every group of ``players`` seats drawn from the bots (see :func:`fill`): with at least
+    as many bots as seats every combination of distinct bots; with fewer, every bot plays and
+    the extra seats are filled by every multiset of the bots, so that no bot is favoured."""
+    if len(set(bot_ids)) < 1:
         raise TournamentError("a tournament needs at least one bot")
-    if len(ids) >= players:
-        return list(itertools.combinations(ids, players))
-    return [tuple(sorted((*ids, *extra)))
-            for extra in itertools.combinations_with_replacement(ids, players - len(ids))]
+    return fill(bot_ids, players)
 
 
 def rotations(group: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -86,21 +79,83 @@ def rotations(group: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 def round_robin(bot_ids: Sequence[int], players: int, repetitions: int,
                 seed: int, deals: Deals | None = None) -> list[ScheduledMatch]:
-    """The full schedule: for each repetition, every group in its first seat rotation, then
-    every group in its second, and so on; each match's deal from ``deals`` (by default secret
-    duplicates; ``seed`` is used only by deals from the public seed).
+    """Every group of the bots, in every seat rotation, ``repetitions`` times (see
+    :func:`by_rotation`)."""
+    if len(set(bot_ids)) < 2:
+        raise TournamentError("a round-robin needs at least two different bots")
+    return by_rotation(groups(bot_ids, players), repetitions, seed, deals)
+
+
+def gauntlet(challenger_ids: Sequence[int], field_ids: Sequence[int], players: int,
+             repetitions: int, seed: int, deals: Deals | None = None) -> list[ScheduledMatch]:
+    """Each challenger against the field: every group of one challenger and ``players - 1``
+    seats of the field (drawn as :func:`groups` draws them), in every seat rotation. The field
+    never plays itself, and challengers never meet."""
+    challengers, field_ = sorted(set(challenger_ids)), sorted(set(field_ids))
+    if not challengers or not field_:
+        raise TournamentError("a gauntlet needs at least one challenger and a field of at "
+                              "least one bot")
+    if set(challengers) & set(field_):
+        raise TournamentError("a bot cannot be both a challenger and in the field")
+    return by_rotation([(c, *rest) for c in challengers for rest in fill(field_, players - 1)],
+                       repetitions, seed, deals)
+
+
+def versus(a: int, b: int, field_ids: Sequence[int], players: int, sets: int, seed: int,
+           deals: Deals | None = None) -> list[ScheduledMatch]:
+    """A match between two bots over ``sets`` duplicate sets: set *k* is one deal played in
+    every seat rotation of a group of A, B and ``players - 2`` seats of the field (the field's
+    draws taken in turn, set after set). Set after set, each complete before the next, so that
+    the sets finished at any moment are the first ones (what a sequential test reads)."""
+    deals = deals or Deals()
+    if a == b:
+        raise TournamentError("a match between two bots needs two different bots")
+    field_ = sorted(set(field_ids))
+    if {a, b} & set(field_):
+        raise TournamentError("the two bots of a match cannot also be in its field")
+    if players > 2 and not field_:
+        raise TournamentError(f"a {players}-player game needs a field for the {players - 2} "
+                              "other seats")
+    if sets < 1:
+        raise TournamentError("a match between two bots needs at least one set")
+    others = fill(field_, players - 2)
+    schedule: list[ScheduledMatch] = []
+    for number in range(sets):
+        group = (a, b, *others[number % len(others)])
+        for rotation, seating in enumerate(rotations(group)):
+            schedule.append(ScheduledMatch(
+                index=len(schedule), seed=deals.seed(seed, number, 0, rotation),
+                seat_bot_ids=seating, lane=rotation if deals.duplicate else 0))
+    return schedule
+
+
+def fill(bot_ids: Sequence[int], seats: int) -> list[tuple[int, ...]]:
+    """Every way to fill ``seats`` seats from the bots: each combination of distinct bots, or
+    with fewer bots than seats every multiset that seats each bot at least once."""
+    if seats == 0:
+        return [()]
+    ids = sorted(set(bot_ids))
+    if len(ids) >= seats:
+        return list(itertools.combinations(ids, seats))
+    return [tuple(sorted((*ids, *extra)))
+            for extra in itertools.combinations_with_replacement(ids, seats - len(ids))]
+
+
+def by_rotation(group_list: Sequence[tuple[int, ...]], repetitions: int, seed: int,
+                deals: Deals | None = None) -> list[ScheduledMatch]:
+    """The schedule of ``group_list``: for each repetition, every group in its first seat
+    rotation, then every group in its second, and so on; each match's deal from ``deals`` (by
+    default secret duplicates; ``seed`` is used only by deals from the public seed).
 
     Rotation after rotation, a duplicated deal's lane *r* (the bot processes that play
     rotation *r*) is first needed once every group has been played in the rotations before
     it: the executor starts the later lanes meanwhile, in the CPU the matches leave idle."""
     deals = deals or Deals()
-    if len(set(bot_ids)) < 2:
-        raise TournamentError("a round-robin needs at least two different bots")
     if repetitions < 1:
         raise TournamentError("repetitions must be at least 1")
     schedule: list[ScheduledMatch] = []
+    seatings = [rotations(group) for group in group_list]
     for repetition in range(repetitions):
-        seatings = [rotations(group) for group in groups(bot_ids, players)]
         for rotation in range(max(map(len, seatings), default=0)):
             for number, group_seatings in enumerate(seatings):
                 if rotation >= len(group_seatings):

@@ -1,4 +1,5 @@
-"""Creating a round-robin, and the rules for resuming one.
+"""Creating a tournament (a round-robin, a gauntlet, a match between two bots), and the
+rules for resuming one.
 
 Everything is checked before anything is written: a tournament that cannot be
 played as asked is a :class:`TournamentError` (or the game's, the store's, a
@@ -18,9 +19,11 @@ from arena.games import get_game
 from arena.net.tls import check_tls_files
 from arena.players.limits import FLAGS as LIMIT_FLAGS
 from arena.players.process import parse_command
+from arena.rating.stats import SprtSettings
 from arena.storage.store import Store, TournamentInfo
 from arena.tournament.errors import TournamentError
-from arena.tournament.schedule import Deals, round_robin
+from arena.tournament.formats import GAUNTLET, KINDS, ROUND_ROBIN, VERSUS, Format
+from arena.tournament.schedule import Deals, gauntlet, round_robin, versus
 from arena.tournament.settings import RunSettings
 
 
@@ -52,38 +55,73 @@ def remote_access(listen: str | None, tls_cert: str | None,
 DUPLICATE, INDEPENDENT = "duplicate", "independent"
 
 
-def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], players: int | None,
-                       repetitions: int, seed: int | None, raw_options: Mapping[str, str],
-                       settings: RunSettings, deals: str | None = None,
-                       deals_from_seed: bool = False,
-                       notice: Callable[[str], None] | None = None) -> int:
-    """Write a round-robin among the named bots (``NAME`` or ``NAME@VERSION``) with every match
-    of its schedule pending; its id. ``players``: the game's default when None; ``seed``:
-    a random one when None.
+@dataclass(frozen=True)
+class Plan:
+    """The format of a tournament to create, with bots by label (``NAME`` or ``NAME@VERSION``).
+
+    A round-robin plays every group of the bots; a gauntlet every group of one of the bots
+    (the challengers) and the ``field``; a versus match the two bots over ``sets`` duplicate
+    sets, the ``field`` in the other seats, stopping early when ``sprt`` decides."""
+
+    kind: str = ROUND_ROBIN
+    field: Sequence[str] = ()
+    sets: int | None = None  # versus only: default VERSUS_SETS, or VERSUS_SPRT_SETS with sprt
+    sprt: SprtSettings | None = None
+
+
+VERSUS_SETS = 100
+"""Sets of a versus match without an SPRT, unless --sets says otherwise."""
+VERSUS_SPRT_SETS = 2000
+"""The most sets of a versus match with an SPRT (it usually decides long before)."""
+
+
+def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], players: int | None,
+                      repetitions: int, seed: int | None, raw_options: Mapping[str, str],
+                      settings: RunSettings, deals: str | None = None,
+                      deals_from_seed: bool = False,
+                      notice: Callable[[str], None] | None = None, plan: Plan | None = None) -> int:
+    """Write a tournament of the named bots (``NAME`` or ``NAME@VERSION``), a round-robin
+    unless ``plan`` says otherwise, with every match of its schedule pending; its id.
+    ``players``: the game's default when None; ``seed``: a random one when None.
 
     Deals are secret (see :mod:`arena.tournament.schedule`) unless ``deals_from_seed``.
     ``deals``: :data:`DUPLICATE` (every seat rotation of a group plays the same deal),
     :data:`INDEPENDENT`, or None: duplicate unless a remote bot takes part, since a
-    remote bot cannot be kept from remembering a deal between rotations. ``notice``
-    hears what an operator's choice allows bots to do."""
+    remote bot cannot be kept from remembering a deal between rotations (a versus match
+    is always played on duplicate sets). ``notice`` hears what an operator's choice allows
+    bots to do."""
+    plan = plan or Plan()
     say = notice or (lambda _: None)
+    if plan.kind not in KINDS:
+        raise TournamentError(f"--format must be one of {', '.join(KINDS)}, not {plan.kind!r}")
     if deals not in (None, DUPLICATE, INDEPENDENT):
         raise TournamentError(f"--deals must be {DUPLICATE} or {INDEPENDENT}, not {deals!r}")
+    if plan.kind == VERSUS and deals == INDEPENDENT:
+        raise TournamentError("a match between two bots is played on duplicate sets: "
+                              "--deals independent does not apply")
+    if plan.kind != VERSUS and (plan.sets is not None or plan.sprt is not None):
+        raise TournamentError("--sets and --sprt are for a match between two bots "
+                              "(--format versus)")
+    if plan.kind == ROUND_ROBIN and plan.field:
+        raise TournamentError("--field is for a gauntlet or a match between two bots: a "
+                              "round-robin plays every --bot against every other")
     game = get_game(game_name)
     seats = players if players is not None else game.default_players
     options = game.parse_options(seats, dict(raw_options))
     bots = [store.get_bot(*name_version(label)) for label in bot_names]
-    for bot in bots:
+    field_bots = [store.get_bot(*name_version(label)) for label in plan.field]
+    for bot in (*bots, *field_bots):
         if not bot.remote:
             parse_command(bot.command, Path(bot.folder) if bot.folder else None)
         elif settings.listen is None:
             raise TournamentError(f"{bot.label} is a remote bot: give --listen HOST:PORT where it "
                                   "can connect")
     bot_ids = [bot.id for bot in bots]
-    if len(set(bot_ids)) != len(bot_ids):
+    field_ids = [bot.id for bot in field_bots]
+    if len(set(bot_ids + field_ids)) != len(bot_ids + field_ids):
         raise TournamentError("each bot may be named only once")
-    remote = [b.label for b in bots if b.remote]
-    duplicate = deals == DUPLICATE or (deals is None and not remote)
+    remote = [b.label for b in (*bots, *field_bots) if b.remote]
+    duplicate = plan.kind == VERSUS or deals == DUPLICATE or (deals is None and not remote)
     if duplicate and remote:
         say(f"duplicate deals with remote bots ({', '.join(remote)}): each plays every seat "
             "rotation of a deal and can remember it from one rotation to the next")
@@ -92,13 +130,40 @@ def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], p
         say(f"deals come from the public seed {tournament_seed}: a bot that searches seeds "
             "from what it sees can learn every deal")
     source = Deals(duplicate=duplicate, from_seed=deals_from_seed)
-    schedule = round_robin(bot_ids, seats, repetitions, tournament_seed, source)
+    chosen = Format(kind=plan.kind)
+    if plan.kind == ROUND_ROBIN:
+        schedule = round_robin(bot_ids, seats, repetitions, tournament_seed, source)
+    elif plan.kind == GAUNTLET:
+        schedule = gauntlet(bot_ids, field_ids, seats, repetitions, tournament_seed, source)
+        chosen = Format(kind=GAUNTLET, challengers=tuple(bot_ids), field=tuple(field_ids))
+    else:
+        if len(bot_ids) != 2:
+            raise TournamentError(f"a match between two bots takes exactly two --bot (A and B), "
+                                  f"not {len(bot_ids)}; the other seats come from --field")
+        if repetitions != 1:
+            raise TournamentError("a match between two bots is as long as its --sets, not "
+                                  "--repetitions")
+        sets = plan.sets if plan.sets is not None else (
+            VERSUS_SPRT_SETS if plan.sprt is not None else VERSUS_SETS)
+        schedule = versus(bot_ids[0], bot_ids[1], field_ids, seats, sets, tournament_seed, source)
+        chosen = Format(kind=VERSUS, challengers=tuple(bot_ids), field=tuple(field_ids),
+                        sets=sets, sprt=plan.sprt)
     saved = {**settings.saved(), "deals": DUPLICATE if duplicate else INDEPENDENT,
-             "deals_from_seed": deals_from_seed}
+             "deals_from_seed": deals_from_seed, "format": chosen.saved()}
     return store.create_tournament(
         game=game.name, players=seats, options=dict(options), seed=tournament_seed,
-        repetitions=repetitions, bot_ids=bot_ids, schedule=schedule, settings=saved,
+        repetitions=repetitions, bot_ids=bot_ids + field_ids, schedule=schedule, settings=saved,
         deal_key=source.stored_key)
+
+
+def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], players: int | None,
+                       repetitions: int, seed: int | None, raw_options: Mapping[str, str],
+                       settings: RunSettings, deals: str | None = None,
+                       deals_from_seed: bool = False,
+                       notice: Callable[[str], None] | None = None) -> int:
+    """A round-robin (:func:`create_tournament` with the default plan)."""
+    return create_tournament(store, game_name, bot_names, players, repetitions, seed,
+                             raw_options, settings, deals, deals_from_seed, notice)
 
 
 @dataclass(frozen=True)

@@ -187,12 +187,16 @@ def test_llr_direction_and_bounds() -> None:
     assert midway.llr == pytest.approx(0.0, abs=1e-12)  # mean 0.5 is as likely under both
 
 
-def test_no_decision_without_variance_or_before_min_sets() -> None:
+def test_equal_scores_are_decided_and_nothing_is_before_min_sets() -> None:
     settings = SprtSettings(elo0=0, elo1=100)
-    all_draws = sprt([0.5] * 500, settings)
-    assert all_draws.llr == 0.0 and all_draws.decision is None and all_draws.draws == 500
-    all_wins = sprt([1.0] * 500, settings)
-    assert all_wins.llr == 0.0 and all_wins.decision is None and all_wins.wins == 500
+    # a bot that wins every set is better (no variance is no reason to play on forever)
+    all_wins = first_decision([1.0] * 500, settings)
+    assert all_wins is not None and all_wins[1].decision == "H1" and all_wins[0] < 20
+    # nothing but even sets: A is not better by elo1
+    all_draws = first_decision([0.5] * 500, settings)
+    assert all_draws is not None and all_draws[1].decision == "H0" and all_draws[1].draws < 100
+    assert first_decision([0.0] * 500, settings) is not None
+    assert sprt([1.0] * 5, settings).decision is None  # too few sets, however clear
     # Nine sets that would cross the upper bound, but min_sets is 10.
     nine = [1.0] * 8 + [0.0]
     early = sprt(nine, SprtSettings(elo0=0, elo1=400))
