@@ -68,6 +68,7 @@ from sqlmodel import Session, col, create_engine, delete, func, select
 from arena import rating
 from arena.match.faults import Fault
 from arena.storage import schema
+from arena.storage.runs import Busy, RunLocks
 from arena.storage.tables import (
     Bot,
     MatchStatus,
@@ -394,6 +395,8 @@ class Store:
             raise StoreError(f"cannot use database URL {self.where}: {_one_line(error)}") from None
         self._open_schema()
         self._identity = _file_identity(path) if path is not None and self._sqlite else None
+        self._runs = RunLocks(path if self._sqlite else None,
+                              self._write if self._postgres else None)
 
     def check_file(self) -> None:
         """Raise :class:`DatabaseGone` when the SQLite file opened is no longer at its path
@@ -708,6 +711,21 @@ class Store:
             t.finished_at = now() if status is TournamentStatus.FINISHED else None
             s.add(t)
 
+    @contextmanager
+    def running(self, tournament_id: int) -> Iterator[None]:
+        """Mark the tournament running while the body runs, holding its run lock (see
+        :mod:`arena.storage.runs`): while it is held the tournament reads as running, and
+        once its process is gone, however it ended, as interrupted (once a match of it was
+        started: a tournament just created reads as running). A :class:`StoreError` when
+        another process runs it."""
+        try:
+            with self._runs.hold(tournament_id):
+                self.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
+                yield
+        except Busy:
+            raise StoreError(f"tournament {tournament_id} is being run by another process "
+                             "already") from None
+
     def _tournament_info(self, s: Session, t: Tournament) -> TournamentInfo:
         assert t.id is not None
         counts = dict(
@@ -726,7 +744,10 @@ class Store:
             id=t.id, game=t.game, players=t.players, options=dict(t.options),
             seed=int(t.seed), repetitions=t.repetitions, settings=dict(t.settings),
             bot_ids=bot_ids, bots=tuple(labels.get(b, f"#{b}") for b in bot_ids),
-            status=t.status, created_at=utc(t.created_at) or t.created_at,
+            status=TournamentStatus.INTERRUPTED  # its run died without a word (kill -9)
+            if t.status is TournamentStatus.RUNNING and counts.keys() - {MatchStatus.PENDING}
+            and not self._runs.held(t.id) else t.status,
+            created_at=utc(t.created_at) or t.created_at,
             finished_at=utc(t.finished_at), total=sum(counts.values()),
             finished=counts.get(MatchStatus.FINISHED, 0),
         )
@@ -881,6 +902,19 @@ class Store:
             seats = _seat_infos(s, [m.id for m in matches if m.id is not None])
             return [_match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
 
+    def shared_matches(self, bot_ids: Sequence[int], game: str) -> list[MatchInfo]:
+        """The finished matches of ``game`` in which every one of ``bot_ids`` took a seat, in
+        the order they were rated (logs not loaded)."""
+        with self._reading("list shared matches") as s:
+            query = select(Match).options(sa.orm.defer(Match.log)).where(  # type: ignore[arg-type]
+                col(Match.game) == game, col(Match.status) == MatchStatus.FINISHED)
+            for bot_id in set(bot_ids):
+                query = query.where(col(Match.id).in_(
+                    sa.select(col(Seat.match_id)).where(col(Seat.bot_id) == bot_id)))
+            matches = s.exec(query.order_by(col(Match.finish_seq), col(Match.id))).all()
+            seats = _seat_infos(s, [m.id for m in matches if m.id is not None])
+            return [_match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
+
     # ---------------------------------------------------------------- ratings
 
     def leaderboard(
@@ -958,6 +992,36 @@ class Store:
                 replayed += 1
             _save_ratings(conn, book, {})
             return replayed
+
+    # ---------------------------------------------------------------- read-only views (CLI)
+
+    def tournament_match_counts(self) -> dict[int, dict[MatchStatus, int]]:
+        """For every tournament with matches: how many it has of each status, by its id
+        (one query; a status it has none of is left out)."""
+        with self._reading("count matches") as s:
+            rows = s.execute(
+                select(Match.tournament_id, Match.status, func.count())
+                .where(col(Match.tournament_id).is_not(None))
+                .group_by(col(Match.tournament_id), col(Match.status))
+            ).all()
+        counts: dict[int, dict[MatchStatus, int]] = {}
+        for tournament_id, status, count in rows:
+            counts.setdefault(int(tournament_id), {})[MatchStatus(status)] = int(count)
+        return counts
+
+    def tournament_matches(self, tournament_id: int) -> list[MatchInfo]:
+        """Every match of a tournament in schedule order, with its seats (logs not loaded);
+        a :class:`NotFoundError` for an unknown tournament."""
+        with self._reading("list a tournament's matches") as s:
+            if s.get(Tournament, tournament_id) is None:
+                raise NotFoundError(f"no tournament with id {tournament_id}")
+            matches = s.exec(
+                select(Match).options(sa.orm.defer(Match.log))  # type: ignore[arg-type]
+                .where(col(Match.tournament_id) == tournament_id)
+                .order_by(col(Match.index), col(Match.id))
+            ).all()
+            seats = _seat_infos(s, [m.id for m in matches if m.id is not None])
+            return [_match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
 
 
 # ---------------------------------------------------------------- rating rows

@@ -96,12 +96,26 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     :class:`StorageStopped`; a match whose result could not be written stays
     pending or running in the database and is replayed on resume. When the
     executor's start raises :class:`RemoteBotsAbsent`, nothing is played and the
-    tournament is left interrupted.
+    tournament is left interrupted. While it runs the tournament's run lock is held
+    (:meth:`Store.running`): a second run of it at once is a :class:`StoreError`, and
+    once this process is gone, however it ended, the tournament reads as interrupted.
 
     The store's writes during play run on one thread of their own, in order, so
     that a match's database time never holds up the matches still in play.
     """
-    stop = stop or asyncio.Event()
+    with store.running(tournament_id):
+        try:
+            return await _run(store, tournament_id, data_dir, settings, progress,
+                              stop or asyncio.Event(), notice, executor)
+        except asyncio.CancelledError:  # Ctrl-C, a second SIGTERM
+            with contextlib.suppress(StoreError):
+                store.set_tournament_status(tournament_id, "interrupted")
+            raise
+
+
+async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
+               progress: Progress | None, stop: asyncio.Event, notice: Notice | None,
+               executor: Executor | None) -> RunSummary:
     refused: list[StoreError] = []
     began = time.perf_counter()
     tournament = store.get_tournament(tournament_id)
