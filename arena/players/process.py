@@ -101,7 +101,7 @@ class BotProcess:
             return
         began = time.perf_counter()
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        log_path = self.log_dir / log_name(self.name)
+        log_path = self.log_path
         if log_path.exists() and log_path.stat().st_size > LOG_CAP_BYTES:
             log_path.replace(log_path.with_suffix(".log.1"))
         env = {"ARENA_SERVER": self.server, "ARENA_TOKEN": self.token, "ARENA_BOT_NAME": self.name,
@@ -136,6 +136,25 @@ class BotProcess:
         self._logger = asyncio.create_task(_capture(self.process.stdout, log_path, self.log_cap))
         self.starts += 1
         self.start_seconds += time.perf_counter() - began
+
+    @property
+    def log_path(self) -> Path:
+        return self.log_dir / log_name(self.name)
+
+    def last_words(self, lines: int = 5, width: int = 400) -> str:
+        """How its start went, for people: its exit code if it ended, and the last lines of
+        its log (on one line, clipped)."""
+        process = self.process
+        ended = "" if process is None or process.returncode is None else \
+            f"exited with code {process.returncode}; "
+        try:
+            tail = self.log_path.read_text(errors="replace").strip().splitlines()[-lines:]
+        except OSError:
+            tail = []
+        said = " | ".join(line.strip() for line in tail if line.strip()) or "(its log is empty)"
+        if len(said) > width:
+            said = "..." + said[-width:]
+        return f"{ended}last lines of its log: {said}"
 
     async def is_alive(self, grace_s: float = 0.5) -> bool:
         """Whether the process still runs, giving a dying one ``grace_s`` to be reaped."""

@@ -9,7 +9,12 @@
 - :mod:`~arena.tournament.run`: the run loop (parallelism, store writes, stops).
 """
 
-from arena.tournament.errors import RemoteBotsAbsent, StorageStopped, TournamentError
+from arena.tournament.errors import (
+    BotsDidNotStart,
+    RemoteBotsAbsent,
+    StorageStopped,
+    TournamentError,
+)
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.local import MANAGED_START_GRACE_S, LocalExecutor
 from arena.tournament.run import RunSummary, run_tournament, run_until_done
@@ -27,7 +32,7 @@ from arena.tournament.setup import (
 )
 
 __all__ = [
-    "MANAGED_START_GRACE_S", "Entrant", "Executor", "LocalExecutor", "MatchJob", "Plan",
+    "MANAGED_START_GRACE_S", "BotsDidNotStart", "Entrant", "Executor", "LocalExecutor", "MatchJob", "Plan",
     "RemoteAccess",
     "RemoteBotsAbsent", "Repeated", "RunSettings", "RunSummary", "StorageStopped",
     "TournamentError", "check_unchanged", "create_round_robin", "create_tournament", "groups", "match_seed",

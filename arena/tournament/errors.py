@@ -13,6 +13,11 @@ class RemoteBotsAbsent(TournamentError):
     """Remote bots did not attend in time: nothing was played, the tournament can be resumed."""
 
 
+class BotsDidNotStart(TournamentError):
+    """Managed bots did not attend before the first match (they crashed at start, or were
+    silent past the start's grace): nothing was played, the tournament can be resumed."""
+
+
 class StorageStopped(StoreError):
     """The database refused a write mid-tournament (read-only or full disk, ...): the run
     stopped taking matches; what was written is intact and ``resume`` finishes the rest."""

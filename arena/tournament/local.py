@@ -36,7 +36,7 @@ from arena.net.bot_service import BotServer, MatchHost, MatchSpec, digest
 from arena.net.tls import check_tls_files
 from arena.players import cgroups, sandbox
 from arena.players.process import BotProcess
-from arena.tournament.errors import RemoteBotsAbsent, TournamentError
+from arena.tournament.errors import BotsDidNotStart, RemoteBotsAbsent, TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.settings import RunSettings
 
@@ -132,6 +132,13 @@ class LocalExecutor(Executor):
         # would otherwise be a no-show in its first matches. The other lanes start in the
         # background from now on, and a match waits for its own (see play).
         await self._wait_for(first, max(settings.start_timeout_s, MANAGED_START_GRACE_S))
+        silent = [b for b in first if not host.attending(b.token_hash)]
+        if silent and not settings.keep_going:
+            await asyncio.sleep(0.2)  # the last of its output reaches its log
+            raise BotsDidNotStart("; ".join(
+                f"bot {b.name} did not start: {b.process.last_words()}" for b in silent
+                if b.process is not None) + " (nothing was played; fix the bot, or pass "
+                "--keep-going to play on, its seats no-shows)")
         self._warming = asyncio.create_task(self._warm_lanes())
         remote_bots = [b for b in self._bots.values() if b.process is None]
         if settings.wait_for_remote_s > 0 and not all(b.settled(host) for b in remote_bots):

@@ -33,7 +33,7 @@ from arena.storage.store import (
     StoreError,
     TournamentInfo,
 )
-from arena.tournament.errors import RemoteBotsAbsent, StorageStopped
+from arena.tournament.errors import BotsDidNotStart, RemoteBotsAbsent, StorageStopped
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.formats import Format, sprt_state
 from arena.tournament.local import LocalExecutor
@@ -95,8 +95,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     a write (read-only or full disk), the run stops the same way and then raises
     :class:`StorageStopped`; a match whose result could not be written stays
     pending or running in the database and is replayed on resume. When the
-    executor's start raises :class:`RemoteBotsAbsent`, nothing is played and the
-    tournament is left interrupted. While it runs the tournament's run lock is held
+    executor's start raises :class:`RemoteBotsAbsent` or :class:`BotsDidNotStart`,
+    nothing is played and the tournament is left interrupted. While it runs the tournament's run lock is held
     (:meth:`Store.running`): a second run of it at once is a :class:`StoreError`, and
     once this process is gone, however it ended, the tournament reads as interrupted.
 
@@ -140,7 +140,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
     try:
         try:
             await _start(executor, list(entrants.values()), stop)
-        except RemoteBotsAbsent:
+        except (RemoteBotsAbsent, BotsDidNotStart):
             store.set_tournament_status(tournament_id, "interrupted")
             raise
         gate = asyncio.Semaphore(max(1, settings.parallel))

@@ -11,6 +11,9 @@ from arena.match.referee import MatchSettings
 from arena.players.limits import ResourceLimits
 from arena.tournament.errors import TournamentError
 
+PER_RUN = ("sandbox", "keep_going")
+"""Settings asked for at every run of a tournament, never saved with it."""
+
 
 @dataclass(frozen=True)
 class RunSettings:
@@ -27,6 +30,7 @@ class RunSettings:
     tls_key: str | None = None
     wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
     sandbox: bool = True  # managed bots in the sandbox; asked for at every run, never saved
+    keep_going: bool = False  # play on when a managed bot does not start (never saved)
 
     def __post_init__(self) -> None:
         for name in ("move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s",
@@ -43,13 +47,13 @@ class RunSettings:
     def saved(self) -> dict[str, Any]:
         """The settings as stored with the tournament (``resume`` reads them back)."""
         plain = {f.name: getattr(self, f.name) for f in fields(self)
-                 if f.name not in ("limits", "sandbox")}
+                 if f.name not in ("limits", *PER_RUN)}
         return {**plain, **self.limits.as_settings()}
 
     @classmethod
     def from_saved(cls, saved: Mapping[str, Any], parallel: int | None = None) -> RunSettings:
         """Settings stored by :meth:`saved`; defaults for keys saved before they existed."""
-        known = {f.name for f in fields(cls)} - {"limits", "sandbox"}
+        known = {f.name for f in fields(cls)} - {"limits", *PER_RUN}
         settings = cls(**{key: value for key, value in saved.items() if key in known},
                        limits=ResourceLimits.from_settings(saved))
         return replace(settings, parallel=parallel) if parallel else settings

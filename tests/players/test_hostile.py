@@ -155,7 +155,9 @@ def play(arena: Arena, attack: str, args: str = "", *, contained: bool = True,
     command = [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME,
                "--players", "2", "--bot", "hostile", "--bot", HONEST[0], "--bot", HONEST[1],
                "--seed", "7", "--repetitions", str(repetitions), "--parallel", "2",
-               "--move-timeout", "5", "--start-timeout", "10", *limits, "--db", str(arena.db)]
+               "--move-timeout", "5", "--start-timeout", "10", *limits, "--db", str(arena.db),
+               "--keep-going"]  # bots that die at start (killed by the control's attack, or
+    # by their own limits) are no-shows: the attacks, not the start, are under test
     if not contained:
         command.append("--no-sandbox")
     if arena_open_files is not None:  # the arena itself with few descriptors
