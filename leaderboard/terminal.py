@@ -34,7 +34,7 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None,
     table = Table(title=title, title_justify="left", header_style="bold", expand=False,
                   box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("#", justify="right", style="bold")
-    table.add_column("bot", no_wrap=True)
+    table.add_column("bot", overflow="fold")  # a long name@version folds, never cut
     if game is None:
         table.add_column("game", no_wrap=True)
     table.add_column("rating", justify="right", min_width=6, style="bold cyan")
@@ -89,9 +89,9 @@ def render_matches(matches: Sequence[MatchInfo], title: str = "Matches") -> Tabl
     table.add_column("id", justify="right", style="bold")
     table.add_column("tour.", justify="right", style="dim")
     table.add_column("game", no_wrap=True)
-    table.add_column("status")
-    table.add_column("time", justify="right")
-    table.add_column("seats (bot #rank (score) fault)")
+    table.add_column("status", no_wrap=True)
+    table.add_column("time", justify="right", no_wrap=True)
+    table.add_column("seats (bot #rank (score) fault)", overflow="fold")
     for m in matches:
         seats = Text("  ").join(
             Text(f"{s.seat}:", style="dim") + _seat_text(s) for s in m.seats

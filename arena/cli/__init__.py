@@ -8,6 +8,7 @@ Importing the package imports every command module, and so registers every comma
 import arena.cli.games
 import arena.cli.bots
 import arena.cli.tournaments
+import arena.cli.standings
 import arena.cli.results
 import arena.cli.serve
 import arena.cli.demo  # noqa: F401  (each module registers its commands on the app)

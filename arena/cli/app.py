@@ -35,8 +35,30 @@ from arena.storage.store import Store, StoreError, keeps_nothing
 from arena.tournament import TournamentError
 
 DEFAULT_DB = "arena.db"
+PIPED_WIDTH = 1_000_000
+"""The console's width when stdout is no terminal: wide enough that nothing is ever wrapped or
+cut (tables take only the width their cells need; a pipe or file has no edge)."""
+
+
+def _on_terminal() -> bool:
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (ValueError, OSError):  # closed or detached
+        return False
+
+
+def stdout_console() -> Console:
+    """The console for stdout. On a terminal: its width, rich tables folding long cells. Piped
+    or redirected: no width at all to speak of (COLUMNS does not apply), and no soft wrapping
+    of long lines, so that a table row or a long command stays one whole line for grep, cut
+    and friends."""
+    if _on_terminal():
+        return Console(markup=False)
+    return Console(markup=False, width=PIPED_WIDTH, soft_wrap=True)
+
+
 # Names, commands and messages come from users and bots: never read as rich markup.
-console = Console(markup=False)
+console = stdout_console()
 errors = Console(stderr=True, markup=False)
 
 app = typer.Typer(help="Card Arena: tournaments for card-game bots over gRPC.",

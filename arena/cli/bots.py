@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, bot_app, console, open_store
+from arena.cli.output import JsonOption, bot_json, document, emit_json
 from arena.net.bot_service import digest
 from arena.players.process import parse_command
 
@@ -81,14 +82,22 @@ def bot_token(
 
 
 @bot_app.command("list")
-def bot_list(db: DbOption = DEFAULT_DB) -> None:
+def bot_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) -> None:
     """List the registered bots."""
+    bots = open_store(db).list_bots()
+    if json_output:
+        emit_json(document("bots", [bot_json(bot) for bot in bots]))
+        return
     table = Table(title="Bots")
-    for column in ("id", "bot", "kind", "command"):
-        table.add_column(column)
-    for bot in open_store(db).list_bots():
+    table.add_column("id", justify="right", no_wrap=True)
+    table.add_column("bot", overflow="fold")
+    table.add_column("kind", no_wrap=True)
+    table.add_column("command", overflow="fold")  # whole, however long: folded, never cut
+    table.add_column("folder", overflow="fold")
+    for bot in bots:
         table.add_row(str(bot.id), bot.label, "remote" if bot.remote else "managed",
-                      "(connects with its token)" if bot.remote else bot.command)
+                      "(connects with its token)" if bot.remote else bot.command,
+                      "" if bot.remote else bot.folder or "")
     console.print(table)
 
 

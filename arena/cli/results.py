@@ -8,6 +8,14 @@ import typer
 from rich.text import Text
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, match_app, open_store
+from arena.cli.output import (
+    JsonOption,
+    document,
+    emit_json,
+    leaderboard_json,
+    log_json,
+    match_json,
+)
 from arena.games import get_game
 from arena.match.replay import describe, read_log, view
 from leaderboard.terminal import print_leaderboard, render_matches
@@ -16,11 +24,16 @@ from leaderboard.terminal import print_leaderboard, render_matches
 @app.command("leaderboard")
 def leaderboard_command(
     game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first."""
     name = get_game(game).name if game else None
-    print_leaderboard(console, open_store(db).leaderboard(name))
+    rows = open_store(db).leaderboard(name)
+    if json_output:
+        emit_json(document("leaderboard", leaderboard_json(rows)))
+        return
+    print_leaderboard(console, rows)
 
 
 @app.command("ratings")
@@ -40,17 +53,23 @@ def ratings_command(
 @match_app.command("list")
 def match_list(
     tournament: Annotated[int | None, typer.Option(help="Only this tournament.")] = None,
-    limit: Annotated[int, typer.Option(min=1)] = 50,
+    limit: Annotated[int, typer.Option(min=1, help="At most this many, the newest.")] = 50,
+    json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The latest matches."""
-    console.print(render_matches(open_store(db).list_matches(tournament, limit)))
+    matches = open_store(db).list_matches(tournament, limit)
+    if json_output:
+        emit_json(document("matches", [match_json(m) for m in matches]))
+        return
+    console.print(render_matches(matches))
 
 
 @match_app.command("show")
 def match_show(
     match_id: Annotated[int, typer.Argument(help="The match's id.")],
     seat: Annotated[int | None, typer.Option(help="Show it as this seat saw it.")] = None,
+    json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """A match's seats and its log, in full or from one seat's view."""
@@ -58,13 +77,18 @@ def match_show(
     players = len(match.seats)
     if seat is not None and not 0 <= seat < players:
         raise Failure(f"match {match_id} has seats 0 to {players - 1}, not {seat}")
+    lines = None if match.log is None else view(read_log(match.game, match.log), seat)
+    if json_output:
+        emit_json(document("match", {**match_json(match), "options": match.options, "seen_by": seat,
+                                     "log": None if lines is None else log_json(lines)}))
+        return
     console.print(render_matches([match]))
-    if match.log is None:
+    if lines is None:
         console.print(f"match {match_id} is {match.status}: no log yet")
         return
     title = "full record" if seat is None else f"as seat {seat} saw it"
     console.print(f"log of match {match_id}, {title}", style="bold")
-    for line in view(read_log(match.game, match.log), seat):
+    for line in lines:
         if line.kind == "decision":
             how = " (fallback)" if line.fallback else ""
             console.print(f"  seat {line.seat} chose {describe(line.value)}{how}",

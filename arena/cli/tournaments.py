@@ -7,7 +7,9 @@ playing it is :mod:`arena.tournament.run`'s.
 from __future__ import annotations
 
 import asyncio
+import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -30,10 +32,21 @@ from arena.cli.app import (
     open_store,
     tournament_app,
 )
+from arena.cli.output import (
+    JSON_VERSION,
+    JsonOption,
+    document,
+    emit_json,
+    export_csv,
+    json_text,
+    match_json,
+    tournament_json,
+)
 from arena.games import get_game
 from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
 from arena.storage.store import Store
 from arena.tournament import (
+    BotsDidNotStart,
     Plan,
     RemoteAccess,
     RemoteBotsAbsent,
@@ -70,6 +83,9 @@ TlsKeyOption = Annotated[str | None, typer.Option(
 NoSandboxOption = Annotated[bool, typer.Option(
     "--no-sandbox", help="Run managed bots without the sandbox, as this user, able to read and "
     "signal what it can. Only for bots you trust, on a machine without bubblewrap.")]
+KeepGoingOption = Annotated[bool, typer.Option(
+    "--keep-going", help="Play on when a managed bot does not start (its seats are no-shows, "
+    "rated) instead of stopping with its last words.")]
 WaitOption = Annotated[float, typer.Option(
     "--wait-for-remote", min=0.0, metavar="SECONDS", help="How long every remote bot has to "
     "connect before the first match (0: start at once; absent bots are no-shows).")]
@@ -140,6 +156,7 @@ def tournament_run(
     bot_open_files: Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
     = "256",
     no_sandbox: NoSandboxOption = False,
+    keep_going: KeepGoingOption = False,
     listen: ListenOption = None,
     tls_cert: TlsCertOption = None,
     tls_key: TlsKeyOption = None,
@@ -156,7 +173,7 @@ def tournament_run(
     settings = RunSettings(parallel, move_timeout, start_timeout, time_bank,
                            event_delay_s=event_delay, limits=limits, listen=listen, tls_cert=cert,
                            tls_key=key, wait_for_remote_s=wait_for_remote,
-                           sandbox=not no_sandbox)
+                           sandbox=not no_sandbox, keep_going=keep_going)
     store = open_store(db)
     plan = Plan(kind=tournament_format, field=field or [], sets=sets,
                 sprt=None if sprt is None else parse_sprt(sprt))
@@ -205,7 +222,7 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
                                      notice)
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise Failure(f"interrupted: {resume} finishes it") from None
-        except RemoteBotsAbsent as err:
+        except (RemoteBotsAbsent, BotsDidNotStart) as err:
             raise Failure(f"{err}; nothing was played: {resume} when they are ready") from None
         except OSError as err:  # the --listen address cannot be bound
             raise Failure(f"{err}: {resume} (with another --listen if need be) plays it") from None
@@ -245,6 +262,7 @@ def tournament_resume(
         "--wait-for-remote", min=0.0, metavar="SECONDS",
         help="How long remote bots have to connect (default: as saved).")] = None,
     no_sandbox: NoSandboxOption = False,
+    keep_going: KeepGoingOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
@@ -265,7 +283,7 @@ def tournament_resume(
     access = RemoteAccess(listen=listen, tls_cert=tls_cert, tls_key=tls_key,
                           wait_for_remote_s=wait_for_remote)
     settings = replace(resume_settings(store, tournament, parallel, repeated, access),
-                       sandbox=not no_sandbox)
+                       sandbox=not no_sandbox, keep_going=keep_going)
     left = tournament.total - tournament.finished
     console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
     play(store, tournament_id, settings, db)
@@ -273,13 +291,68 @@ def tournament_resume(
 
 
 @tournament_app.command("list")
-def tournament_list(db: DbOption = DEFAULT_DB) -> None:
+def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) -> None:
     """List tournaments and how far each has got."""
-    table = Table(title="Tournaments")
-    for column in ("id", "game", "players", "bots", "finished", "status"):
-        table.add_column(column)
     store = open_store(db)
-    for t in store.list_tournaments():
-        table.add_row(str(t.id), t.game, str(t.players), ", ".join(t.bots),
-                      f"{t.finished}/{t.total}", t.status)
+    counts = store.tournament_match_counts()
+    rows = [tournament_json(t, counts.get(t.id, {})) for t in store.list_tournaments()]
+    if json_output:
+        emit_json(document("tournaments", rows))
+        return
+    table = Table(title="Tournaments")
+    table.add_column("id", justify="right", no_wrap=True)
+    table.add_column("game", no_wrap=True)
+    table.add_column("format", no_wrap=True)
+    table.add_column("players", justify="right", no_wrap=True)
+    table.add_column("bots", overflow="fold")
+    table.add_column("finished", justify="right", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    for row in rows:
+        done = f"{row['finished']}/{row['total']}" + (f" ({row['void']} void)" if row["void"] else "")
+        table.add_row(str(row["id"]), row["game"], row["format"], str(row["players"]),
+                      ", ".join(row["bots"]), done, row["status"])
     console.print(table)
+
+
+@tournament_app.command("export")
+def tournament_export(
+    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    export_format: Annotated[str, typer.Option(
+        "--format", metavar="json|csv", help="json: one document, the tournament and its "
+        "matches; csv: a row per seat of every match (columns: docs/json.md).")] = "json",
+    output: Annotated[str | None, typer.Option(
+        "--output", metavar="FILE", help="Write to FILE instead of stdout.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Every match of a tournament with its seats, ranks, scores, faults and timing.
+
+    No seeds (deals are secret) and no logs (`arena match show ID --json` has a log).
+    """
+    if export_format not in ("json", "csv"):
+        raise Failure(f"--format must be json or csv, not {export_format!r}")
+    target = None if output is None else Path(output)
+    if target is not None and not force and (target.exists() or target.is_symlink()):
+        raise Failure(f"--output {output!r} exists: give --force to overwrite it")
+    store = open_store(db)
+    tournament = store.get_tournament(tournament_id)
+    matches = store.tournament_matches(tournament_id)
+    if export_format == "csv":
+        text = export_csv(matches)
+    else:
+        counts = store.tournament_match_counts().get(tournament_id, {})
+        text = json_text({"version": JSON_VERSION, "tournament": tournament_json(tournament, counts),
+                          "matches": [match_json(m) for m in matches]})
+    if target is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:
+        with target.open("w" if force else "x", encoding="utf-8", newline="") as file:
+            file.write(text)
+    except FileExistsError:
+        raise Failure(f"--output {output!r} exists: give --force to overwrite it") from None
+    except OSError as err:
+        raise Failure(f"cannot write --output {output!r}: {err.strerror or err}") from None
+    console.print(f"wrote {len(matches)} matches of tournament {tournament_id} to {target}",
+                  highlight=False)

@@ -1,0 +1,200 @@
+"""``arena tournament show`` (settings, progress, standings, crosstable, faults) and
+``arena compare A B`` (which of two bots is better, from the matches they shared)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store, tournament_app
+from arena.cli.output import JsonOption, document, emit_json
+from arena.games import get_game
+from arena.rating.standings import Played, Seat, Standing, crosstable, paired_ranks, standings
+from arena.rating.stats import compare
+from arena.storage.store import MatchInfo, Store, TournamentInfo
+from arena.tournament.formats import GAUNTLET, VERSUS, Format, sprt_state
+from arena.tournament.setup import name_version
+
+
+def played(matches: Sequence[MatchInfo]) -> list[Played]:
+    """The finished matches, as the standings read them."""
+    return [Played(m.id, m.index, tuple(Seat(s.bot_id, s.rank or 0, str(s.fault)) for s in m.seats))
+            for m in matches if m.status == "finished"]
+
+
+def _labels(store: Store, bot_ids: Sequence[int]) -> dict[int, str]:
+    return {bot_id: store.get_bot_by_id(bot_id).label for bot_id in bot_ids}
+
+
+def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
+    return {"rank": place, "bot": label, "rating": row.rating, "mu": row.mu, "sigma": row.sigma,
+            "matches": row.matches, "wins": row.wins, "win_share": row.win_share,
+            "mean_rank": row.mean_rank, "faults": sum(row.faults.values()),
+            "faults_by_kind": dict(sorted(row.faults.items()))}
+
+
+def tournament_report(store: Store, tournament: TournamentInfo) -> dict[str, Any]:
+    """Everything ``tournament show`` says, as plain data (its ``--json``)."""
+    matches = store.list_matches(tournament.id, max(tournament.total, 1))
+    finished = played(matches)
+    labels = _labels(store, tournament.bot_ids)
+    fmt = Format.from_settings(tournament.settings)
+    statuses = Counter(str(m.status) for m in matches)
+    rows = standings(finished, tournament.game)
+    order = [r.bot_id for r in rows]
+    table = crosstable(finished, order)  # row after row in standings order
+    state = sprt_state(matches, fmt, tournament.players)
+    settings = tournament.settings
+    return {
+        "id": tournament.id, "game": tournament.game, "players": tournament.players,
+        "status": str(tournament.status), "format": fmt.kind,
+        "challengers": [labels[b] for b in fmt.challengers],
+        "field": [labels[b] for b in fmt.field],
+        "sets": fmt.sets or None, "options": tournament.options,
+        "deals": settings.get("deals", "duplicate"),
+        "clocks": {"move_timeout_s": settings.get("move_timeout_s"),
+                   "start_timeout_s": settings.get("start_timeout_s"),
+                   "time_bank_s": settings.get("time_bank_s")},
+        "created_at": tournament.created_at.isoformat(),
+        "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
+        "matches": {"total": tournament.total, **{k: statuses.get(k, 0) for k in
+                                                   ("finished", "running", "pending", "void")}},
+        "sprt": None if state is None else {
+            "elo0": fmt.sprt.elo0 if fmt.sprt else None, "elo1": fmt.sprt.elo1 if fmt.sprt else None,
+            "alpha": fmt.sprt.alpha if fmt.sprt else None, "beta": fmt.sprt.beta if fmt.sprt else None,
+            "llr": state.llr, "lower": state.lower, "upper": state.upper, "sets": state.n,
+            "wins": state.wins, "draws": state.draws, "losses": state.losses,
+            "decision": state.decision},
+        "standings": [_standing_row(place, labels.get(r.bot_id, str(r.bot_id)), r)
+                      for place, r in enumerate(rows, 1)],
+        "crosstable": [{"bot": labels[a], "opponent": labels[b], **cell.as_dict()}
+                       for (a, b), cell in table.items()],
+    }
+
+
+@tournament_app.command("show")
+def tournament_show(
+    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    json_output: JsonOption = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """A tournament's settings, progress, standings, crosstable and faults.
+
+    Standings rate this tournament's matches alone (TrueSkill, in schedule order);
+    the crosstable gives, row against column, the share of their shared matches in
+    which the row bot placed above (ties count half) and how many they shared."""
+    store = open_store(db)
+    report = tournament_report(store, store.get_tournament(tournament_id))
+    if json_output:
+        emit_json(document("tournament", report))
+        return
+    _print_tournament(report)
+
+
+def _print_tournament(report: dict[str, Any]) -> None:
+    matches = report["matches"]
+    kind = report["format"]
+    head = f"tournament {report['id']}: {report['game']}, {report['players']} players, {kind}"
+    if kind == GAUNTLET:
+        head += f" ({', '.join(report['challengers'])} against {', '.join(report['field'])})"
+    elif kind == VERSUS:
+        a, b = report["challengers"]
+        field = f", field {', '.join(report['field'])}" if report["field"] else ""
+        head += f" ({a} against {b} over at most {report['sets']} duplicate sets{field})"
+    console.print(head, highlight=False)
+    console.print(f"{report['status']}: {matches['finished']} of {matches['total']} matches "
+                  f"finished, {matches['void']} void, {matches['pending'] + matches['running']} "
+                  f"to play; {report['deals']} deals", highlight=False)
+    if report["sprt"] is not None:
+        s = report["sprt"]
+        verdict = {None: "no decision yet", "H1": f"H1: {report['challengers'][0]} is better",
+                   "H0": f"H0: {report['challengers'][0]} is not better"}[s["decision"]]
+        console.print(f"SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} "
+                      f"beta={s['beta']:g}: LLR {s['llr']:.2f} in [{s['lower']:.2f}, "
+                      f"{s['upper']:.2f}] after {s['sets']} sets (W {s['wins']}, D {s['draws']}, "
+                      f"L {s['losses']}): {verdict}", highlight=False)
+    table = Table(title="Standings (this tournament's matches alone)", title_justify="left",
+                  box=box.SIMPLE_HEAD, header_style="bold")
+    for column in ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "mean rank", "faults"):
+        table.add_column(column, justify="left" if column == "bot" else "right",
+                         no_wrap=column == "bot")
+    for row in report["standings"]:
+        table.add_row(str(row["rank"]), Text(row["bot"]), f"{row['rating']:.2f}",
+                      f"{row['mu']:.2f}", f"{row['sigma']:.2f}", str(row["matches"]),
+                      f"{row['win_share']:.0%}", f"{row['mean_rank']:.2f}", str(row["faults"]))
+    console.print(table)
+    bots = [row["bot"] for row in report["standings"]]
+    if len(bots) > 1:
+        cells = {(c["bot"], c["opponent"]): c for c in report["crosstable"]}
+        cross = Table(title="Crosstable: share of shared matches the row bot placed above the "
+                      "column bot (ties half), and how many", title_justify="left",
+                      box=box.SIMPLE_HEAD, header_style="bold")
+        cross.add_column("bot", no_wrap=True)
+        for number in range(1, len(bots) + 1):
+            cross.add_column(str(number), justify="right")
+        for number, bot in enumerate(bots, 1):
+            line: list[str | Text] = [Text(f"{number} {bot}")]
+            for other in bots:
+                cell = cells.get((bot, other))
+                line.append("" if cell is None else f"{cell['share']:.0%} ({cell['n']})")
+            cross.add_row(*line)
+        console.print(cross)
+    faulted = [(row["bot"], row["faults_by_kind"]) for row in report["standings"] if row["faults"]]
+    if faulted:
+        console.print("faults (seats, by kind):", style="bold")
+        for bot, kinds in faulted:
+            console.print(f"  {bot}: " + ", ".join(f"{k} {n}" for k, n in kinds.items()),
+                          highlight=False)
+    else:
+        console.print("faults: none", highlight=False)
+
+
+@app.command("compare")
+def compare_command(
+    first: Annotated[str, typer.Argument(metavar="A", help="A bot, NAME or NAME@VERSION.")],
+    second: Annotated[str, typer.Argument(metavar="B", help="Another bot.")],
+    game: Annotated[str, typer.Option("--game", "-g", help="The game they played.")],
+    json_output: JsonOption = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Is A better than B? From every finished match of the game in which both took a seat:
+    the share in which A placed above B (ties half) with its 95% Wilson interval, the
+    likelihood that A is the stronger (from the matches one placed above the other), and
+    the difference in their conservative ratings (mu - 3 sigma)."""
+    store = open_store(db)
+    name = get_game(game).name
+    a, b = (store.get_bot(*name_version(label)) for label in (first, second))
+    if a.id == b.id:
+        raise Failure(f"compare two different bots, not {a.label} with itself")
+    shared = played(store.shared_matches([a.id, b.id], name))
+    result = compare(paired_ranks(shared, a.id, b.id))
+    ratings = {row.bot_id: row for row in store.leaderboard(name, include_removed=True)}
+    difference = (ratings[a.id].conservative - ratings[b.id].conservative
+                  if a.id in ratings and b.id in ratings else None)
+    if json_output:
+        emit_json(document("comparison", {
+            "game": name, "a": a.label, "b": b.label, **result.as_dict(),
+            "rating_a": ratings[a.id].conservative if a.id in ratings else None,
+            "rating_b": ratings[b.id].conservative if b.id in ratings else None,
+            "rating_difference": difference}))
+        return
+    if result.n == 0:
+        console.print(f"{a.label} and {b.label} have no finished {name} match in common",
+                      highlight=False)
+        return
+    console.print(f"{a.label} against {b.label} in {name}: {result.n} shared matches", highlight=False)
+    console.print(f"  {a.label} placed above in {result.wins}, below in {result.losses}, "
+                  f"level in {result.ties}", highlight=False)
+    console.print(f"  share above (ties half): {result.share:.1%}, 95% interval "
+                  f"{result.low:.1%} to {result.high:.1%}", highlight=False)
+    console.print(f"  likelihood that {a.label} is the stronger: {result.los:.1%}", highlight=False)
+    if difference is not None:
+        console.print(f"  conservative rating (mu - 3 sigma): {ratings[a.id].conservative:.2f} "
+                      f"against {ratings[b.id].conservative:.2f} ({difference:+.2f})",
+                      highlight=False)
