@@ -16,6 +16,7 @@ from arena.cli.output import (
     log_json,
     match_json,
 )
+from arena.cli.standings import tournament_leaderboard
 from arena.games import get_game
 from arena.match.replay import describe, read_log, view
 from leaderboard.terminal import print_leaderboard, render_matches
@@ -24,12 +25,22 @@ from leaderboard.terminal import print_leaderboard, render_matches
 @app.command("leaderboard")
 def leaderboard_command(
     game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
+    tournament: Annotated[int | None, typer.Option(
+        "--tournament", "-t", help="Only this tournament: its matches rated alone (TrueSkill, "
+        "in schedule order).")] = None,
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first."""
     name = get_game(game).name if game else None
-    rows = open_store(db).leaderboard(name)
+    store = open_store(db)
+    if tournament is not None:
+        info = store.get_tournament(tournament)
+        if name is not None and name != info.game:
+            raise Failure(f"tournament {tournament} is a {info.game} tournament, not {name}")
+        rows = tournament_leaderboard(store, info)
+    else:
+        rows = store.leaderboard(name)
     if json_output:
         emit_json(document("leaderboard", leaderboard_json(rows)))
         return

@@ -17,7 +17,7 @@ from arena.cli.output import JsonOption, document, emit_json
 from arena.games import get_game
 from arena.rating.standings import Played, Seat, Standing, crosstable, paired_ranks, standings
 from arena.rating.stats import compare
-from arena.storage.store import MatchInfo, Store, TournamentInfo
+from arena.storage.store import LeaderboardRow, MatchInfo, Store, TournamentInfo
 from arena.tournament.formats import GAUNTLET, VERSUS, Format, sprt_state
 from arena.tournament.setup import name_version
 
@@ -32,6 +32,17 @@ def _labels(store: Store, bot_ids: Sequence[int]) -> dict[int, str]:
     return {bot_id: store.get_bot_by_id(bot_id).label for bot_id in bot_ids}
 
 
+def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[LeaderboardRow]:
+    """The tournament's standings as leaderboard rows (its matches rated alone)."""
+    bots = {bot_id: store.get_bot_by_id(bot_id) for bot_id in tournament.bot_ids}
+    return [LeaderboardRow(game=tournament.game, bot_id=row.bot_id, name=bots[row.bot_id].name,
+                           version=bots[row.bot_id].version, mu=row.mu, sigma=row.sigma,
+                           conservative=row.rating, matches=row.matches, wins=row.wins,
+                           faults=sum(row.faults.values()))
+            for row in standings(played(store.tournament_matches(tournament.id)), tournament.game)
+            if row.bot_id in bots]
+
+
 def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
     return {"rank": place, "bot": label, "rating": row.rating, "mu": row.mu, "sigma": row.sigma,
             "matches": row.matches, "wins": row.wins, "win_share": row.win_share,
@@ -41,7 +52,7 @@ def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
 
 def tournament_report(store: Store, tournament: TournamentInfo) -> dict[str, Any]:
     """Everything ``tournament show`` says, as plain data (its ``--json``)."""
-    matches = store.list_matches(tournament.id, max(tournament.total, 1))
+    matches = store.tournament_matches(tournament.id)
     finished = played(matches)
     labels = _labels(store, tournament.bot_ids)
     fmt = Format.from_settings(tournament.settings)

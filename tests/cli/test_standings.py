@@ -44,6 +44,21 @@ def test_tournament_show_and_compare_on_a_gauntlet(tmp_path: Path) -> None:
     assert mirrored["wins"] == cells["heuristic@1", "random@1"]["losses"]
     assert "seed" not in json.dumps(report)  # deals are secret
 
+    # the tournament's own leaderboard: its standings, whatever else the bots played
+    arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
+          "other", "--seed", "6", db=db)
+    own = json.loads(arena("leaderboard", "--tournament", "1", "--json", db=db).stdout)
+    assert [(r["bot"], r["matches"], r["rating"]) for r in own["leaderboard"]] == [
+        (r["bot"], r["matches"], r["rating"]) for r in tournament["standings"]]
+    pooled = {r["bot"]: r["matches"] for r in
+              json.loads(arena("leaderboard", "--json", db=db).stdout)["leaderboard"]}
+    assert pooled["random@1"] == 6 + 2 and rows["random@1"]["matches"] == 6
+    assert "Leaderboard" in arena("leaderboard", "--tournament", "2", db=db).stdout
+    wrong = arena("leaderboard", "--tournament", "2", "--game", "kill", db=db, check=False)
+    assert wrong.returncode == 1 and "tournament 2 is a face-card-kill-card tournament" in wrong.stderr
+    missing = arena("leaderboard", "--tournament", "99", db=db, check=False)
+    assert missing.returncode == 1 and "no tournament with id 99" in missing.stderr
+
     compared = json.loads(arena("compare", "heuristic", "random", "--game", GAME, "--json",
                                 db=db).stdout)["comparison"]
     assert compared["n"] == 6 and compared["wins"] + compared["losses"] + compared["ties"] == 6
@@ -54,8 +69,11 @@ def test_tournament_show_and_compare_on_a_gauntlet(tmp_path: Path) -> None:
     said = arena("compare", "heuristic", "random", "--game", GAME, db=db).stdout
     assert "heuristic@1 against random@1 in face-card-kill-card: 6 shared matches" in said
     assert "likelihood that heuristic@1 is the stronger" in said
-    alone = arena("compare", "random", "other", "--game", GAME, db=db).stdout
-    assert "no finished face-card-kill-card match in common" in alone
+    alone = arena("compare", "heuristic", "nobody-else", "--game", GAME, db=db, check=False)
+    assert alone.returncode == 1 and "nobody-else" in alone.stderr
+    arena("bot", "add", "idle", "--command", "python -m bots.random_bot", db=db)
+    never = arena("compare", "heuristic", "idle", "--game", GAME, db=db).stdout
+    assert "no finished face-card-kill-card match in common" in never
     same = arena("compare", "random", "random", "--game", GAME, db=db, check=False)
     assert same.returncode == 1 and "compare two different bots" in same.stderr
 
