@@ -80,10 +80,15 @@ class Failure(Exception):
     """A user mistake found by the CLI itself."""
 
 
-def open_store(db: str) -> Store:
+def open_store(db: str, *, reading: bool = False) -> Store:
+    """The database at ``db``; ``reading``: for a command that only reads (or changes what
+    is there), which never creates one: a SQLite file that does not exist is an error."""
     if keeps_nothing(db):
         raise Failure(f"--db {db!r} is a database in memory, gone when the command ends: "
                       "give a file (e.g. arena.db) or a server URL")
+    if reading and "://" not in db and not Path(db).exists():
+        raise Failure(f"no database {db!r} (this command creates none): give --db the file "
+                      "your tournaments were played on")
     return Store(db)
 
 

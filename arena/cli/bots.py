@@ -77,14 +77,14 @@ def bot_token(
     A tournament already running keeps admitting the old token until it ends.
     """
     token = new_bot_token()
-    bot = open_store(db).set_bot_token_hash(name, version, digest(token))
+    bot = open_store(db, reading=True).set_bot_token_hash(name, version, digest(token))
     show_token(f"new token for remote bot {bot.label} (the old one no longer works)", bot.name, token)
 
 
 @bot_app.command("list")
 def bot_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) -> None:
     """List the registered bots."""
-    bots = open_store(db).list_bots()
+    bots = open_store(db, reading=True).list_bots()
     if json_output:
         emit_json(document("bots", [bot_json(bot) for bot in bots]))
         return
@@ -108,5 +108,5 @@ def bot_remove(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Remove a bot (its past matches and ratings are kept)."""
-    open_store(db).remove_bot(name, version)
+    open_store(db, reading=True).remove_bot(name, version)
     console.print(f"removed bot {name}" + (f"@{version}" if version else ""))

@@ -33,7 +33,7 @@ def leaderboard_command(
 ) -> None:
     """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first."""
     name = get_game(game).name if game else None
-    store = open_store(db)
+    store = open_store(db, reading=True)
     if tournament is not None:
         info = store.get_tournament(tournament)
         if name is not None and name != info.game:
@@ -55,7 +55,7 @@ def ratings_command(
     """`arena ratings rebuild` recomputes every rating from the stored matches."""
     if action != "rebuild":
         raise Failure(f"unknown ratings action {action!r} (did you mean `rebuild`?)")
-    store = open_store(db)
+    store = open_store(db, reading=True)
     count = store.rebuild_ratings()
     console.print(f"rebuilt ratings from {count} matches")
     print_leaderboard(console, store.leaderboard())
@@ -69,7 +69,7 @@ def match_list(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """The latest matches."""
-    matches = open_store(db).list_matches(tournament, limit)
+    matches = open_store(db, reading=True).list_matches(tournament, limit)
     if json_output:
         emit_json(document("matches", [match_json(m) for m in matches]))
         return
@@ -84,7 +84,7 @@ def match_show(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """A match's seats and its log, in full or from one seat's view."""
-    match = open_store(db).get_match(match_id)
+    match = open_store(db, reading=True).get_match(match_id)
     players = len(match.seats)
     if seat is not None and not 0 <= seat < players:
         raise Failure(f"match {match_id} has seats 0 to {players - 1}, not {seat}")

@@ -100,7 +100,7 @@ def tournament_show(
     Standings rate this tournament's matches alone (TrueSkill, in schedule order);
     the crosstable gives, row against column, the share of their shared matches in
     which the row bot placed above (ties count half) and how many they shared."""
-    store = open_store(db)
+    store = open_store(db, reading=True)
     report = tournament_report(store, store.get_tournament(tournament_id))
     if json_output:
         emit_json(document("tournament", report))
@@ -178,7 +178,7 @@ def compare_command(
     the share in which A placed above B (ties half) with its 95% Wilson interval, the
     likelihood that A is the stronger (from the matches one placed above the other), and
     the difference in their conservative ratings (mu - 3 sigma)."""
-    store = open_store(db)
+    store = open_store(db, reading=True)
     name = get_game(game).name
     a, b = (store.get_bot(*name_version(label)) for label in (first, second))
     if a.id == b.id:

@@ -272,7 +272,7 @@ def tournament_resume(
     when they repeat the saved values. --parallel may change, and so may where
     remote bots connect (--listen, TLS files, --wait-for-remote).
     """
-    store = open_store(db)
+    store = open_store(db, reading=True)
     tournament = store.get_tournament(tournament_id)
     repeated = Repeated(game=game, bots=bots, players=players, repetitions=repetitions, seed=seed,
                         options=None if option is None else parse_options(option),
@@ -293,7 +293,7 @@ def tournament_resume(
 @tournament_app.command("list")
 def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) -> None:
     """List tournaments and how far each has got."""
-    store = open_store(db)
+    store = open_store(db, reading=True)
     counts = store.tournament_match_counts()
     rows = [tournament_json(t, counts.get(t.id, {})) for t in store.list_tournaments()]
     if json_output:
@@ -334,7 +334,7 @@ def tournament_export(
     target = None if output is None else Path(output)
     if target is not None and not force and (target.exists() or target.is_symlink()):
         raise Failure(f"--output {output!r} exists: give --force to overwrite it")
-    store = open_store(db)
+    store = open_store(db, reading=True)
     tournament = store.get_tournament(tournament_id)
     matches = store.tournament_matches(tournament_id)
     if export_format == "csv":
@@ -356,3 +356,27 @@ def tournament_export(
         raise Failure(f"cannot write --output {output!r}: {err.strerror or err}") from None
     console.print(f"wrote {len(matches)} matches of tournament {tournament_id} to {target}",
                   highlight=False)
+
+
+@tournament_app.command("cancel")
+def tournament_cancel(
+    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Void a tournament's unfinished matches; its finished ones keep counting."""
+    voided = open_store(db, reading=True).cancel_tournament(tournament_id)
+    console.print(f"tournament {tournament_id} cancelled: {voided} unfinished matches void; its "
+                  "finished matches still count")
+
+
+@tournament_app.command("void")
+def tournament_void(
+    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Take a tournament out of the ratings: every match of it void (its results stay on
+    record), every rating rebuilt without them."""
+    store = open_store(db, reading=True)
+    counted = store.void_tournament(tournament_id)
+    console.print(f"tournament {tournament_id} void: its {counted} finished matches no longer "
+                  "count; ratings rebuilt")

@@ -833,6 +833,39 @@ class Store:
                 _rate_ready(s, matches[0])  # nothing is left to wait for
             return len(matches)
 
+    def cancel_tournament(self, tournament_id: int) -> int:
+        """Void the unfinished matches of a tournament no one is running (see
+        :meth:`void_unfinished`); how many. A :class:`StoreError` while it runs."""
+        with self._not_running(tournament_id, "cancel"):
+            return self.void_unfinished(tournament_id)
+
+    def void_tournament(self, tournament_id: int) -> int:
+        """Take a tournament no one is running out of the ratings: every match of it void (the
+        results stay on record), and every rating rebuilt without them; how many matches had
+        counted. A :class:`StoreError` while it runs."""
+        with self._not_running(tournament_id, "void"):
+            with self._writing("void a tournament") as s:
+                if s.get(Tournament, tournament_id) is None:
+                    raise NotFoundError(f"no tournament with id {tournament_id}")
+                counted = s.execute(select(func.count()).select_from(Match).where(
+                    Match.tournament_id == tournament_id,
+                    col(Match.status) == MatchStatus.FINISHED)).scalar() or 0
+                s.execute(sa.update(Match).where(col(Match.tournament_id) == tournament_id)
+                          .values(status=MatchStatus.VOID))
+            self.void_unfinished(tournament_id)  # marks it finished
+            self.rebuild_ratings()
+            return int(counted)
+
+    @contextmanager
+    def _not_running(self, tournament_id: int, doing: str) -> Iterator[None]:
+        self.get_tournament(tournament_id)  # an unknown id is a NotFoundError
+        try:
+            with self._runs.hold(tournament_id):
+                yield
+        except Busy:
+            raise StoreError(f"cannot {doing} tournament {tournament_id}: it is running; stop "
+                             "its run first (Ctrl-C or SIGTERM)") from None
+
     def finish_match(self, match_id: int, result: MatchResult) -> bool:
         """Store a match's result and move the ratings, in one transaction.
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from arena.storage.store import Store
+import pytest
+
+from arena.storage.store import ScheduledMatch, Store
 from tests.helpers import GAME, arena
 
 BROKEN = "python -c \"import sys; print('cannot load my model.bin', flush=True); sys.exit(3)\""
@@ -33,3 +35,41 @@ def test_a_bot_that_does_not_start_stops_the_tournament_with_its_last_words(tmp_
     assert tournament.status == "finished" and tournament.finished == tournament.total == 2
     faults = {seat.bot: seat.fault for m in store.list_matches(1, 10) for seat in m.seats}
     assert faults == {"broken@1": "no-show", "random@1": ""}
+
+
+def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    arena("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
+    arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
+          "other", "--repetitions", "2", "--seed", "1", db=db)
+    store = Store(str(db))
+    # a second tournament, interrupted before its matches were played
+    second = store.create_tournament(GAME, 2, {}, 5, 1, {}, [1, 2], [
+        ScheduledMatch(0, 11, (1, 2)), ScheduledMatch(1, 11, (2, 1))])
+    before = {r.label: (r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)}
+    said = arena("tournament", "cancel", str(second), db=db).stdout
+    assert f"tournament {second} cancelled: 2 unfinished matches void" in said
+    assert store.get_tournament(second).status == "finished"
+    assert {r.label: (r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)} == before
+
+    gone = arena("tournament", "void", "1", db=db).stdout
+    assert "tournament 1 void: its 4 finished matches no longer count; ratings rebuilt" in gone
+    assert store.leaderboard(GAME) == []  # nothing else was played
+    assert {str(m.status) for m in store.list_matches(1, 10)} == {"void"}
+    assert all(s.rank is not None for m in store.list_matches(1, 10) for s in m.seats)  # on record
+    missing = arena("tournament", "cancel", "42", db=db, check=False)
+    assert missing.returncode == 1 and "no tournament with id 42" in missing.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["bot", "list"], ["tournament", "list"], ["tournament", "show", "1"], ["leaderboard"],
+    ["match", "list"], ["compare", "a", "b", "--game", GAME], ["tournament", "cancel", "1"],
+    ["ratings", "rebuild"], ["tournament", "export", "1"], ["leaderboard", "--json"]])
+def test_commands_that_only_read_never_create_a_database(tmp_path: Path,
+                                                          command: list[str]) -> None:
+    db = tmp_path / "mistyped.db"
+    result = arena(*command, db=db, check=False)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"no database '{db}' (this command creates none)" in result.stderr
+    assert not db.exists() and list(tmp_path.iterdir()) == []
