@@ -10,6 +10,7 @@ import arena.cli.bots
 import arena.cli.tournaments
 import arena.cli.standings
 import arena.cli.results
+import arena.cli.play
 import arena.cli.serve
 import arena.cli.demo  # noqa: F401  (each module registers its commands on the app)
 # isort: on

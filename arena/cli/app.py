@@ -66,7 +66,8 @@ app = typer.Typer(help="Card Arena: tournaments for card-game bots over gRPC.",
 bot_app = typer.Typer(help="Register and list bots.", no_args_is_help=True)
 tournament_app = typer.Typer(help="Run, resume and list tournaments: round-robins, gauntlets and "
                              "matches between two bots.", no_args_is_help=True)
-match_app = typer.Typer(help="Show finished matches.", no_args_is_help=True)
+match_app = typer.Typer(help="Play ad-hoc matches; list and show finished ones.",
+                        no_args_is_help=True)
 app.add_typer(bot_app, name="bot")
 app.add_typer(tournament_app, name="tournament")
 app.add_typer(match_app, name="match")
