@@ -45,11 +45,11 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None,
     table.add_column("faults", justify="right", min_width=6)
     places: dict[str, int] = {}
     for row in rows:
-        places[row.game] = places.get(row.game, 0) + 1
+        places[row.pool] = places.get(row.pool, 0) + 1
         faults = Text(str(row.faults), style="red" if row.faults else "dim")
-        cells: list[str | Text] = [str(places[row.game]), Text(row.label)]  # never markup
+        cells: list[str | Text] = [str(places[row.pool]), Text(row.label)]  # never markup
         if game is None:
-            cells.append(Text(row.game))
+            cells.append(Text(row.pool))
         table.add_row(*cells, f"{row.conservative:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}",
                       str(row.matches), f"{row.win_share:.0%}", faults)
     if legend:
@@ -60,12 +60,13 @@ def render_leaderboard(rows: Sequence[LeaderboardRow], game: str | None = None,
 
 
 def print_leaderboard(console: Console, rows: Sequence[LeaderboardRow]) -> None:
-    """A table per game, each ordered by the conservative estimate mu - 3 sigma."""
-    games = list(dict.fromkeys(row.game for row in rows))
+    """A table per rating pool (a game, or a game with options that change it, e.g.
+    ``kill[target_score=11]``), each ordered by the conservative estimate mu - 3 sigma."""
+    games = list(dict.fromkeys(row.pool for row in rows))
     if not games:
         console.print(render_leaderboard(rows))
     for game in games:
-        console.print(render_leaderboard([r for r in rows if r.game == game], game, legend=False))
+        console.print(render_leaderboard([r for r in rows if r.pool == game], game, legend=False))
     if games:
         console.print(LEGEND, style="dim")
 

@@ -170,13 +170,14 @@ def export_csv(matches: Sequence[MatchInfo]) -> str:
 
 
 def leaderboard_json(rows: Sequence[LeaderboardRow]) -> list[dict[str, Any]]:
-    """The rows in the order given (the store's: best mu - 3 sigma first), ranked per game."""
+    """The rows in the order given (the store's: best mu - 3 sigma first), ranked per pool."""
     places: dict[str, int] = {}
     out = []
     for row in rows:
-        places[row.game] = places.get(row.game, 0) + 1
-        out.append({"rank": places[row.game], "bot": row.label, "name": row.name,
-                    "version": row.version, "game": row.game, "rating": row.conservative,
+        places[row.pool] = places.get(row.pool, 0) + 1
+        out.append({"rank": places[row.pool], "bot": row.label, "name": row.name,
+                    "version": row.version, "game": row.game, "pool": row.pool,
+                    "rating": row.conservative,
                     "mu": row.mu, "sigma": row.sigma, "matches": row.matches, "wins": row.wins,
                     "win_share": row.win_share, "faults": row.faults})
     return out

@@ -28,10 +28,20 @@ def leaderboard_command(
     tournament: Annotated[int | None, typer.Option(
         "--tournament", "-t", help="Only this tournament: its matches rated alone (TrueSkill, "
         "in schedule order).")] = None,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", help="This rating pool, e.g. 'kill[target_score=11]' (see --all-pools).")]
+    = None,
+    all_pools: Annotated[bool, typer.Option(
+        "--all-pools", help="Every rating pool: besides each game's standard rules, its "
+        "variants and other targets, each rated on its own.")] = False,
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first."""
+    """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first.
+
+    A rating belongs to a pool: a game with its standard rules, or with options that
+    change it (a target score, a variant: `arena games` lists them), rated apart. The
+    standard pools are shown unless --pool or --all-pools says otherwise."""
     name = get_game(game).name if game else None
     store = open_store(db, reading=True)
     if tournament is not None:
@@ -40,7 +50,9 @@ def leaderboard_command(
             raise Failure(f"tournament {tournament} is a {info.game} tournament, not {name}")
         rows = tournament_leaderboard(store, info)
     else:
-        rows = store.leaderboard(name)
+        rows = store.leaderboard(name, pool=pool)
+        if pool is None and not all_pools:
+            rows = [row for row in rows if row.pool == row.game]
     if json_output:
         emit_json(document("leaderboard", leaderboard_json(rows)))
         return

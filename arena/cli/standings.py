@@ -14,7 +14,7 @@ from rich.text import Text
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store, tournament_app
 from arena.cli.output import JsonOption, document, emit_json
-from arena.games import get_game
+from arena.games import get_game, pool_of
 from arena.rating.standings import Played, Seat, Standing, crosstable, paired_ranks, standings
 from arena.rating.stats import compare
 from arena.storage.store import LeaderboardRow, MatchInfo, Store, TournamentInfo
@@ -35,10 +35,11 @@ def _labels(store: Store, bot_ids: Sequence[int]) -> dict[int, str]:
 def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[LeaderboardRow]:
     """The tournament's standings as leaderboard rows (its matches rated alone)."""
     bots = {bot_id: store.get_bot_by_id(bot_id) for bot_id in tournament.bot_ids}
+    pool = pool_of(tournament.game, tournament.options)
     return [LeaderboardRow(game=tournament.game, bot_id=row.bot_id, name=bots[row.bot_id].name,
                            version=bots[row.bot_id].version, mu=row.mu, sigma=row.sigma,
                            conservative=row.rating, matches=row.matches, wins=row.wins,
-                           faults=sum(row.faults.values()))
+                           faults=sum(row.faults.values()), pool=pool)
             for row in standings(played(store.tournament_matches(tournament.id)), tournament.game)
             if row.bot_id in bots]
 
@@ -65,6 +66,7 @@ def tournament_report(store: Store, tournament: TournamentInfo) -> dict[str, Any
     return {
         "id": tournament.id, "game": tournament.game, "players": tournament.players,
         "status": str(tournament.status), "format": fmt.kind,
+        "pool": pool_of(tournament.game, tournament.options),
         "challengers": [labels[b] for b in fmt.challengers],
         "field": [labels[b] for b in fmt.field],
         "sets": fmt.sets or None, "options": tournament.options,
@@ -185,7 +187,7 @@ def compare_command(
         raise Failure(f"compare two different bots, not {a.label} with itself")
     shared = played(store.shared_matches([a.id, b.id], name))
     result = compare(paired_ranks(shared, a.id, b.id))
-    ratings = {row.bot_id: row for row in store.leaderboard(name, include_removed=True)}
+    ratings = {row.bot_id: row for row in store.leaderboard(pool=name, include_removed=True)}
     difference = (ratings[a.id].conservative - ratings[b.id].conservative
                   if a.id in ratings and b.id in ratings else None)
     if json_output:

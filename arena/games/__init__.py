@@ -8,6 +8,7 @@ in the arena names a game.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -48,4 +49,17 @@ def module_name(game: Game[Any, Any, Any]) -> str:
     return game.name.replace("-", "_")
 
 
-__all__ = ["Game", "GameError", "OptionError", "all_games", "get_game", "module_name"]
+def pool_of(game: str, options: Mapping[str, object]) -> str:
+    """The rating pool of a match of ``game`` with these options (:meth:`Game.pool`); the
+    name alone for a game this arena does not know (a record from elsewhere)."""
+    known = all_games().get(game)
+    return known.pool(options) if known is not None else game
+
+
+def base_game(pool: str) -> str:
+    """The game of a rating pool: ``kill`` for ``kill`` and ``kill[target_score=11]``."""
+    return pool.partition("[")[0]
+
+
+__all__ = ["Game", "GameError", "OptionError", "all_games", "base_game", "get_game", "module_name",
+           "pool_of"]

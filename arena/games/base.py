@@ -48,6 +48,10 @@ class Option:
     words or numbers in ``choices`` plus, when ``minimum`` or ``maximum`` is set
     (or the default is a number and there are no choices), the whole numbers in
     that range. ``doc`` is the one-line meaning shown to users.
+
+    ``pools``: whether a value other than the default makes another game to be rated
+    on its own (a target score, a variant), or leaves the skill it measures as it is
+    (who deals first, a safety cap): see :meth:`Game.pool`.
     """
 
     name: str
@@ -56,6 +60,7 @@ class Option:
     choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    pools: bool = True
 
     @property
     def takes_numbers(self) -> bool:
@@ -287,6 +292,15 @@ class Game(ABC, Generic[State, Action, Observation]):
         self.check_options(players, parsed)
         return parsed
 
+    def pool(self, options: Mapping[str, object]) -> str:
+        """The rating pool of a match with these (parsed) options: the game's name for the
+        rules' defaults, else the name with every pool-forming option that differs, e.g.
+        ``kill[target_score=11]``. Matches of different pools never move each other's
+        ratings."""
+        changed = [f"{o.name}={_shown(options[o.name])}" for o in self.options
+                   if o.pools and o.name in options and options[o.name] != o.default]
+        return f"{self.name}[{','.join(changed)}]" if changed else self.name
+
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise OptionError(
@@ -406,3 +420,7 @@ class Game(ABC, Generic[State, Action, Observation]):
 
     def is_over(self, state: State) -> bool:
         return self.to_act(state) is None
+
+
+def _shown(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -197,10 +197,10 @@ class FaceCardKillCard(Game[State, Action, Observation]):
         Option("decks", "auto", "52-card packs shuffled together (at least the auto count)",
                choices=("auto",), minimum=1, maximum=24),
         Option("dealer", 0, "the seat that deals; the first turn is the dealer's left",
-               minimum=0, maximum=11),
+               minimum=0, maximum=11, pools=False),
         Option("tiebreak", "shared", "a tie for first at showdown: shared rank or replay",
                choices=("shared", "replay")),
-        Option("max_tiebreak_games", 3, "replays at most (with tiebreak=replay)", minimum=1),
+        Option("max_tiebreak_games", 3, "replays at most (with tiebreak=replay)", minimum=1, pools=False),
     )
     action_types = (Draw, Stop)
     observation_type = Observation

@@ -518,8 +518,8 @@ class KillGame(Game[State, Action, Observation]):
                "offer show_true_win without a winning hand (reveals the hand, costs the turn)"),
         Option("reveal_hands_at_round_end", False, "show all hands in the round-end event"),
         Option("max_turns_per_round", 300, "safety cap: a round ends without winner after "
-               "this many turns", minimum=50),
-        Option("max_rounds", 200, "safety cap on the rounds of a target-score match", minimum=1),
+               "this many turns", minimum=50, pools=False),
+        Option("max_rounds", 200, "safety cap on the rounds of a target-score match", minimum=1, pools=False),
     )
     action_types = ACTION_TYPES
     observation_type = Observation

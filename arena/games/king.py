@@ -506,7 +506,7 @@ class King(Game[State, Action, Observation]):
         Option("quick", False, "3 combined negative hands instead of 6"),
         Option("first_dealer", "kh_deal",
                "first dealer: deal face up until K♥ (kh_deal), or a seat",
-               choices=("kh_deal",), minimum=0, maximum=3),
+               choices=("kh_deal",), minimum=0, maximum=3, pools=False),
         Option("pass_is_final", True, "a seat that passes in an auction may not bid again"),
         Option("forfeit_without_auction", False,
                "the Beneficiary may take 4-3-3-3 without opening an auction"),

@@ -259,10 +259,10 @@ class KingsCorner(Game[State, Action, Observation]):
         Option("target_score", 50, "the match ends after the deal in which a total reaches this",
                minimum=1),
         Option("first_dealer", "random", "dealer of the first deal: random or a seat",
-               choices=("random",), minimum=0, maximum=5),
-        Option("max_deals", 100, "safety cap on the number of deals", minimum=1),
+               choices=("random",), minimum=0, maximum=5, pools=False),
+        Option("max_deals", 100, "safety cap on the number of deals", minimum=1, pools=False),
         Option("max_turns_per_deal", 500, "safety cap on turns per deal (then an impasse)",
-               minimum=50),
+               minimum=50, pools=False),
     )
     action_types = ACTION_TYPES
     observation_type = Observation

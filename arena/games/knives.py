@@ -488,11 +488,11 @@ class Knives(Game[State, Action, Observation]):
         Option("target_score", 15, "the match ends after a hand in which a total reaches this",
                minimum=1),
         Option("first_dealer", "random", "the first dealer: random or a seat",
-               choices=("random",), minimum=0, maximum=4),
+               choices=("random",), minimum=0, maximum=4, pools=False),
         Option("simplified_scoring", False, "the text's simplified scoring table"),
         Option("simplified_rules", False,
                "Spades always strong, no Ghost or Thief powers, dealer must pick"),
-        Option("max_hands", 200, "safety cap on the number of hands", minimum=1),
+        Option("max_hands", 200, "safety cap on the number of hands", minimum=1, pools=False),
     )
     action_types = ACTION_TYPES
     observation_type = Observation

@@ -292,7 +292,7 @@ class SerialKiller(Game[State, Action, Observation]):
     options = (
         Option("clues", CLUES, "clues (counters) per player; fixed at 6 by the rules",
                minimum=CLUES, maximum=CLUES),
-        Option("max_turns", 1000, "safety cap on turns; then seats rank by clues", minimum=100),
+        Option("max_turns", 1000, "safety cap on turns; then seats rank by clues", minimum=100, pools=False),
     )
     action_types = ACTION_TYPES
     observation_type = Observation

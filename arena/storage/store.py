@@ -66,6 +66,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, create_engine, delete, func, select
 
 from arena import rating
+from arena.games import base_game, pool_of
 from arena.match.faults import Fault
 from arena.storage import schema
 from arena.storage.runs import Busy, RunLocks
@@ -233,6 +234,11 @@ class LeaderboardRow:
     matches: int
     wins: int
     faults: int
+    pool: str = ""  # the rating pool: the game's name for its standard rules (see Game.pool)
+
+    def __post_init__(self) -> None:
+        if not self.pool:
+            object.__setattr__(self, "pool", self.game)
 
     @property
     def label(self) -> str:
@@ -951,28 +957,33 @@ class Store:
     # ---------------------------------------------------------------- ratings
 
     def leaderboard(
-        self, game: str | None = None, *, include_removed: bool = False
+        self, game: str | None = None, *, pool: str | None = None, include_removed: bool = False
     ) -> list[LeaderboardRow]:
-        """Rated bots, best conservative estimate (mu - 3 sigma) first."""
+        """Rated bots, best conservative estimate (mu - 3 sigma) first: of every rating pool
+        (see :meth:`arena.games.base.Game.pool`), of ``game``'s pools, or of one ``pool``."""
         with self._reading("read the leaderboard") as s:
             query = select(Rating, Bot).join(Bot, col(Bot.id) == col(Rating.bot_id))
             if game is not None:
-                query = query.where(col(Rating.game) == game)
+                query = query.where(sa.or_(col(Rating.game) == game,
+                                           col(Rating.game).startswith(f"{game}[")))
+            if pool is not None:
+                query = query.where(col(Rating.game) == pool)
             if not include_removed:
                 query = query.where(col(Bot.removed).is_(False))
             rows = [
                 LeaderboardRow(
-                    game=r.game, bot_id=r.bot_id, name=b.name, version=b.version, mu=r.mu,
-                    sigma=r.sigma, conservative=rating.conservative(r.mu, r.sigma),
-                    matches=r.matches, wins=r.wins, faults=r.faults,
+                    game=base_game(r.game), bot_id=r.bot_id, name=b.name, version=b.version,
+                    mu=r.mu, sigma=r.sigma, conservative=rating.conservative(r.mu, r.sigma),
+                    matches=r.matches, wins=r.wins, faults=r.faults, pool=r.game,
                 )
                 for r, b in s.exec(query).all()
             ]
-        rows.sort(key=lambda r: (-r.conservative, -r.mu, r.game, r.name, r.version))
+        rows.sort(key=lambda r: (-r.conservative, -r.mu, r.pool, r.name, r.version))
         return rows
 
     def rating_history(self, bot_id: int, game: str) -> list[HistoryPoint]:
-        """A bot's rating after each of its rated matches in a game, oldest first."""
+        """A bot's rating after each of its rated matches in a rating pool (a game's name is
+        its standard pool), oldest first."""
         with self._reading("read rating history") as s:
             rows = s.exec(
                 select(RatingHistory)
@@ -1005,6 +1016,13 @@ class Store:
                        col(Match.finish_seq).is_not(None))
                 .order_by(col(Match.finish_seq), col(Match.id), col(Seat.seat))
             )
+            pools = {  # each match's rating pool, from its game and options
+                row_id: pool_of(row_game, row_options or {})
+                for row_id, row_game, row_options in conn.execute(
+                    sa.select(col(Match.id), col(Match.game), col(Match.options))
+                    .where(col(Match.status) == MatchStatus.FINISHED,
+                           col(Match.finish_seq).is_not(None)))
+            }
             book = rating.RatingBook()
             replayed = 0
             match_id: int | None = None
@@ -1017,7 +1035,8 @@ class Store:
                         replayed += 1
                         if len(book.history) >= _HISTORY_CHUNK:
                             _write_history(conn, book.take_history())
-                    match_id, game, finish_seq, placed = row_match, row_game, int(row_seq or 0), []
+                    match_id, game, finish_seq, placed = (row_match, pools.get(row_match, row_game),
+                                                          int(row_seq or 0), [])
                 if bot_id is not None:  # a finished match without seats rates nothing
                     placed.append(rating.Placed(bot_id, int(rank or 0), fault != ""))
             if match_id is not None:
@@ -1113,7 +1132,7 @@ def _rate_ready(s: Session, changed: Match) -> None:
                 rating.Placed(bot_id, int(rank or 0), fault != "")
             )
     conn = s.connection()
-    game = changed.game
+    game = pool_of(changed.game, changed.options)  # a tournament's matches share their options
     book, row_ids = _load_ratings(conn, game, {p.bot_id for seats in placed.values() for p in seats})
     next_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
     numbered = []
