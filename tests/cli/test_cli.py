@@ -30,16 +30,6 @@ from tests.helpers import (
 )
 
 
-def test_demo_plays_a_real_round_robin_and_prints_the_leaderboard(tmp_path: Path) -> None:
-    db = tmp_path / "demo.db"
-    result = arena("demo", "--repetitions", "1", db=db, timeout=300)
-    assert "Leaderboard" in result.stdout and "random@1" in result.stdout
-    store = Store(str(db))
-    tournaments = store.list_tournaments()
-    assert tournaments and all(t.finished == t.total > 0 for t in tournaments)
-    assert all(row.matches > 0 for row in store.leaderboard())
-
-
 def test_tournament_run_list_leaderboard_and_match_views(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     marker = new_marker("test")

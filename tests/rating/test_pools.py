@@ -39,9 +39,9 @@ def play(store: Store, options: dict[str, object], ids: list[int]) -> int:
 def test_variant_matches_never_move_the_standard_ratings(tmp_path: Path) -> None:
     alone = Store(str(tmp_path / "alone.db"))
     ids = three_bots(alone)
-    quick = alone.create_tournament(GAME, 3, {"target_score": 11}, 1, 1, {}, ids,
-                                    round_robin(ids, 3, 4))
-    alone.void_unfinished(quick)  # never played (its match ids taken: ties are ordered by id)
+    unplayed = alone.create_tournament(GAME, 3, {"target_score": 11}, 1, 1, {}, ids,
+                                       round_robin(ids, 3, 4))
+    alone.void_unfinished(unplayed)  # never played (its match ids taken: ties are ordered by id)
     play(alone, {"target_score": 31}, ids)
     mixed = Store(str(tmp_path / "mixed.db"))
     ids = three_bots(mixed)
