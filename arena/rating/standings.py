@@ -10,7 +10,7 @@ the other.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from arena.rating.book import Placed, RatingBook
@@ -81,15 +81,22 @@ def standings(played: Sequence[Played], game: str) -> list[Standing]:
     return rows
 
 
+def best_ranks(seats: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """Each bot's best rank among its seats of a match, from (bot id, rank) pairs."""
+    ranks: dict[int, int] = {}
+    for bot_id, rank in seats:
+        ranks[bot_id] = min(rank, ranks.get(bot_id, rank))
+    return ranks
+
+
 def paired_ranks(played: Sequence[Played], a: int, b: int) -> list[tuple[int, int]]:
     """(A's rank, B's rank) in every match both played (a bot seated twice counts its
     better seat)."""
     pairs = []
     for match in played:
-        rank_a = min((s.rank for s in match.seats if s.bot_id == a), default=None)
-        rank_b = min((s.rank for s in match.seats if s.bot_id == b), default=None)
-        if rank_a is not None and rank_b is not None:
-            pairs.append((rank_a, rank_b))
+        ranks = best_ranks((s.bot_id, s.rank) for s in match.seats)
+        if a in ranks and b in ranks:
+            pairs.append((ranks[a], ranks[b]))
     return pairs
 
 

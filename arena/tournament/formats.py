@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.rating.stats import SprtSettings, SprtState, first_decision, sprt
+from arena.rating.standings import best_ranks
+from arena.rating.stats import SprtAccumulator, SprtSettings, SprtState
 from arena.storage.store import MatchInfo
 from arena.tournament.errors import TournamentError
 
@@ -82,27 +83,65 @@ def parse_sprt(text: str) -> SprtSettings:
         raise TournamentError(f"--sprt: {err}") from None
 
 
-def set_scores(matches: Sequence[MatchInfo], a: int, b: int, per_set: int) -> list[float]:
-    """Each complete duplicate set's paired outcome for A against B, in set order, up to
-    the first set that is not finished: 1 when A placed above B in more of the set's
-    matches than B above A, 0 for the reverse, 0.5 when even."""
-    by_set: dict[int, list[MatchInfo]] = {}
-    for match in matches:
-        by_set.setdefault(match.index // per_set, []).append(match)
-    scores: list[float] = []
-    for number in range(len(by_set) + 1):
-        found = by_set.get(number, [])
-        if len(found) < per_set or any(m.status != "finished" for m in found):
-            break
-        above = below = 0
-        for match in found:
-            ranks = {seat.bot_id: seat.rank for seat in match.seats}
-            rank_a, rank_b = ranks.get(a), ranks.get(b)
-            if rank_a is None or rank_b is None or rank_a == rank_b:
-                continue
+def set_score(matches: Sequence[Mapping[int, int]], a: int, b: int) -> float:
+    """One duplicate set's paired outcome for A against B, from each of its matches' ranks
+    by bot id: 1 when A placed above B in more of them than B above A, 0 for the reverse,
+    0.5 when even."""
+    above = below = 0
+    for ranks in matches:
+        rank_a, rank_b = ranks.get(a), ranks.get(b)
+        if rank_a is not None and rank_b is not None:
             above, below = above + (rank_a < rank_b), below + (rank_a > rank_b)
-        scores.append(1.0 if above > below else 0.0 if above < below else 0.5)
-    return scores
+    return 1.0 if above > below else 0.0 if above < below else 0.5
+
+
+class SetWatch:
+    """A versus match's sets, fed finished matches in any order and read in set order:
+    each complete set's outcome goes once into :attr:`scores` and, with ``settings``, into
+    the SPRT, up to the first set still incomplete (a set with a void match never is)."""
+
+    def __init__(self, a: int, b: int, per_set: int, settings: SprtSettings | None) -> None:
+        self._a, self._b, self._per_set = a, b, per_set
+        self._test = SprtAccumulator(settings) if settings is not None else None
+        self._waiting: dict[int, Mapping[int, int]] = {}  # by match index: ranks by bot id
+        self.scores: list[float] = []
+        self.decided: SprtState | None = None  # the test's state at its first decision
+
+    def add(self, index: int, ranks: Mapping[int, int]) -> SprtState | None:
+        """One finished match (its ranks by bot id); the decision, once there is one."""
+        self._waiting[index] = ranks
+        first = len(self.scores) * self._per_set
+        while all(i in self._waiting for i in range(first, first + self._per_set)):
+            score = set_score([self._waiting.pop(i) for i in range(first, first + self._per_set)],
+                              self._a, self._b)
+            self.scores.append(score)
+            if self._test is not None and self.decided is None:
+                self._test.add(score)
+                if self._test.decision() is not None:
+                    self.decided = self._test.state()
+            first += self._per_set
+        return self.decided
+
+    @property
+    def state(self) -> SprtState | None:
+        """The SPRT as of its first decision, else as of the last complete set."""
+        return self.decided or (self._test.state() if self._test is not None else None)
+
+
+def watch(matches: Sequence[MatchInfo], tournament_format: Format, players: int) -> SetWatch:
+    """A versus match's sets, fed its finished ``matches``."""
+    a, b = tournament_format.pair
+    sets = SetWatch(a, b, players, tournament_format.sprt)
+    for match in matches:
+        if match.status == "finished":
+            sets.add(match.index, best_ranks((s.bot_id, s.rank or 0) for s in match.seats))
+    return sets
+
+
+def set_scores(matches: Sequence[MatchInfo], a: int, b: int, per_set: int) -> list[float]:
+    """Each complete duplicate set's paired outcome for A against B (:func:`set_score`), in
+    set order, up to the first set that is not finished."""
+    return watch(matches, Format(VERSUS, challengers=(a, b)), per_set).scores
 
 
 def sprt_state(matches: Sequence[MatchInfo], tournament_format: Format,
@@ -111,7 +150,4 @@ def sprt_state(matches: Sequence[MatchInfo], tournament_format: Format,
     it has decided, else as of the last complete set (None: the match has no SPRT)."""
     if tournament_format.kind != VERSUS or tournament_format.sprt is None:
         return None
-    a, b = tournament_format.pair
-    scores = set_scores(matches, a, b, players)
-    decided = first_decision(scores, tournament_format.sprt)
-    return decided[1] if decided is not None else sprt(scores, tournament_format.sprt)
+    return watch(matches, tournament_format, players).state

@@ -25,6 +25,8 @@ from arena.games import get_game
 from arena.games.base import OptionValue
 from arena.match.referee import MatchReport
 from arena.players.limits import ResourceLimits
+from arena.rating.standings import best_ranks
+from arena.rating.stats import SprtState
 from arena.storage.store import (
     DatabaseGone,
     MatchResult,
@@ -35,7 +37,7 @@ from arena.storage.store import (
 )
 from arena.tournament.errors import BotsDidNotStart, RemoteBotsAbsent, StorageStopped
 from arena.tournament.executor import Entrant, Executor, MatchJob
-from arena.tournament.formats import Format, sprt_state
+from arena.tournament.formats import VERSUS, Format, watch
 from arena.tournament.local import LocalExecutor
 from arena.tournament.settings import RunSettings
 
@@ -52,26 +54,26 @@ class RunSummary:
 
 class StoppingRule:
     """Whether a tournament's format has ended it early: a match between two bots whose SPRT
-    has decided. Read off the finished matches in the store, so that it holds on a resume."""
+    has decided. Fed the finished matches in the store once, then each match as it finishes
+    (no query per match), so that it holds on a resume."""
 
     def __init__(self, store: Store, tournament: TournamentInfo) -> None:
-        self._store, self._tournament = store, tournament
-        self._format = Format.from_settings(tournament.settings)
+        chosen = Format.from_settings(tournament.settings)
+        self._sets = watch(store.tournament_matches(tournament.id), chosen, tournament.players) \
+            if chosen.kind == VERSUS and chosen.sprt is not None else None
         self.said: str | None = None  # the decision, once there is one
+        self._decided(self._sets.decided if self._sets is not None else None)
 
-    def due(self, played: int) -> bool:
-        """Worth checking after ``played`` matches: the format has a test and a set may be
-        complete."""
-        return self._format.sprt is not None and played % self._tournament.players == 0
-
-    def check(self) -> bool:
-        if self._format.sprt is None:
-            return False
-        t = self._tournament
-        state = sprt_state(self._store.list_matches(t.id, t.total), self._format, t.players)
-        if state is not None and state.decision is not None:
-            self.said = f"SPRT: {state.describe()}"
+    def finished(self, match: MatchToRun, ranks: Sequence[int]) -> bool:
+        """Take a match just finished; whether the tournament is decided."""
+        if self._sets is not None and self.said is None:
+            self._decided(self._sets.add(match.index,
+                                         best_ranks(zip(match.seat_bot_ids, ranks, strict=True))))
         return self.said is not None
+
+    def _decided(self, state: SprtState | None) -> None:
+        if state is not None:
+            self.said = f"SPRT: {state.describe()}"
 
 
 Progress = Callable[[int, int], None]
@@ -122,7 +124,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
     game = get_game(tournament.game)
     options: dict[str, OptionValue] = game.parse_options(tournament.players, tournament.options)
     rule = StoppingRule(store, tournament)
-    if rule.check():  # decided before an interruption: nothing more to play
+    if rule.said is not None:  # decided before an interruption: nothing more to play
         store.void_unfinished(tournament_id)
         return RunSummary(played=0, wall_s=time.perf_counter() - began, bot_start_s=0.0,
                           faults=0, decided=rule.said)
@@ -173,7 +175,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                 played += 1
                 if progress:
                     progress(done, total)
-                if rule.due(played) and await loop.run_in_executor(writer, rule.check):
+                if rule.finished(match, report.ranks):
                     stop.set()  # decided: the running matches finish, no new one starts
 
         await asyncio.gather(*(play(m) for m in todo))
@@ -184,7 +186,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                 f"{refused[0]} — the tournament stopped after {played} matches; nothing written "
                 f"was lost: `arena tournament resume {tournament_id}` finishes it once the "
                 "database can be written")
-        if rule.said is not None or rule.check():
+        if rule.said is not None:
             store.void_unfinished(tournament_id)
         left = total - store.get_tournament(tournament_id).finished
         if rule.said is not None:
