@@ -23,7 +23,7 @@ the variance in population form ``sum((x - mean) ** 2) / n``), whence
     LLR = n / 2 * ln(var_0 / var_1)
 
 Its first-order expansion in ``s1 - s0`` is the formula those tools print,
-``n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)`` (:func:`linear_llr`); the two
+``n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)``; the two
 agree for the narrow bounds of engine testing, but with wide bounds (a
 difference of tens of Elo, decided within a few hundred sets, the usual case
 for bots of a card game) the linear form overshoots: in simulation, at
@@ -230,20 +230,6 @@ class SprtAccumulator:
             llr=self.llr(), lower=self._bound_h0, upper=self._bound_h1, n=self._n,
             wins=self._wins, draws=self._draws, losses=self._losses, decision=self.decision(),
         )
-
-
-def linear_llr(n: int, mean: float, var: float, settings: SprtSettings) -> float:
-    """The linearised LLR fishtest, cutechess and fastchess print.
-
-    ``n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)``. For reference and
-    comparison only (the first-order expansion of the LLR the
-    test uses; it overshoots with wide bounds, see the module's docstring). 0 when
-    ``var`` is not positive.
-    """
-    if var <= 0.0:
-        return 0.0
-    s0, s1 = settings.s0, settings.s1
-    return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
 
 
 def sprt(scores: Sequence[float], settings: SprtSettings) -> SprtState:
