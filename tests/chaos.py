@@ -27,7 +27,7 @@ from pathlib import Path
 from arena.players import sandbox
 from arena.players.limits import ResourceLimits
 from arena.storage.store import Store
-from arena.tournament import RunSettings, create_round_robin, run_until_done
+from arena.tournament import RunSettings, create_tournament, run_until_done
 
 GAME = "face-card-kill-card"
 GOOD = {"random": "python -m bots.random_bot",
@@ -112,7 +112,7 @@ def run_chaos(db: Path, players: int = 2, repetitions: int = 1, parallel: int = 
     settings = RunSettings(parallel=parallel, move_timeout_s=move_timeout,
                            start_timeout_s=start_timeout,
                            limits=ResourceLimits(memory_mb=MEMORY_MB))
-    tid = create_round_robin(store, GAME, list(commands), players, repetitions, 1, {}, settings)
+    tid = create_tournament(store, GAME, list(commands), players, repetitions, 1, {}, settings)
     summary = run_until_done(store, tid, data, settings)
     matches = store.list_matches(tid, 100_000)
     faults: dict[str, Counter[str]] = defaultdict(Counter)

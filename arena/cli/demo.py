@@ -30,7 +30,7 @@ from arena.cli.tournaments import play
 from arena.games import all_games, get_game, module_name
 from arena.players import sandbox
 from arena.players.process import log_name
-from arena.tournament import RunSettings, create_round_robin
+from arena.tournament import RunSettings, create_tournament
 from leaderboard.terminal import print_leaderboard
 
 DEMO_DB = "arena-demo.db"
@@ -157,7 +157,7 @@ def demo_command(
         if len(entrants) < 2:
             continue
         demo_options = {k: str(v) for k, v in game.demo_options.items()}
-        tid = create_round_robin(store, game.name, entrants, None,
+        tid = create_tournament(store, game.name, entrants, None,
                                  repetitions or REPETITIONS.get(game.name, 1), seed,
                                  demo_options, settings)
         summary = play(store, tid, settings, db)

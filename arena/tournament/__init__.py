@@ -25,7 +25,6 @@ from arena.tournament.setup import (
     RemoteAccess,
     Repeated,
     check_unchanged,
-    create_round_robin,
     create_tournament,
     remote_access,
     resume_settings,
@@ -35,7 +34,7 @@ __all__ = [
     "MANAGED_START_GRACE_S", "BotsDidNotStart", "Entrant", "Executor", "LocalExecutor", "MatchJob", "Plan",
     "RemoteAccess",
     "RemoteBotsAbsent", "Repeated", "RunSettings", "RunSummary", "StorageStopped",
-    "TournamentError", "check_unchanged", "create_round_robin", "create_tournament", "groups", "match_seed",
+    "TournamentError", "check_unchanged", "create_tournament", "groups", "match_seed",
     "remote_access", "resume_settings", "rotations", "round_robin", "run_tournament",
     "run_until_done",
 ]

@@ -156,16 +156,6 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
         deal_key=source.stored_key)
 
 
-def create_round_robin(store: Store, game_name: str, bot_names: Sequence[str], players: int | None,
-                       repetitions: int, seed: int | None, raw_options: Mapping[str, str],
-                       settings: RunSettings, deals: str | None = None,
-                       deals_from_seed: bool = False,
-                       notice: Callable[[str], None] | None = None) -> int:
-    """A round-robin (:func:`create_tournament` with the default plan)."""
-    return create_tournament(store, game_name, bot_names, players, repetitions, seed,
-                             raw_options, settings, deals, deals_from_seed, notice)
-
-
 @dataclass(frozen=True)
 class Repeated:
     """What a resume repeats of the ``run`` that created the tournament (so that the

@@ -37,7 +37,7 @@ from arena.players.limits import (
 from arena.players.process import BotProcess
 from arena.players.sandbox import Sandbox
 from arena.storage.store import Store
-from arena.tournament import RunSettings, create_round_robin
+from arena.tournament import RunSettings, create_tournament
 from tests.helpers import GAME, arena, is_alive, on_server, spec
 
 MiB = 1024 * 1024
@@ -463,7 +463,7 @@ def test_tournament_limits_are_applied_saved_and_reused_on_resume(tmp_path: Path
     store = Store(str(db2))
     settings = RunSettings(limits=ResourceLimits(memory_mb=900, cpu_seconds=None, processes=None,
                                                  open_files=77))
-    create_round_robin(store, GAME, ["random", "reporter"], 2, 1, 5, {}, settings)
+    create_tournament(store, GAME, ["random", "reporter"], 2, 1, 5, {}, settings)
     arena("tournament", "resume", "1", "--no-sandbox", db=db2)
     assert Store(str(db2)).get_tournament(1).finished == 2
     assert sorted(reported_limits(other / "arena-data")) == sorted(

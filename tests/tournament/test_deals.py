@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from arena.storage.store import Store
-from arena.tournament import RunSettings, create_round_robin
+from arena.tournament import RunSettings, create_tournament
 from arena.tournament.schedule import Deals, match_seed, round_robin
 from arena.tournament.setup import DUPLICATE, INDEPENDENT
 
@@ -56,7 +56,7 @@ def test_deals_from_the_seed_only_when_asked_and_then_reproducible() -> None:
 def test_a_tournament_keeps_its_key_apart_from_its_settings(store: Store) -> None:
     for name in ("a", "b", "c"):
         store.add_bot(name, "python -m bots.random_bot")
-    tid = create_round_robin(store, GAME, ["a", "b", "c"], 2, 1, 7, {}, RunSettings())
+    tid = create_tournament(store, GAME, ["a", "b", "c"], 2, 1, 7, {}, RunSettings())
     engine = sa.create_engine(f"sqlite:///{store.path}")
     with engine.connect() as connection:
         key, settings = connection.execute(
@@ -79,7 +79,7 @@ def test_with_a_remote_bot_deals_are_independent_unless_forced(
     store.add_bot("far", token_hash="0" * 64)
     said: list[str] = []
     settings = RunSettings(listen="127.0.0.1:0")
-    tid = create_round_robin(store, GAME, ["a", "b", "far"], 2, 1, 7, {}, settings, asked,
+    tid = create_tournament(store, GAME, ["a", "b", "far"], 2, 1, 7, {}, settings, asked,
                              notice=said.append)
     assert store.get_tournament(tid).settings["deals"] == expected
     matches = store.claim_unfinished(tid)

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from arena.storage.store import Store
-from arena.tournament import RunSettings, create_round_robin, run_until_done
+from arena.tournament import RunSettings, create_tournament, run_until_done
 
 GAME = "face-card-kill-card"
 TOURNAMENT_SEED = 0x5EED_1234_ABCD_9876
@@ -47,7 +47,7 @@ def test_no_seed_reaches_a_bot(tmp_path: Path, sandbox: bool, request: pytest.Fi
     store.add_bot("random", "python -m bots.random_bot")
     store.add_bot("spy", f"python -m tests.bots.misbehaving spy {'-' if sandbox else dump} {data_dir}")
     settings = RunSettings(parallel=2, move_timeout_s=5, start_timeout_s=10, sandbox=sandbox)
-    tid = create_round_robin(store, GAME, ["random", "spy"], 3, 1, TOURNAMENT_SEED, {}, settings)
+    tid = create_tournament(store, GAME, ["random", "spy"], 3, 1, TOURNAMENT_SEED, {}, settings)
     summary = run_until_done(store, tid, data_dir, settings)
     assert summary.faults == 0 and summary.left == 0
     matches = store.list_matches(tid, 100)

@@ -30,7 +30,7 @@ from arena.tournament import (
     RunSettings,
     RunSummary,
     TournamentError,
-    create_round_robin,
+    create_tournament,
     groups,
     remote_access,
     resume_settings,
@@ -161,7 +161,7 @@ def played_in_process(db: Path, settings: RunSettings, executor: InProcessExecut
     the matches as the store scheduled them."""
     store = Store(str(db))
     three_bots(store)
-    tid = create_round_robin(store, GAME, ["alpha", "beta", "faraway"], 2, 2, 11, {}, settings,
+    tid = create_tournament(store, GAME, ["alpha", "beta", "faraway"], 2, 2, 11, {}, settings,
                              DUPLICATE, deals_from_seed=True)
     scheduled = {m.id: m for m in store.claim_unfinished(tid)}
     summary = run_until_done(store, tid, db.parent / "arena-data", settings, executor=executor)
@@ -230,7 +230,7 @@ def test_a_resumed_run_hands_the_executor_only_the_matches_left(tmp_path: Path) 
     store = Store(str(tmp_path / "arena.db"))
     three_bots(store)
     settings = replace(REMOTE, parallel=1)
-    tid = create_round_robin(store, GAME, ["alpha", "beta"], 2, 3, 4, {}, settings)
+    tid = create_tournament(store, GAME, ["alpha", "beta"], 2, 3, 4, {}, settings)
     todo = store.claim_unfinished(tid)
     assert len(todo) == 6
     first = InProcessExecutor()
@@ -272,7 +272,7 @@ class NeverReady(InProcessExecutor):
 def test_a_stop_while_the_executor_starts_cancels_the_start_and_plays_nothing(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "arena.db"))
     three_bots(store)
-    tid = create_round_robin(store, GAME, ["alpha", "beta"], 2, 1, 4, {}, REMOTE)
+    tid = create_tournament(store, GAME, ["alpha", "beta"], 2, 1, 4, {}, REMOTE)
     executor = NeverReady()
 
     async def main() -> RunSummary:
@@ -293,7 +293,7 @@ def test_remote_bots_absent_from_the_local_executor_leave_the_tournament_resumab
     store.add_bot("far", token_hash=digest("far's token"))
     store.add_bot("away", token_hash=digest("away's token"))
     settings = replace(REMOTE, wait_for_remote_s=0.3)
-    tid = create_round_robin(store, GAME, ["far", "away"], 2, 1, 4, {}, settings)
+    tid = create_tournament(store, GAME, ["far", "away"], 2, 1, 4, {}, settings)
     notices: list[str] = []
     with pytest.raises(RemoteBotsAbsent, match=r"did not connect within 0.3 s: far@1, away@1"):
         run_until_done(store, tid, tmp_path, settings, notice=notices.append)
@@ -334,7 +334,7 @@ def test_the_local_executor_behind_the_seam_plays_real_bots_and_stops_them(tmp_p
     store = Store(str(tmp_path / "arena.db"))
     three_bots(store)
     settings = RunSettings(parallel=2, move_timeout_s=5, start_timeout_s=10)
-    tid = create_round_robin(store, GAME, ["alpha", "beta"], 2, 1, 8, {}, settings)
+    tid = create_tournament(store, GAME, ["alpha", "beta"], 2, 1, 8, {}, settings)
     local = LocalExecutor(tmp_path, settings)
     recording = Recording(local)
     summary = run_until_done(store, tid, tmp_path, settings, executor=recording)
@@ -392,14 +392,14 @@ def test_an_entrant_is_managed_or_remote() -> None:
 # ---------------------------------------------------------------- setup and resume rules
 
 
-def test_create_round_robin_writes_the_schedule_and_the_settings(tmp_path: Path) -> None:
+def test_create_tournament_writes_the_schedule_and_the_settings(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "arena.db"))
     three_bots(store)
     settings = RunSettings(parallel=4, move_timeout_s=3, time_bank_s=1.5)
     said: list[str] = []
-    public = create_round_robin(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
+    public = create_tournament(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
                                 settings, deals_from_seed=True, notice=said.append)
-    secret = create_round_robin(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
+    secret = create_tournament(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
                                 settings, notice=said.append)
     assert len(said) == 1 and "99" in said[0]  # the operator is told the deals are public
     ids = {info.label: info.id for info in store.list_bots()}
@@ -424,7 +424,7 @@ def test_create_round_robin_writes_the_schedule_and_the_settings(tmp_path: Path)
             assert not {m.seed for m in todo} & {m.seed for m in expected}
     assert store.get_tournament(secret).settings == {
         **store.get_tournament(public).settings, "deals_from_seed": False}
-    independent = create_round_robin(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {}, settings,
+    independent = create_tournament(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {}, settings,
                                      INDEPENDENT, deals_from_seed=True)
     assert store.get_tournament(independent).settings["deals"] == INDEPENDENT
     todo = store.claim_unfinished(independent)
@@ -436,12 +436,12 @@ def test_create_round_robin_writes_the_schedule_and_the_settings(tmp_path: Path)
     (["alpha", "alpha@1"], RunSettings(), "each bot may be named only once"),
     (["alpha"], RunSettings(), "at least two different bots"),
 ])
-def test_create_round_robin_refuses_before_writing(tmp_path: Path, bots: list[str],
+def test_create_tournament_refuses_before_writing(tmp_path: Path, bots: list[str],
                                                    settings: RunSettings, message: str) -> None:
     store = Store(str(tmp_path / "arena.db"))
     three_bots(store)
     with pytest.raises(TournamentError, match=message):
-        create_round_robin(store, GAME, bots, 2, 1, 1, {}, settings)
+        create_tournament(store, GAME, bots, 2, 1, 1, {}, settings)
     assert store.list_tournaments() == []
 
 
@@ -465,7 +465,7 @@ def saved_tournament(tmp_path: Path) -> tuple[Store, TournamentInfo]:
     three_bots(store)
     settings = RunSettings(parallel=2, move_timeout_s=10, time_bank_s=0.5, listen="localhost:7000",
                            wait_for_remote_s=30)
-    tid = create_round_robin(store, GAME, ["alpha", "faraway"], 2, 1, 7, {"dealer": "0"}, settings)
+    tid = create_tournament(store, GAME, ["alpha", "faraway"], 2, 1, 7, {"dealer": "0"}, settings)
     return store, store.get_tournament(tid)
 
 
