@@ -37,6 +37,7 @@ from arena.storage.store import (
     SeatInfo,
     TournamentInfo,
 )
+from arena.tournament.formats import Format
 
 JSON_VERSION = 1
 """The ``"version"`` of every document; it changes only when a field changes meaning or goes."""
@@ -106,20 +107,13 @@ def bot_json(bot: BotInfo) -> dict[str, Any]:
             "removed": bot.removed, "created_at": iso(bot.created_at)}
 
 
-def format_kind(tournament: TournamentInfo) -> str:
-    """The tournament's format (``settings["format"]["kind"]``; before formats, a round-robin)."""
-    saved = tournament.settings.get("format")
-    kind = saved.get("kind") if isinstance(saved, Mapping) else None
-    return str(kind) if kind else "round-robin"
-
-
 def tournament_json(tournament: TournamentInfo,
                     counts: Mapping[MatchStatus, int] | None = None) -> dict[str, Any]:
     """A tournament and how far it has got (no seed: deals are secret); with its matches
     counted by status (:meth:`Store.tournament_match_counts`), how many are void."""
     row: dict[str, Any] = {
         "id": tournament.id, "game": tournament.game, "players": tournament.players,
-        "bots": list(tournament.bots), "format": format_kind(tournament),
+        "bots": list(tournament.bots), "format": Format.from_settings(tournament.settings).kind,
         "finished": tournament.finished, "total": tournament.total,
     }
     if counts is not None:
@@ -184,5 +178,5 @@ def leaderboard_json(rows: Sequence[LeaderboardRow]) -> list[dict[str, Any]]:
 
 
 __all__ = ["CSV_FIELDS", "JSON_VERSION", "JsonOption", "bot_json", "document", "emit_json",
-           "export_csv", "format_kind", "game_json", "iso",
+           "export_csv", "game_json", "iso",
            "json_text", "leaderboard_json", "log_json", "match_json", "seat_json", "tournament_json"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import asdict
 from typing import Annotated, Any
 
 import typer
@@ -13,11 +14,11 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store, tournament_app
-from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.output import JsonOption, document, emit_json, tournament_json
 from arena.games import get_game, pool_of
 from arena.rating.standings import Played, Seat, Standing, crosstable, paired_ranks, standings
 from arena.rating.stats import compare
-from arena.storage.store import LeaderboardRow, MatchInfo, Store, TournamentInfo
+from arena.storage.store import LeaderboardRow, MatchInfo, MatchStatus, Store, TournamentInfo
 from arena.tournament.formats import GAUNTLET, VERSUS, Format, sprt_state
 from arena.tournament.setup import name_version
 
@@ -26,10 +27,6 @@ def played(matches: Sequence[MatchInfo]) -> list[Played]:
     """The finished matches, as the standings read them."""
     return [Played(m.id, m.index, tuple(Seat(s.bot_id, s.rank or 0, str(s.fault)) for s in m.seats))
             for m in matches if m.status == "finished"]
-
-
-def _labels(store: Store, bot_ids: Sequence[int]) -> dict[int, str]:
-    return {bot_id: store.get_bot_by_id(bot_id).label for bot_id in bot_ids}
 
 
 def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[LeaderboardRow]:
@@ -52,20 +49,19 @@ def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
 
 
 def tournament_report(store: Store, tournament: TournamentInfo) -> dict[str, Any]:
-    """Everything ``tournament show`` says, as plain data (its ``--json``)."""
+    """Everything ``tournament show`` says, as plain data (its ``--json``): the tournament as
+    ``tournament list --json`` gives it, and more."""
     matches = store.tournament_matches(tournament.id)
     finished = played(matches)
-    labels = _labels(store, tournament.bot_ids)
+    labels = dict(zip(tournament.bot_ids, tournament.bots, strict=True))
     fmt = Format.from_settings(tournament.settings)
-    statuses = Counter(str(m.status) for m in matches)
+    statuses = Counter(m.status for m in matches)
     rows = standings(finished, tournament.game)
-    order = [r.bot_id for r in rows]
-    table = crosstable(finished, order)  # row after row in standings order
+    table = crosstable(finished, [r.bot_id for r in rows])  # row after row in standings order
     state = sprt_state(matches, fmt, tournament.players)
     settings = tournament.settings
     return {
-        "id": tournament.id, "game": tournament.game, "players": tournament.players,
-        "status": str(tournament.status), "format": fmt.kind,
+        **tournament_json(tournament, statuses),
         "pool": pool_of(tournament.game, tournament.options),
         "challengers": [labels[b] for b in fmt.challengers],
         "field": [labels[b] for b in fmt.field],
@@ -74,15 +70,11 @@ def tournament_report(store: Store, tournament: TournamentInfo) -> dict[str, Any
         "clocks": {"move_timeout_s": settings.get("move_timeout_s"),
                    "start_timeout_s": settings.get("start_timeout_s"),
                    "time_bank_s": settings.get("time_bank_s")},
-        "created_at": tournament.created_at.isoformat(),
-        "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
-        "matches": {"total": tournament.total, **{k: statuses.get(k, 0) for k in
-                                                   ("finished", "running", "pending", "void")}},
-        "sprt": None if state is None else {
-            "elo0": fmt.sprt.elo0 if fmt.sprt else None, "elo1": fmt.sprt.elo1 if fmt.sprt else None,
-            "alpha": fmt.sprt.alpha if fmt.sprt else None, "beta": fmt.sprt.beta if fmt.sprt else None,
-            "llr": state.llr, "lower": state.lower, "upper": state.upper, "sets": state.n,
-            "wins": state.wins, "draws": state.draws, "losses": state.losses,
+        "matches": {"total": tournament.total, **{str(k): statuses.get(k, 0) for k in (
+            MatchStatus.FINISHED, MatchStatus.RUNNING, MatchStatus.PENDING, MatchStatus.VOID)}},
+        "sprt": None if state is None or fmt.sprt is None else {
+            **asdict(fmt.sprt), "llr": state.llr, "lower": state.lower, "upper": state.upper,
+            "sets": state.n, "wins": state.wins, "draws": state.draws, "losses": state.losses,
             "decision": state.decision},
         "standings": [_standing_row(place, labels.get(r.bot_id, str(r.bot_id)), r)
                       for place, r in enumerate(rows, 1)],
