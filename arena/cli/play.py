@@ -9,6 +9,7 @@ on a database in a temporary folder, and the results printed. The deals come fro
 from __future__ import annotations
 
 import secrets
+import shlex
 import tempfile
 from pathlib import Path
 from typing import Annotated
@@ -76,7 +77,8 @@ def match_play(
         play(store, tid, settings, db)
         _print_results(store, tid, commands)
         store.close()
-    again = " ".join(["arena match play --game", chosen.name, *(f"--bot '{c}'" for c in commands),
+    again = " ".join(["arena match play --game", chosen.name,
+                      *(f"--bot {shlex.quote(c)}" for c in commands),
                       f"--deals {deals} --seed {deal_seed}"])
     console.print(f"the same deals again: {again}", highlight=False, soft_wrap=True)
     if keep is not None:
@@ -98,7 +100,8 @@ def _print_results(store: Store, tournament_id: int, commands: list[str]) -> Non
     table.add_column("deal", justify="right")
     table.add_column("seats: bot #rank (score) fault")
     wins = dict.fromkeys(names.values(), 0.0)
-    for match in store.tournament_matches(tournament_id):
+    matches = store.tournament_matches(tournament_id)
+    for match in matches:
         line = Text()
         first = [s for s in match.seats if s.rank == 1]
         for seat in match.seats:
@@ -111,6 +114,6 @@ def _print_results(store: Store, tournament_id: int, commands: list[str]) -> Non
         table.add_row(str(match.index // len(commands) + 1), line)
     console.print(table)
     for number, command in enumerate(commands, 1):
-        console.print(f"bot{number} won {wins[f'bot{number}']:g} of "
-                      f"{len(store.tournament_matches(tournament_id))} matches: {command}",
+        console.print(f"bot{number} won {wins[f'bot{number}']:g} of {len(matches)} matches: "
+                      f"{command}",
                       highlight=False)

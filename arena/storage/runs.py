@@ -44,7 +44,7 @@ class RunLocks:
         """Hold the tournament's lock while the body runs; :class:`Busy` if another has it."""
         if self._engine is not None:
             with self._engine.connect() as conn:
-                key = {"k": (_NAMESPACE << 32) | tournament_id}
+                key = _key(tournament_id)
                 if not conn.execute(sa.text("select pg_try_advisory_lock(:k)"), key).scalar():
                     raise Busy
                 try:
@@ -71,7 +71,7 @@ class RunLocks:
         """Whether some process holds the tournament's lock now."""
         if self._engine is not None:
             with self._engine.connect() as conn:
-                key = {"k": (_NAMESPACE << 32) | tournament_id}
+                key = _key(tournament_id)
                 if conn.execute(sa.text("select pg_try_advisory_lock(:k)"), key).scalar():
                     conn.execute(sa.text("select pg_advisory_unlock(:k)"), key)
                     return False
@@ -95,3 +95,8 @@ class RunLocks:
         if self._folder is None:
             return None
         return self._folder / f"{self._name}-{tournament_id}.lock"
+
+
+def _key(tournament_id: int) -> dict[str, int]:
+    """The advisory lock of a tournament, as the bound parameter ``k``."""
+    return {"k": (_NAMESPACE << 32) | tournament_id}
