@@ -186,12 +186,11 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                 f"{refused[0]} — the tournament stopped after {played} matches; nothing written "
                 f"was lost: `arena tournament resume {tournament_id}` finishes it once the "
                 "database can be written")
-        if rule.said is not None:
+        if rule.said is not None:  # decided: the rest is void, and the tournament finished
             store.void_unfinished(tournament_id)
-        left = total - store.get_tournament(tournament_id).finished
-        if rule.said is not None:
-            left = 0  # voided: nothing is left to play
+            left = 0
         else:
+            left = total - store.get_tournament(tournament_id).finished
             store.set_tournament_status(tournament_id, "finished" if left == 0 else "interrupted")
         return RunSummary(played=played, wall_s=time.perf_counter() - began,
                           bot_start_s=executor.bot_start_s, faults=faults, left=left,
