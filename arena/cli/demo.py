@@ -158,8 +158,8 @@ def demo_command(
             continue
         demo_options = {k: str(v) for k, v in game.demo_options.items()}
         tid = create_tournament(store, game.name, entrants, None,
-                                 repetitions or REPETITIONS.get(game.name, 1), seed,
-                                 demo_options, settings)
+                                repetitions or REPETITIONS.get(game.name, 1), seed,
+                                demo_options, settings)
         summary = play(store, tid, settings, db)
         played += summary.played
     console.print()

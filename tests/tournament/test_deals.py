@@ -80,7 +80,7 @@ def test_with_a_remote_bot_deals_are_independent_unless_forced(
     said: list[str] = []
     settings = RunSettings(listen="127.0.0.1:0")
     tid = create_tournament(store, GAME, ["a", "b", "far"], 2, 1, 7, {}, settings, asked,
-                             notice=said.append)
+                            notice=said.append)
     assert store.get_tournament(tid).settings["deals"] == expected
     matches = store.claim_unfinished(tid)
     assert len({m.seed for m in matches}) == (3 if expected == DUPLICATE else 6)

@@ -162,7 +162,7 @@ def played_in_process(db: Path, settings: RunSettings, executor: InProcessExecut
     store = Store(str(db))
     three_bots(store)
     tid = create_tournament(store, GAME, ["alpha", "beta", "faraway"], 2, 2, 11, {}, settings,
-                             DUPLICATE, deals_from_seed=True)
+                            DUPLICATE, deals_from_seed=True)
     scheduled = {m.id: m for m in store.claim_unfinished(tid)}
     summary = run_until_done(store, tid, db.parent / "arena-data", settings, executor=executor)
     return store, tid, summary, scheduled
@@ -398,9 +398,9 @@ def test_create_tournament_writes_the_schedule_and_the_settings(tmp_path: Path) 
     settings = RunSettings(parallel=4, move_timeout_s=3, time_bank_s=1.5)
     said: list[str] = []
     public = create_tournament(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
-                                settings, deals_from_seed=True, notice=said.append)
+                               settings, deals_from_seed=True, notice=said.append)
     secret = create_tournament(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {"dealer": "1"},
-                                settings, notice=said.append)
+                               settings, notice=said.append)
     assert len(said) == 1 and "99" in said[0]  # the operator is told the deals are public
     ids = {info.label: info.id for info in store.list_bots()}
     expected = round_robin([ids["beta@1"], ids["alpha@1"]], 3, 2, 99, Deals(from_seed=True))
@@ -425,7 +425,7 @@ def test_create_tournament_writes_the_schedule_and_the_settings(tmp_path: Path) 
     assert store.get_tournament(secret).settings == {
         **store.get_tournament(public).settings, "deals_from_seed": False}
     independent = create_tournament(store, GAME, ["beta", "alpha@1"], 3, 2, 99, {}, settings,
-                                     INDEPENDENT, deals_from_seed=True)
+                                    INDEPENDENT, deals_from_seed=True)
     assert store.get_tournament(independent).settings["deals"] == INDEPENDENT
     todo = store.claim_unfinished(independent)
     assert {m.lane for m in todo} == {0} and len({m.seed for m in todo}) == len(todo)
