@@ -17,3 +17,4 @@ class Fault(StrEnum):
     ILLEGAL_ACTION = "illegal-action"  # answered an action that is not legal now
     MALFORMED = "malformed"        # answered something that is not an action of this game
     NO_SHOW = "no-show"            # never connected before the start deadline
+    ERROR = "error"                # the bot reported an exception of its own (message in the log)

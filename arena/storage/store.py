@@ -903,6 +903,7 @@ class Store:
             match.finished_at = now()
             match.duration_s = result.duration_s
             match.log = result.log
+            match.live_log = None  # the full log is kept now
             s.add(match)
             peers = result.peers or (None,) * n
             if len(peers) != n:
@@ -918,6 +919,25 @@ class Store:
             _rate_ready(s, match)
             return True
 
+    def write_live_log(self, match_id: int, data: bytes) -> bool:
+        """Keep the public events of a running match so far (``arena.v1.MatchLog`` bytes with
+        events every seat may see, and nothing else); False, and nothing written, unless the
+        match is running."""
+        with self._writing("write a running match's public log") as s:
+            done = s.execute(sa.update(Match).where(
+                col(Match.id) == match_id, col(Match.status) == MatchStatus.RUNNING,
+            ).values(live_log=data))
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def live_log(self, match_id: int) -> bytes | None:
+        """The public log a running match has so far (None before its first write, and once
+        it has finished: its full log is then in :meth:`get_match`)."""
+        with self._reading("read a running match's public log") as s:
+            found = s.execute(sa.select(Match.live_log).where(col(Match.id) == match_id)).first()
+            if found is None:
+                raise NotFoundError(f"no match with id {match_id}")
+            return found[0]  # type: ignore[no-any-return]
+
     def get_match(self, match_id: int) -> MatchInfo:
         """A match with its seats and its log bytes."""
         with self._reading("read a match") as s:
@@ -932,7 +952,8 @@ class Store:
         if status is not None:
             status = _member(MatchStatus, status, "match status")
         with self._reading("list matches") as s:
-            query = select(Match).options(sa.orm.defer(Match.log))  # type: ignore[arg-type]
+            query = select(Match).options(sa.orm.defer(Match.log),  # type: ignore[arg-type]
+                                          sa.orm.defer(Match.live_log))  # type: ignore[arg-type]
             if tournament_id is not None:
                 query = query.where(col(Match.tournament_id) == tournament_id)
             if status is not None:

@@ -133,6 +133,8 @@ class Match(SQLModel, table=True):
     duration_s: float | None = None
     finish_seq: int | None = Field(default=None, unique=True)
     log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
+    # the public events of a running match so far; cleared when it finishes
+    live_log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
 
 
 class Seat(SQLModel, table=True):

@@ -497,6 +497,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0004": {"tournament": {"deal_key": None},  # no key: its deals came from its seed
              "match": {"lane": 0},  # every match of a bot by its one process
              "seat": {"peer": None}},  # no connection recorded
+    "0005": {"match": {"live_log": None}},  # no public log kept while it ran
 }
 """The columns each revision adds, with what a row written before it gets."""
 
