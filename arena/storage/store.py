@@ -933,7 +933,7 @@ class Store:
         """The public log a running match has so far (None before its first write, and once
         it has finished: its full log is then in :meth:`get_match`)."""
         with self._reading("read a running match's public log") as s:
-            found = s.execute(sa.select(Match.live_log).where(col(Match.id) == match_id)).first()
+            found = s.execute(sa.select(col(Match.live_log)).where(col(Match.id) == match_id)).first()
             if found is None:
                 raise NotFoundError(f"no match with id {match_id}")
             return found[0]  # type: ignore[no-any-return]
