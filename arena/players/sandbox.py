@@ -54,8 +54,9 @@ SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
              "nsswitch.conf", "passwd", "group", "mime.types")  # not ssl/: private keys live there
-RUNTIME_PACKAGES = ("arena", "sdk", "grpc", "google.protobuf")
-"""The SDK's packages: a Python bot imports them, wherever they are installed."""
+RUNTIME_PACKAGES = ("arena", "sdk", "bots", "grpc", "google.protobuf")
+"""The SDK's packages and the bundled bots (``python -m bots.random_bot``): a Python bot
+imports them, wherever they are installed (in an editable install, from the source tree)."""
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 

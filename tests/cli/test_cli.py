@@ -276,14 +276,17 @@ def test_a_managed_bot_runs_in_its_folder_by_default_the_current_one(tmp_path: P
     added = arena("bot", "add", "plain", "--command", "python bot.py", db=db, cwd=here)
     assert f"added bot plain@1: python bot.py (in {here.resolve()})" in added.stdout
     arena("bot", "add", "placed", "--command", "./run-bot", "--dir", "../there", db=db, cwd=here)
+    # a bundled bot runs from any folder: the sandbox shows the installed ``bots`` package
+    arena("bot", "add", "bundled", "--command", "python -m bots.random_bot", db=db, cwd=here)
     store = Store(str(db))
     assert store.get_bot("plain").folder == str(here.resolve())  # absolute, whatever was given
     assert store.get_bot("placed").folder == str(there.resolve())
     # played from elsewhere, each bot runs in its own folder (in the sandbox, as by default)
-    arena("tournament", "run", "--game", GAME, "--bot", "plain", "--bot", "placed",
-          "--players", "2", "--seed", "1", db=db, cwd=tmp_path)
+    arena("tournament", "run", "--game", GAME, "--bot", "plain", "--bot", "placed", "--bot",
+          "bundled", "--players", "2", "--seed", "1", db=db, cwd=tmp_path)
     tournament = store.get_tournament(1)
     assert tournament.finished == tournament.total > 0
+    assert {s.fault for m in store.list_matches(1, 100) for s in m.seats} == {""}
     for name, folder in (("plain", here), ("placed", there)):
         log = (tmp_path / "arena-data" / "logs" / f"{name}@1.log").read_text()
         assert f"cwd {folder.resolve()} data beside the bot in {folder.name}" in log, log
