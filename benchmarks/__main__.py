@@ -17,7 +17,17 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
-from benchmarks import contained, engine, memory, ratings, sockets, tournament, transport
+from benchmarks import (
+    contained,
+    engine,
+    ladder,
+    memory,
+    ratings,
+    sockets,
+    tournament,
+    transport,
+    web,
+)
 from benchmarks.common import Row
 
 SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
@@ -29,6 +39,8 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "sandbox": contained.run,      # (7) the tournament with and without the sandbox, in pairs
     "bot-start": contained.run_bot_start,  # (7) one bot's start, each way, and its pieces
     "socket": sockets.run,         # (8) the referee over a Unix socket against TCP
+    "ladder": ladder.run,          # (11) the ladder's matches per minute against a round-robin
+    "web": web.run,                # the web app's pages over a million matches
 }
 
 

@@ -33,7 +33,7 @@ import grpc
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.codec import CodecError, codec_for
-from arena.wire.messages import ATTENDING_MARK, FAULT_NAMES, decode_options
+from arena.wire.messages import ATTENDING_MARK, FAULT_NAMES, decode_options, failure_message
 from sdk.bot import Bot, MatchInfo, Result
 
 log = logging.getLogger("sdk")
@@ -231,10 +231,25 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
         with contextlib.suppress(Exception):
             print(f"bot: out of memory in match {assignment.match_id}; exiting", file=sys.stderr)
         os._exit(OUT_OF_MEMORY_EXIT)
-    except Exception:
+    except Exception as error:
         log.exception("match %s seat %s: the bot failed; leaving the match",
                       assignment.match_id, assignment.seat)
+        await _give_up(call, error)
+
+
+async def _give_up(call: Any, error: Exception) -> None:
+    """Tell the referee that the bot failed (the seat ends with an ``error`` fault, the
+    message in the match log), then read on until the referee ends the stream."""
+    try:
+        await call.write(pb.BotMessage(failure=pb.Failure(message=failure_message(error))))
+        await call.done_writing()
+        async for _ in call:
+            pass
+    except (grpc.RpcError, asyncio.InvalidStateError):
+        pass  # the referee had ended the seat's stream already
+    except BaseException:
         call.cancel()
+        raise
 
 
 def _decide(bot: Bot, codec: Any, request: pb.DecisionRequest) -> pb.Choice:

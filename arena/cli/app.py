@@ -31,6 +31,7 @@ from arena.games.base import GameError
 from arena.net.tls import TlsError
 from arena.players.limits import LimitError
 from arena.players.process import BotCommandError
+from arena.players.submissions import SubmissionError
 from arena.storage.store import Store, StoreError, keeps_nothing
 from arena.tournament import TournamentError
 
@@ -74,7 +75,8 @@ app.add_typer(match_app, name="match")
 
 DbOption = Annotated[str, typer.Option("--db", envvar="ARENA_DB",
                                        help="SQLite file or SQLAlchemy URL.")]
-USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError, LimitError, TlsError)
+USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError, LimitError, TlsError,
+               SubmissionError)
 
 
 class Failure(Exception):

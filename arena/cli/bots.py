@@ -1,4 +1,4 @@
-"""``arena bot add|token|list|remove``: managed and remote bots."""
+"""``arena bot add|submit|token|list|remove``: managed, submitted and remote bots."""
 
 from __future__ import annotations
 
@@ -9,10 +9,23 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, bot_app, console, open_store
+from arena.cli.app import (
+    DEFAULT_DB,
+    DbOption,
+    Failure,
+    bot_app,
+    console,
+    data_dir_for,
+    open_store,
+)
 from arena.cli.output import JsonOption, bot_json, document, emit_json
+from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.games import all_games
 from arena.net.bot_service import digest
-from arena.players.process import parse_command
+from arena.players import submissions
+from arena.players.process import log_name, parse_command
+from arena.storage.store import BotInfo, SubmittedCode
+from arena.tournament.setup import name_version
 
 
 @bot_app.command("add")
@@ -49,6 +62,78 @@ def bot_add(
     show_token(f"added remote bot {bot.label}", bot.name, token)
 
 
+@bot_app.command("submit")
+def bot_submit(
+    path: Annotated[Path, typer.Argument(help=f"A folder, .zip or .tar.gz holding "
+                                         f"{submissions.MANIFEST} (name, command, games, "
+                                         "optional requirements).", show_default=False)],
+    label: Annotated[str | None, typer.Option(help="The version's label (default: the first "
+                                              "12 digits of its code's hash).")] = None,
+    json_output: JsonOption = False,
+    db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
+) -> None:
+    """Submit a version of a bot: its code is checked, kept by its hash, its requirements
+    installed once; it then runs from that stored folder, read-only, in the sandbox.
+
+    With --arena, to that server (with your author token: your own bots only)."""
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            sent = client.submit(path, label, list(all_games()))
+        if json_output:
+            emit_json(document("submission", {**bot_json(sent.bot), "author": sent.author or None,
+                                              "new": sent.new, "files": sent.files,
+                                              "size": sent.size, "build_s": sent.build_s}))
+        elif not sent.new:
+            console.print(f"{sent.bot.label} is this very code already (sha256 "
+                          f"{sent.bot.content_hash}): nothing to do", highlight=False)
+        else:
+            built = "" if sent.build_s is None else \
+                f"; requirements installed in {sent.build_s:.1f} s"
+            console.print(f"submitted {sent.bot.label}: sha256 {sent.bot.content_hash}, "
+                          f"{sent.files} files, {sent.size:,} bytes, games "
+                          f"{', '.join(sent.bot.games or ())}{built}", highlight=False)
+        return
+    submission = submissions.read_submission(path, list(all_games()))
+    manifest = submission.manifest
+    exists = "://" in db or Path(db).exists()
+    if exists:  # the same code again: nothing to do, nothing built
+        same = [b for b in open_store(db, reading=True).list_bots(include_removed=True)
+                if b.name == manifest.name and b.content_hash == submission.sha256]
+        if same:
+            _submitted(same[0], submission, new=False, built_s=None, json_output=json_output)
+            return
+    try:
+        _installed, built_s = submissions.install(submission,
+                                                  data_dir_for(db) / submissions.SUBMITTED_DIR)
+    except submissions.BuildError as err:
+        console.print(err.log, highlight=False, markup=False, soft_wrap=True)
+        raise Failure(f"submission of {manifest.name} refused: {err} (its log ends above)") \
+            from None
+    bot, new = open_store(db).submit_bot(
+        manifest.name, label, manifest.command, manifest.games,
+        SubmittedCode(submission.sha256, submission.archive, submission.files, submission.size))
+    _submitted(bot, submission, new=new, built_s=built_s, json_output=json_output)
+
+
+def _submitted(bot: BotInfo, submission: submissions.Submission, *, new: bool,
+               built_s: float | None, json_output: bool) -> None:
+    if json_output:
+        emit_json(document("submission", {**bot_json(bot), "new": new, "files": submission.files,
+                                          "size": submission.size, "build_s": built_s}))
+        return
+    if not new:
+        console.print(f"{bot.label} is this very code already (sha256 {submission.sha256}): "
+                      "nothing to do", highlight=False)
+        return
+    built = "" if built_s is None else f"; requirements installed in {built_s:.1f} s"
+    console.print(f"submitted {bot.label}: sha256 {submission.sha256}, {submission.files} "
+                  f"files, {submission.size:,} bytes, games {', '.join(bot.games or ())}{built}",
+                  highlight=False)
+
+
 def new_bot_token() -> str:
     """A remote bot's token: 256 random bits; the store keeps only its SHA-256. Never one
     that starts with '-', which a command line would take for an option (``--token -x``)."""
@@ -82,8 +167,28 @@ def bot_token(
 
 
 @bot_app.command("list")
-def bot_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) -> None:
-    """List the registered bots."""
+def bot_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
+             arena: ArenaOption = None, token: TokenOption = None,
+             tls_ca: CaOption = None) -> None:
+    """List the registered bots (with --arena: the server's, with their authors)."""
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            listed = client.bots()
+        if json_output:
+            emit_json(document("bots", [{**bot_json(bot), "author": author or None}
+                                        for bot, author in listed]))
+            return
+        served = Table(title=f"Bots at {arena}")
+        for column in ("id", "bot", "kind", "games", "hash", "author", "submitted"):
+            served.add_column(column, justify="right" if column == "id" else "left",
+                              overflow="fold")
+        for bot, author in listed:
+            kind = "remote" if bot.remote else "submitted" if bot.submitted else "managed"
+            served.add_row(str(bot.id), bot.label, kind, ", ".join(bot.games or ()),
+                           (bot.content_hash or "")[:12], author or "(operator)",
+                           bot.created_at.strftime("%Y-%m-%d %H:%M"))
+        console.print(served)
+        return
     bots = open_store(db, reading=True).list_bots()
     if json_output:
         emit_json(document("bots", [bot_json(bot) for bot in bots]))
@@ -110,3 +215,43 @@ def bot_remove(
     """Remove a bot (its past matches and ratings are kept)."""
     open_store(db, reading=True).remove_bot(name, version)
     console.print(f"removed bot {name}" + (f"@{version}" if version else ""))
+
+
+@bot_app.command("log")
+def bot_log(
+    bot: Annotated[str, typer.Argument(help="NAME@VERSION, or NAME: its newest version.")],
+    max_bytes: Annotated[int, typer.Option(
+        "--bytes", min=1, max=1024 * 1024, help="The end of each log, at most this many bytes.")]
+    = 256 * 1024,
+    db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
+) -> None:
+    """What a bot printed (its standard output and error, one log per process): with
+    --arena, from the server (an author's token reads its own bots' logs only)."""
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            label, files = client.bot_log(bot, max_bytes)
+        logs = [(f.name, f.text, f.truncated) for f in files]
+    else:
+        info = open_store(db, reading=True).get_bot(*name_version(bot))
+        label, logs = info.label, []
+        folder = data_dir_for(db) / "logs"
+        for lane in range(1000):
+            process = label if lane == 0 else f"{label}.lane{lane}"
+            path = folder / log_name(process)
+            if not path.is_file():
+                if lane == 0:
+                    continue
+                break
+            data = path.read_bytes()
+            logs.append((process, data[-max_bytes:].decode("utf-8", "replace"),
+                         len(data) > max_bytes))
+    if not logs:
+        console.print(f"{label} has no log yet: it has not run here", highlight=False)
+        return
+    for name, text, truncated in logs:
+        cut = " (its end)" if truncated else ""
+        console.print(f"--- {name}{cut}", highlight=False)
+        console.print(text.rstrip("\n"), highlight=False, markup=False, soft_wrap=True)

@@ -16,9 +16,11 @@ from arena.cli.output import (
     log_json,
     match_json,
 )
+from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.cli.standings import tournament_leaderboard
 from arena.games import get_game
 from arena.match.replay import describe, read_log, view
+from arena.storage.store import LeaderboardRow
 from leaderboard.terminal import print_leaderboard, render_matches
 
 
@@ -36,6 +38,9 @@ def leaderboard_command(
         "variants and other targets, each rated on its own.")] = False,
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
     """Ratings (TrueSkill), best conservative estimate (mu - 3 sigma) first.
 
@@ -43,6 +48,21 @@ def leaderboard_command(
     change it (a target score, a variant: `arena games` lists them), rated apart. The
     standard pools are shown unless --pool or --all-pools says otherwise."""
     name = get_game(game).name if game else None
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            rows = client.leaderboard(name, pool, tournament)
+        if tournament is None and pool is None and not all_pools:
+            rows = [row for row in rows if row.pool == row.game]
+    else:
+        rows = _local_leaderboard(db, name, tournament, pool, all_pools)
+    if json_output:
+        emit_json(document("leaderboard", leaderboard_json(rows)))
+        return
+    print_leaderboard(console, rows)
+
+
+def _local_leaderboard(db: str, name: str | None, tournament: int | None, pool: str | None,
+                       all_pools: bool) -> list[LeaderboardRow]:
     store = open_store(db, reading=True)
     if tournament is not None:
         info = store.get_tournament(tournament)
@@ -53,10 +73,7 @@ def leaderboard_command(
         rows = store.leaderboard(name, pool=pool)
         if pool is None and not all_pools:
             rows = [row for row in rows if row.pool == row.game]
-    if json_output:
-        emit_json(document("leaderboard", leaderboard_json(rows)))
-        return
-    print_leaderboard(console, rows)
+    return rows
 
 
 @app.command("ratings")
@@ -116,6 +133,9 @@ def match_show(
             how = " (fallback)" if line.fallback else ""
             console.print(f"  seat {line.seat} chose {describe(line.value)}{how}",
                           highlight=False)
+        elif line.kind == "fault":
+            console.print(Text(f"  seat {line.seat} is out of the match: {line.value.fault} "
+                               f"({line.value.reason})", style="red"), highlight=False)
         else:
             to = "" if line.audience is None or seat is not None else \
                 f"  (seen by {', '.join(map(str, sorted(line.audience)))})"

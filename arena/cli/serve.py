@@ -1,4 +1,5 @@
-"""``arena serve``: the operator service (bots, tournaments, matches, leaderboards) over gRPC."""
+"""``arena serve``: the operator service (bots, tournaments, matches, leaderboards) over gRPC,
+and the web app on a port of its own."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store
+from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
+from arena.cli.web import WEB_PORT
 from arena.net.tls import server_credentials
 
 
@@ -27,13 +29,29 @@ def serve_command(
     operator_socket: Annotated[str | None, typer.Option(
         "--operator-socket", metavar="PATH", help="Also serve the operator service on this Unix "
         "socket (mode 0600), without a token; removed on exit.")] = None,
+    web_port: Annotated[int, typer.Option(
+        "--web-port", min=0, max=65535, help="The web app's port, on the same --host (0: any "
+        "free one; the URL is printed).")] = WEB_PORT,
+    no_web: Annotated[bool, typer.Option("--no-web", help="Serve no web app.")] = False,
+    parallel: Annotated[int, typer.Option(
+        min=1, max=256, help="Matches the scheduler plays at once, over all the queued "
+        "tournaments it plays side by side (each also keeps to its own --parallel).")] = 2,
+    no_sandbox: Annotated[bool, typer.Option(
+        "--no-sandbox", help="Run the managed bots of queued tournaments without the sandbox, "
+        "as this user. Only for bots you trust, on a machine without bubblewrap.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Serve the operator service (bots, tournaments, matches, leaderboards) until interrupted.
+    """Serve the arena until interrupted: the operator service (submissions, queued
+    tournaments, matches, logs, leaderboards: docs/server.md), the scheduler that plays
+    queued tournaments (resumed after a crash), and the web app.
 
-    Bots do not connect here but to a tournament (`arena tournament run --listen`).
+    The operator's token may do everything; authors' tokens (`arena author add`) may
+    submit and read their own bots and read what is public. Bots do not connect here but to a tournament (`arena tournament run --listen`). The web
+    app (leaderboards, bots, tournaments, replays: docs/web.md) is read-only and public:
+    it asks for no token.
     """
     from arena.service.serve import SocketPathError, prepare_socket_path, serve
+    from leaderboard.web.server import WebServer, bind
 
     if (tls_cert is None) != (tls_key is None):
         raise Failure("give both --tls-cert and --tls-key, or neither")
@@ -45,12 +63,21 @@ def serve_command(
     except SocketPathError as err:
         raise Failure(f"cannot use --operator-socket: {err}") from None
     store = open_store(db)
+    web = None
+    if not no_web:
+        try:
+            web = WebServer(store, host, bind(host, web_port), embedded=True)
+        except OSError as err:
+            raise Failure(f"cannot serve the web app on {host}:{web_port}: "
+                          f"{err.strerror or err} (--web-port PORT, or --no-web)") from None
     if operator_token is None:
         operator_token = secrets.token_urlsafe(24)
         console.print(f"operator token (send as 'authorization: Bearer TOKEN'): {operator_token}")
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path))
+            asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path,
+                              web, data_dir=data_dir_for(db), parallel=parallel,
+                              sandbox=not no_sandbox))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

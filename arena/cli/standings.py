@@ -3,9 +3,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import asdict
 from typing import Annotated, Any
 
 import typer
@@ -14,73 +11,15 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store, tournament_app
-from arena.cli.output import JsonOption, document, emit_json, tournament_json
-from arena.games import get_game, pool_of
-from arena.rating.standings import Played, Seat, Standing, crosstable, paired_ranks, standings
+from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.games import get_game
+from arena.rating.standings import paired_ranks
 from arena.rating.stats import compare
-from arena.storage.store import LeaderboardRow, MatchInfo, MatchStatus, Store, TournamentInfo
-from arena.tournament.formats import GAUNTLET, VERSUS, Format, sprt_state
+from arena.tournament.formats import GAUNTLET, VERSUS
 from arena.tournament.setup import name_version
-
-
-def played(matches: Sequence[MatchInfo]) -> list[Played]:
-    """The finished matches, as the standings read them."""
-    return [Played(m.id, m.index, tuple(Seat(s.bot_id, s.rank or 0, str(s.fault)) for s in m.seats))
-            for m in matches if m.status == "finished"]
-
-
-def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[LeaderboardRow]:
-    """The tournament's standings as leaderboard rows (its matches rated alone)."""
-    bots = {bot_id: store.get_bot_by_id(bot_id) for bot_id in tournament.bot_ids}
-    pool = pool_of(tournament.game, tournament.options)
-    return [LeaderboardRow(game=tournament.game, bot_id=row.bot_id, name=bots[row.bot_id].name,
-                           version=bots[row.bot_id].version, mu=row.mu, sigma=row.sigma,
-                           conservative=row.rating, matches=row.matches, wins=row.wins,
-                           faults=sum(row.faults.values()), pool=pool)
-            for row in standings(played(store.tournament_matches(tournament.id)), tournament.game)
-            if row.bot_id in bots]
-
-
-def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
-    return {"rank": place, "bot": label, "rating": row.rating, "mu": row.mu, "sigma": row.sigma,
-            "matches": row.matches, "wins": row.wins, "win_share": row.win_share,
-            "mean_rank": row.mean_rank, "faults": sum(row.faults.values()),
-            "faults_by_kind": dict(sorted(row.faults.items()))}
-
-
-def tournament_report(store: Store, tournament: TournamentInfo) -> dict[str, Any]:
-    """Everything ``tournament show`` says, as plain data (its ``--json``): the tournament as
-    ``tournament list --json`` gives it, and more."""
-    matches = store.tournament_matches(tournament.id)
-    finished = played(matches)
-    labels = dict(zip(tournament.bot_ids, tournament.bots, strict=True))
-    fmt = Format.from_settings(tournament.settings)
-    statuses = Counter(m.status for m in matches)
-    rows = standings(finished, tournament.game)
-    table = crosstable(finished, [r.bot_id for r in rows])  # row after row in standings order
-    state = sprt_state(matches, fmt, tournament.players)
-    settings = tournament.settings
-    return {
-        **tournament_json(tournament, statuses),
-        "pool": pool_of(tournament.game, tournament.options),
-        "challengers": [labels[b] for b in fmt.challengers],
-        "field": [labels[b] for b in fmt.field],
-        "sets": fmt.sets or None, "options": tournament.options,
-        "deals": settings.get("deals", "duplicate"),
-        "clocks": {"move_timeout_s": settings.get("move_timeout_s"),
-                   "start_timeout_s": settings.get("start_timeout_s"),
-                   "time_bank_s": settings.get("time_bank_s")},
-        "matches": {"total": tournament.total, **{str(k): statuses.get(k, 0) for k in (
-            MatchStatus.FINISHED, MatchStatus.RUNNING, MatchStatus.PENDING, MatchStatus.VOID)}},
-        "sprt": None if state is None or fmt.sprt is None else {
-            **asdict(fmt.sprt), "llr": state.llr, "lower": state.lower, "upper": state.upper,
-            "sets": state.n, "wins": state.wins, "draws": state.draws, "losses": state.losses,
-            "decision": state.decision},
-        "standings": [_standing_row(place, labels.get(r.bot_id, str(r.bot_id)), r)
-                      for place, r in enumerate(rows, 1)],
-        "crosstable": [{"bot": labels[a], "opponent": labels[b], **cell.as_dict()}
-                       for (a, b), cell in table.items()],
-    }
+from leaderboard.reports import played, tournament_report
+from leaderboard.reports import tournament_leaderboard as tournament_leaderboard  # for results.py
 
 
 @tournament_app.command("show")
@@ -88,14 +27,21 @@ def tournament_show(
     tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
     """A tournament's settings, progress, standings, crosstable and faults.
 
     Standings rate this tournament's matches alone (TrueSkill, in schedule order);
     the crosstable gives, row against column, the share of their shared matches in
     which the row bot placed above (ties count half) and how many they shared."""
-    store = open_store(db, reading=True)
-    report = tournament_report(store, store.get_tournament(tournament_id))
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            report = client.tournament_report(tournament_id)
+    else:
+        store = open_store(db, reading=True)
+        report = tournament_report(store, store.get_tournament(tournament_id))
     if json_output:
         emit_json(document("tournament", report))
         return
@@ -116,6 +62,8 @@ def _print_tournament(report: dict[str, Any]) -> None:
     console.print(f"{report['status']}: {matches['finished']} of {matches['total']} matches "
                   f"finished, {matches['void']} void, {matches['pending'] + matches['running']} "
                   f"to play; {report['deals']} deals", highlight=False)
+    if report.get("note"):
+        console.print(f"the server stopped playing it: {report['note']}", highlight=False)
     if report["sprt"] is not None:
         s = report["sprt"]
         verdict = {None: "no decision yet", "H1": f"H1: {report['challengers'][0]} is better",

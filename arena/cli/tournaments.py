@@ -42,6 +42,7 @@ from arena.cli.output import (
     match_json,
     tournament_json,
 )
+from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.games import get_game
 from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
 from arena.storage.store import Store
@@ -186,6 +187,90 @@ def tournament_run(
     print_leaderboard(console, store.leaderboard(get_game(game).name))
 
 
+@tournament_app.command("create")
+def tournament_create(
+    game: Annotated[str, typer.Option("--game", "-g", help="The game (see `arena games`).")],
+    bots: Annotated[list[str], typer.Option("--bot", "-b", help="A bot NAME or NAME@VERSION; "
+                                            "repeat for each bot.")],
+    players: Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
+    = None,
+    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1,
+                                             help="How often the whole schedule is played.")] = 1,
+    parallel: Annotated[int, typer.Option(
+        min=1, max=256, help="Its matches played at once (the server's --parallel caps all "
+        "tournaments together).")] = 2,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed (as for `run`).")] = None,
+    deals: Annotated[str | None, typer.Option("--deals", metavar="duplicate|independent",
+                                              help="As for `run`.")] = None,
+    deals_from_seed: Annotated[bool, typer.Option("--deals-from-seed", help="As for `run`.")]
+    = False,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                     help="A game option NAME=VALUE.")] = None,
+    tournament_format: Annotated[str, typer.Option(
+        "--format", metavar="round-robin|gauntlet|versus", help="As for `run`.")] = ROUND_ROBIN,
+    field: Annotated[list[str] | None, typer.Option(
+        "--field", "-f", help="A bot of the field (gauntlet, versus); repeat for each.")] = None,
+    sets: Annotated[int | None, typer.Option(min=1, help="versus: how many duplicate sets.")]
+    = None,
+    sprt: Annotated[str | None, typer.Option(metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+                                             help="versus: as for `run`.")] = None,
+    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
+    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
+    = 30.0,
+    time_bank: Annotated[float, typer.Option(min=0.0, help="As for `run`.")] = 0.0,
+    event_delay: Annotated[float, typer.Option(min=0.0, help="As for `run`.")] = 0.2,
+    bot_memory: Annotated[str, typer.Option(help="As for `run`.")] = "2048MB",
+    bot_cpu_seconds: Annotated[str, typer.Option(help="As for `run`.")] = "unlimited",
+    bot_processes: Annotated[str, typer.Option(help="As for `run`.")] = "64",
+    bot_cpus: Annotated[str, typer.Option(help="As for `run`.")] = "1",
+    bot_open_files: Annotated[str, typer.Option(help="As for `run`.")] = "256",
+    json_output: JsonOption = False,
+    db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
+) -> None:
+    """Queue a tournament for the server's scheduler (`arena serve`), which plays it, in
+    the sandbox, and resumes it after a crash: on the server given by --arena (the operator's
+    token), or in the local database, for an `arena serve` on it. `run` plays one here, now.
+
+    The options are `run`'s; a queued tournament has managed and submitted bots only."""
+    options = parse_options(option or [])
+    if arena is not None:
+        limits = {"memory": bot_memory, "cpu_seconds": bot_cpu_seconds,
+                  "processes": bot_processes, "cpus": bot_cpus, "open_files": bot_open_files}
+        with remote(arena, token, tls_ca) as client:
+            row = client.create_tournament(
+                game=game, bots=bots, players=players, repetitions=repetitions,
+                tournament_format=tournament_format, field=field or [], sets=sets, sprt=sprt,
+                options=options, parallel=parallel, seed=seed, deals=deals,
+                deals_from_seed=deals_from_seed, move_timeout_s=move_timeout,
+                start_timeout_s=start_timeout, time_bank_s=time_bank, event_delay_s=event_delay,
+                limits=limits)
+    else:
+        store = open_store(db)
+        settings = RunSettings(
+            parallel, move_timeout, start_timeout, time_bank, event_delay_s=event_delay,
+            limits=ResourceLimits(memory_mb=parse_memory(bot_memory),
+                                  cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
+                                  processes=parse_count("--bot-processes", bot_processes),
+                                  open_files=parse_count("--bot-open-files", bot_open_files),
+                                  cpus=parse_cpus(bot_cpus)))
+        plan = Plan(kind=tournament_format, field=field or [], sets=sets,
+                    sprt=None if sprt is None else parse_sprt(sprt))
+        tournament_id = create_tournament(store, game, bots, players, repetitions, seed, options,
+                                          settings, deals, deals_from_seed, notice=lambda text:
+                                          console.print(f"warning: {text}", style="yellow"),
+                                          plan=plan, queued=True)
+        info = store.get_tournament(tournament_id)
+        row = tournament_json(info, store.match_counts([info.id]).get(info.id, {}))
+    if json_output:
+        emit_json(document("tournament", row))
+        return
+    console.print(f"tournament {row['id']} queued: {row['total']} matches of {row['game']} "
+                  f"among {', '.join(row['bots'])}", highlight=False)
+
+
 def given_limits(memory: str | None, cpu_seconds: str | None, processes: str | None,
                  cpus: str | None, open_files: str | None) -> dict[str, int | float | None]:
     """The bot limits a resume repeats, parsed, by flag (those not given left out)."""
@@ -291,11 +376,17 @@ def tournament_resume(
 
 
 @tournament_app.command("list")
-def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) -> None:
-    """List tournaments and how far each has got."""
-    store = open_store(db, reading=True)
-    counts = store.tournament_match_counts()
-    rows = [tournament_json(t, counts.get(t.id, {})) for t in store.list_tournaments()]
+def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
+                    arena: ArenaOption = None, token: TokenOption = None,
+                    tls_ca: CaOption = None) -> None:
+    """List tournaments and how far each has got (with --arena: the server's)."""
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            rows = client.tournaments()
+    else:
+        store = open_store(db, reading=True)
+        counts = store.tournament_match_counts()
+        rows = [tournament_json(t, counts.get(t.id, {})) for t in store.list_tournaments()]
     if json_output:
         emit_json(document("tournaments", rows))
         return
@@ -309,8 +400,9 @@ def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) 
     table.add_column("status", no_wrap=True)
     for row in rows:
         done = f"{row['finished']}/{row['total']}" + (f" ({row['void']} void)" if row["void"] else "")
+        status = row["status"] + (f": {row['note']}" if row.get("note") else "")
         table.add_row(str(row["id"]), row["game"], row["format"], str(row["players"]),
-                      ", ".join(row["bots"]), done, row["status"])
+                      ", ".join(row["bots"]), done, status)
     console.print(table)
 
 
@@ -362,9 +454,17 @@ def tournament_export(
 def tournament_cancel(
     tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
-    """Void a tournament's unfinished matches; its finished ones keep counting."""
-    voided = open_store(db, reading=True).cancel_tournament(tournament_id)
+    """Void a tournament's unfinished matches; its finished ones keep counting. With --arena
+    (the operator's token), the server stops it at once if it is playing it."""
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            voided = client.cancel_tournament(tournament_id)
+    else:
+        voided = open_store(db, reading=True).cancel_tournament(tournament_id)
     console.print(f"tournament {tournament_id} cancelled: {voided} unfinished matches void; its "
                   "finished matches still count")
 

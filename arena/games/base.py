@@ -3,8 +3,10 @@
 A game is pure rules: no I/O, no clocks, no transport. The referee drives it
 only through :class:`Game`; it never learns a game's rules beyond this surface.
 
-Hidden information lives in exactly two places: :meth:`Game.observe` (what a
-seat may know now) and the ``visible_to`` tag of every :class:`Tagged` event.
+Hidden information lives in exactly three places: :meth:`Game.observe` (what a
+seat may know now), :meth:`Game.spectate` (what anyone may know now: a spectator's
+view, which carries no card hidden from any seat) and the ``visible_to`` tag of
+every :class:`Tagged` event (``None``: public).
 """
 
 from __future__ import annotations
@@ -269,6 +271,7 @@ class Game(ABC, Generic[State, Action, Observation]):
     demo_options: ClassVar[Mapping[str, OptionValue]] = {}
     action_types: ClassVar[tuple[type, ...]]
     observation_type: ClassVar[type]
+    public_view_type: ClassVar[type]  # what :meth:`spectate` returns (never sent to a bot)
     event_types: ClassVar[tuple[type, ...]]
     # Events whose values the rules compute from cards hidden until then (say, the
     # penalties of the hands left at a deal's end): they reveal something by design,
@@ -399,6 +402,16 @@ class Game(ABC, Generic[State, Action, Observation]):
     @abstractmethod
     def observe(self, state: State, seat: int) -> Observation:
         """Everything ``seat`` may know now, and nothing more."""
+
+    @abstractmethod
+    def spectate(self, state: State) -> Any:
+        """The public view: everything every seat may know now, and nothing more (a
+        spectator's view, a :attr:`public_view_type`): the table, piles, open cards, the
+        trick, scores and hand *sizes*, but no card any seat cannot see.
+
+        Its cards are in every seat's observation while the match is live; two states that
+        differ only in cards hidden from some seat (:meth:`redeal_hidden`) give equal views.
+        """
 
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None:

@@ -147,6 +147,27 @@ class Observation:
     ace_value: int
 
 
+@dataclass(frozen=True)
+class PublicView:
+    """Everything every seat may know (a spectator's view): no hole card until the end."""
+
+    players: int
+    dealer: int
+    to_act: int | None
+    hole_counts: tuple[int, ...]
+    face_up: tuple[tuple[Card, ...], ...]
+    face_up_totals: tuple[int, ...]
+    eliminated: tuple[bool, ...]
+    in_game: tuple[bool, ...]
+    stock_size: int
+    face_cards_unseen: int  # face cards not face up (in the stock or in someone's hole)
+    drawn_this_turn: int
+    consecutive_passes: int
+    tiebreak_game: int
+    ace_value: int
+    holes: tuple[tuple[Card, ...], ...]  # every seat's hole cards once the match is over
+
+
 # -- state ---------------------------------------------------------------------
 @dataclass
 class State:
@@ -204,6 +225,7 @@ class FaceCardKillCard(Game[State, Action, Observation]):
     )
     action_types = (Draw, Stop)
     observation_type = Observation
+    public_view_type = PublicView
     event_types = (GameStarted, HoleDealt, HoleSeen, Drew, Eliminated, Stopped,
                    HolesRevealed, GameEnded)
 
@@ -369,6 +391,27 @@ class FaceCardKillCard(Game[State, Action, Observation]):
             consecutive_passes=state.consecutive_passes,
             tiebreak_game=state.tiebreak_game,
             ace_value=int(state.options["ace_value"]),
+        )
+
+    def spectate(self, state: State) -> PublicView:
+        n = state.players
+        faces_seen = sum(1 for pile in state.face_up for c in pile if c.rank.is_face)
+        return PublicView(
+            players=n,
+            dealer=state.dealer,
+            to_act=state.to_act,
+            hole_counts=tuple(len(h) for h in state.hole),
+            face_up=tuple(tuple(p) for p in state.face_up),
+            face_up_totals=tuple(self._face_up_total(state, s) for s in range(n)),
+            eliminated=tuple(state.eliminated),
+            in_game=tuple(state.in_game),
+            stock_size=len(state.stock),
+            face_cards_unseen=12 * state.decks - faces_seen,
+            drawn_this_turn=state.drawn_this_turn,
+            consecutive_passes=state.consecutive_passes,
+            tiebreak_game=state.tiebreak_game,
+            ace_value=int(state.options["ace_value"]),
+            holes=tuple(tuple(h) for h in state.hole) if state.over else (),
         )
 
     def outcome(self, state: State) -> Outcome | None:

@@ -412,6 +412,31 @@ class Observation:
     previous_rounds: tuple[tuple[int, ...], ...]
 
 
+@dataclass(frozen=True)
+class PublicView:
+    """Everything every seat may know (a spectator's view): the hands of the seats out of
+    the round and the card drawn, no active hand and no gift."""
+
+    players: int
+    round_index: int
+    starter: int
+    phase: Phase
+    to_act: int | None
+    drawn: Card | None
+    statuses: tuple[Status, ...]
+    hand_sizes: tuple[int, ...]
+    immune: tuple[bool, ...]
+    had_turn: tuple[bool, ...]
+    round_points: tuple[int, ...]
+    totals: tuple[int, ...]
+    seat_suits: tuple[Suit, ...]
+    face_up: tuple[tuple[Card, ...], ...]
+    deck_size: int
+    used_size: int
+    turns_completed: int
+    previous_rounds: tuple[tuple[int, ...], ...]
+
+
 # -- hand predicates -------------------------------------------------------------
 def is_high(card: Card) -> bool:
     return card.rank is Rank.JOKER or card.rank >= Rank.TEN
@@ -523,6 +548,7 @@ class KillGame(Game[State, Action, Observation]):
     )
     action_types = ACTION_TYPES
     observation_type = Observation
+    public_view_type = PublicView
     event_types = EVENT_TYPES
     # A claim shows the claimer's hand and whether the target holds a Joker. The claim
     # is shown to the claimer and the target in their own form, so the generic check
@@ -910,6 +936,30 @@ class KillGame(Game[State, Action, Observation]):
             totals=tuple(state.totals),
             seat_suits=SEAT_SUITS[:n],
             face_up=face_up,
+            deck_size=len(state.deck),
+            used_size=len(state.used),
+            turns_completed=state.turns_completed,
+            previous_rounds=tuple(state.previous_rounds),
+        )
+
+    def spectate(self, state: State) -> PublicView:
+        return PublicView(
+            players=state.players,
+            round_index=state.round_index,
+            starter=state.starter,
+            phase=state.phase,
+            to_act=state.to_act,
+            drawn=state.drawn,
+            statuses=tuple(state.status),
+            hand_sizes=tuple(len(h) + (1 if state.gift_recipient == s else 0)
+                             for s, h in enumerate(state.hands)),
+            immune=tuple(state.immune),
+            had_turn=tuple(state.had_turn),
+            round_points=tuple(state.round_points),
+            totals=tuple(state.totals),
+            seat_suits=SEAT_SUITS[:state.players],
+            face_up=tuple(tuple(h) if state.status[s] is not Status.ACTIVE else ()
+                          for s, h in enumerate(state.hands)),
             deck_size=len(state.deck),
             used_size=len(state.used),
             turns_completed=state.turns_completed,

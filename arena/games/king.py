@@ -42,7 +42,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import IntEnum
 from typing import Any
 
@@ -446,6 +446,40 @@ class Observation:
     totals: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class PublicView:
+    """Everything every seat may know (a spectator's view): the observation without a hand."""
+
+    hand_index: int
+    hands_in_match: int
+    kind: HandKind
+    dealer: int
+    first_dealer_draw: tuple[Card, ...]
+    phase: Phase
+    to_act: int | None
+    hand_sizes: tuple[int, ...]
+    mode: Mode | None
+    trump: Suit | None
+    declarer: int | None
+    sold_to: int | None
+    price: int
+    calls: tuple[Call, ...]
+    ultimatum: bool
+    high_n: int
+    high_direction: Direction | None
+    high_holder: int | None
+    passed: tuple[bool, ...]
+    trick_leader: int | None
+    trick_seats: tuple[int, ...]
+    trick_cards: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    hand_scores: tuple[int, ...]
+    results: tuple[HandResult, ...]
+    totals: tuple[int, ...]
+
+
+_PUBLIC_FIELDS = tuple(f.name for f in fields(PublicView))
 _observation = fast_constructor(Observation)  # one at every decision: see fast_constructor
 
 
@@ -515,6 +549,7 @@ class King(Game[State, Action, Observation]):
     )
     action_types = ACTION_TYPES
     observation_type = Observation
+    public_view_type = PublicView
     event_types = (HandStarted, CardsDealt, BeneficiaryChose, BidMade, Passed, AuctionClosed,
                    ContractSet, CardPlayed, TrickTaken, HandScored, MatchEnded, FirstDealerDrawn)
 
@@ -862,6 +897,10 @@ class King(Game[State, Action, Observation]):
             results=state.results,
             totals=tuple(state.totals),
         )
+
+    def spectate(self, state: State) -> PublicView:
+        seen = self.observe(state, 0)  # everything but the hand is the same for every seat
+        return PublicView(**{name: getattr(seen, name) for name in _PUBLIC_FIELDS})
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:

@@ -227,6 +227,24 @@ class Observation:
     target_score: int
 
 
+@dataclass(frozen=True)
+class PublicView:
+    """Everything every seat may know (a spectator's view): the piles, no hand."""
+
+    players: int
+    deal: int
+    dealer: int
+    to_act: int | None
+    hand_sizes: tuple[int, ...]
+    piles: tuple[tuple[Card, ...], ...]  # 8 piles, bottom to top: N E S W NE SE SW NW
+    stock_size: int
+    totals: tuple[int, ...]
+    moves_this_turn: int
+    consecutive_idle_turns: int
+    turns_this_deal: int
+    target_score: int
+
+
 # -- state ---------------------------------------------------------------------
 @dataclass
 class State:
@@ -266,6 +284,7 @@ class KingsCorner(Game[State, Action, Observation]):
     )
     action_types = ACTION_TYPES
     observation_type = Observation
+    public_view_type = PublicView
     event_types = (DealStarted, HandDealt, Played, PileMoved, Drew, DrewCard, TurnEnded,
                    DealEnded, MatchEnded)
     revealing_events = (DealEnded,)  # penalties count the Kings and cards left in hand
@@ -447,6 +466,22 @@ class KingsCorner(Game[State, Action, Observation]):
             dealer=state.dealer,
             to_act=state.to_act,
             hand=tuple(sorted(state.hands[seat])),
+            hand_sizes=tuple(len(h) for h in state.hands),
+            piles=tuple(tuple(p) for p in state.piles),
+            stock_size=len(state.stock),
+            totals=tuple(state.totals),
+            moves_this_turn=state.moves_this_turn,
+            consecutive_idle_turns=state.consecutive_idle_turns,
+            turns_this_deal=state.turns_this_deal,
+            target_score=int(state.options["target_score"]),
+        )
+
+    def spectate(self, state: State) -> PublicView:
+        return PublicView(
+            players=state.players,
+            deal=state.deal,
+            dealer=state.dealer,
+            to_act=state.to_act,
             hand_sizes=tuple(len(h) for h in state.hands),
             piles=tuple(tuple(p) for p in state.piles),
             stock_size=len(state.stock),

@@ -427,6 +427,32 @@ class Observation:
     totals: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class PublicView:
+    """Everything every seat may know (a spectator's view): no hand, no bank card but those
+    revealed, not who the shadow is."""
+
+    hand_index: int
+    dealer: int
+    phase: Phase
+    to_act: int | None
+    hand_sizes: tuple[int, ...]
+    bank_size: int
+    revealed: tuple[KnivesCard, ...]
+    strong: KSuit | None
+    calls: tuple[Call, ...]
+    banker: int | None
+    announcement: bool | None
+    ghost_played_by: int | None
+    mode: KMode | None
+    trick_leader: int | None
+    trick_seats: tuple[int, ...]
+    trick_cards: tuple[KnivesCard, ...]
+    tricks: tuple[Trick, ...]
+    stars_taken: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
 # -- state ---------------------------------------------------------------------
 @dataclass
 class State:
@@ -496,6 +522,7 @@ class Knives(Game[State, Action, Observation]):
     )
     action_types = ACTION_TYPES
     observation_type = Observation
+    public_view_type = PublicView
     event_types = (HandStarted, CardsDealt, Declared, Picked, Passed, BankTaken, Banked,
                    Announced, ModeChosen, BankSeen, BankRevealed, CardPlayed, TrickTaken,
                    HandScored, MatchEnded)
@@ -785,6 +812,30 @@ class Knives(Game[State, Action, Observation]):
             banker=state.banker,
             announcement=state.announcement,
             is_shadow=state.shadow == seat,
+            ghost_played_by=state.ghost_played_by,
+            mode=state.mode,
+            trick_leader=trick.leader if trick is not None else None,
+            trick_seats=tuple(trick.seats) if trick is not None else (),
+            trick_cards=tuple(trick.cards) if trick is not None else (),
+            tricks=tuple(state.tricks),
+            stars_taken=tuple(state.stars_taken),
+            totals=tuple(state.totals),
+        )
+
+    def spectate(self, state: State) -> PublicView:
+        trick = state.trick
+        return PublicView(
+            hand_index=state.hand_no if not state.over else state.hand_no - 1,
+            dealer=state.dealer,
+            phase=state.phase,
+            to_act=state.to_act,
+            hand_sizes=tuple(len(h) for h in state.hands),
+            bank_size=len(state.bank),
+            revealed=tuple(state.revealed),
+            strong=state.strong,
+            calls=tuple(state.calls),
+            banker=state.banker,
+            announcement=state.announcement,
             ghost_played_by=state.ghost_played_by,
             mode=state.mode,
             trick_leader=trick.leader if trick is not None else None,

@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import IntEnum
 from typing import Any
 
@@ -239,6 +239,30 @@ class Observation:
     max_turns: int
 
 
+@dataclass(frozen=True)
+class PublicView:
+    """Everything every seat may know (a spectator's view): the observation, without a seat."""
+
+    players: int
+    to_act: int | None
+    phase: Phase
+    first_player: int
+    turn: int
+    graves: tuple[tuple[Card, ...], ...]
+    held: tuple[tuple[Card, ...], ...]
+    set_aside: tuple[Card, ...]
+    clues: tuple[int, ...]
+    arrested: tuple[bool, ...]
+    arrest_order: tuple[int, ...]
+    police_pile: int
+    stack_size: int
+    targets: tuple[int, ...]
+    current_grave: int | None
+    drawn_card: Card | None
+    killed_this_turn: bool
+    max_turns: int
+
+
 # -- state ---------------------------------------------------------------------
 @dataclass
 class State:
@@ -296,6 +320,7 @@ class SerialKiller(Game[State, Action, Observation]):
     )
     action_types = ACTION_TYPES
     observation_type = Observation
+    public_view_type = PublicView
     event_types = (GameStarted, TurnStarted, Drew, Placed, Held, InformantPlayed, CluesChanged,
                    Arrested, TurnEnded, Reshuffled, GameEnded)
 
@@ -504,6 +529,10 @@ class SerialKiller(Game[State, Action, Observation]):
             killed_this_turn=state.killed_this_turn,
             max_turns=int(state.options["max_turns"]),
         )
+
+    def spectate(self, state: State) -> PublicView:
+        seen = self.observe(state, 0)  # every seat observes the same, but for its number
+        return PublicView(**{f.name: getattr(seen, f.name) for f in fields(PublicView)})
 
     def outcome(self, state: State) -> Outcome | None:
         if state.end_reason is None:

@@ -11,7 +11,9 @@ runs them over every registered game.
 * :func:`determinism` — same seed and same actions give the same event log.
 * :func:`hidden_information` — at any step, re-dealing what a seat cannot see
   leaves that seat's observation, its legal actions and the events it is shown
-  (but for cards the action reveals) unchanged.
+  (but for cards the action reveals) unchanged; and the public view (a
+  spectator's) too, with the public events: what one seat cannot see, no
+  spectator sees. The public view's cards are in every seat's observation.
 """
 
 from __future__ import annotations
@@ -195,7 +197,11 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
       both. An action that legitimately reveals cards (they appear in the
       seat's observation afterwards, or face up for every seat) may show
       different cards in the two states, so such steps are not compared; nor
-      are steps with one of the game's ``revealing_events``.
+      are steps with one of the game's ``revealing_events``;
+    * the public view (:meth:`~arena.games.base.Game.spectate`) of both states is
+      equal, is of the game's ``public_view_type``, and holds no card missing from
+      any seat's observation; the public events of the next action are compared
+      as the seat's are (when it reveals no new card to the public).
 
     Returns how many event comparisons had a re-deal that really moved a card,
     so that a test can insist the property was exercised, not passed vacuously.
@@ -217,6 +223,10 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
             before = game.observe(state, viewer)
             assert game.observe(other, viewer) == before, \
                 f"{at}: the observation depends on cards the seat cannot see"
+            public = game.spectate(state)
+            _check_public(game, state, n, public, at)
+            assert game.spectate(other) == public, \
+                f"{at}: the public view depends on cards seat {viewer} cannot see"
             if game.to_act(state) == viewer:
                 assert list(game.legal_actions(other)) == list(game.legal_actions(state)), \
                     f"{at}: legal actions depend on cards the seat cannot see"
@@ -235,6 +245,14 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
                         f"{at}: the seat's events depend on cards it cannot see:\n" \
                         f"{events_a}\n{events_b}"
                     compared += moved_now
+                seen_public = set(_cards_in(public))
+                public_a = [t.event for t in tagged_a if t.visible_to is None]
+                public_b = [t.event for t in tagged_b if t.visible_to is None]
+                if not revealing and not _public_shown(game, state, public_a) - seen_public \
+                        and not _public_shown(game, other, public_b) - seen_public:
+                    assert public_a == public_b, \
+                        f"{at}: the public events depend on cards seat {viewer} cannot " \
+                        f"see:\n{public_a}\n{public_b}"
                 continue
         game.apply(state, action)
     return compared
@@ -246,6 +264,23 @@ def _shown(game: Game[Any, Any, Any], state: Any, seat: int, tagged: list[Tagged
     shown = set(_cards_in(game.observe(state, seat)))
     shown |= set(_cards_in([t.event for t in tagged if t.visible_to is None]))
     return shown
+
+
+def _public_shown(game: Game[Any, Any, Any], state: Any, events: list[Any]) -> set[Any]:
+    """Cards an action legitimately revealed to the public: in the public view after it,
+    or in its public events."""
+    return set(_cards_in(game.spectate(state))) | set(_cards_in(events))
+
+
+def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: Any,
+                  at: str) -> None:
+    """The public view is typed and shows no card that some seat cannot see."""
+    assert isinstance(public, game.public_view_type), f"{at}: untyped public view"
+    shown = set(_cards_in(public))
+    for seat in range(players):
+        hidden = shown - set(_cards_in(game.observe(state, seat)))
+        assert not hidden, f"{at}: the public view shows {sorted(map(str, hidden))}, " \
+                           f"which seat {seat} cannot see"
 
 
 def illegal_actions_rejected(game: Game[Any, Any, Any], seed: int) -> None:

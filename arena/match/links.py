@@ -17,7 +17,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from arena.match.protocol import Choice, Decision, MatchEnd, MatchStart, Reply
+from arena.match.protocol import Choice, Decision, Failed, MatchEnd, MatchStart, Reply
+from arena.wire.messages import failure_message
 
 log = logging.getLogger("arena.match")
 
@@ -169,14 +170,15 @@ class LocalLink:
         try:
             call()
             return True
-        except Exception as error:  # the bot's own failure: it leaves the match
+        except Exception as error:  # the bot's own failure: it leaves the match with an error
             log.exception("a local bot failed; it is out of the match")
             self.error = error
             self._gone = True
+            failed = Failed(failure_message(error))
             if loop is None:
-                self._answers.put_nowait(None)
+                self._answers.put_nowait(failed)
             else:
-                _hand_over(loop, self._answers, None)
+                _hand_over(loop, self._answers, failed)
             return False
 
 

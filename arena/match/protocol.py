@@ -83,4 +83,11 @@ class Garbled:
     """Bytes that are no message of the protocol at all."""
 
 
-Reply = Choice | OtherMessage | Garbled
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """The bot gives up its seat because of an error of its own (``arena.v1.Failure``)."""
+
+    message: str
+
+
+Reply = Choice | OtherMessage | Garbled | Failed

@@ -6,10 +6,11 @@ knows no game's rules beyond the engine contract, and deals in typed values only
 two-way channel to its bot: a gRPC stream (``arena.net``) or a Python bot in this
 process. Local play, the conformance suite and replays run through this loop too.
 
-A seat that times out, disconnects, crashes, never shows up or answers with an
-illegal or malformed action is marked with that fault; from then on the
-fallback policy (a random legal action from a generator of the referee's own)
-plays for it, and it ranks last in the match.
+A seat that times out, disconnects, crashes, never shows up, answers with an
+illegal or malformed action, or reports an error of its own is marked with that
+fault, logged with its reason where it happened; from then on the fallback
+policy (a random legal action from a generator of the referee's own) plays for
+it, and it ranks last in the match.
 
 Events reach each seat in order, only those it may see, each once, and all of
 them before it must decide and before the end: a seat's events wait in a queue
@@ -41,9 +42,9 @@ from arena.games import get_game
 from arena.games.base import Game, OptionValue, Outcome, Tagged, competition_ranks
 from arena.match.faults import Fault
 from arena.match.links import Link
-from arena.match.protocol import Choice, Decision, Garbled, MatchEnd, MatchStart
+from arena.match.protocol import Choice, Decision, Failed, Garbled, MatchEnd, MatchStart
 from arena.wire.codec import codec_for
-from arena.wire.messages import LoggedDecision, LoggedEvent, match_log
+from arena.wire.messages import LogEntry, LoggedFault, match_log
 
 MAX_NOTICES = 20  # rejected messages answered with a notice, per seat and match
 MAX_WAITING_EVENTS = 256  # a seat's queue this long goes out on its own, whatever its age
@@ -66,7 +67,7 @@ class MatchReport:
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     faults: tuple[Fault, ...]
-    entries: list[LoggedDecision | LoggedEvent] = field(repr=False)  # every decision and event
+    entries: list[LogEntry] = field(repr=False)  # every decision, event and fault
     decisions: int
     rejected_replies: int  # messages read and rejected (what a bot sends after its last turn is not read)
     started_at: float
@@ -95,6 +96,7 @@ class _Seat:
     link: Link | None
     bank: float = 0.0  # what is left of the seat's time bank
     fault: Fault = Fault.NONE
+    reason: str = ""  # why it faulted, for the log
     rejected: int = 0
     waiting: list[Any] = field(default_factory=list)  # its events, not yet delivered
     waiting_since: float = 0.0  # when the oldest of them happened (monotonic)
@@ -102,6 +104,9 @@ class _Seat:
     @property
     def playing(self) -> bool:
         return self.link is not None and not self.fault
+
+    def faulted(self, fault: Fault, reason: str) -> None:
+        self.fault, self.reason = fault, reason
 
 
 def ranks_after_faults(outcome: Outcome, faulted: Sequence[bool]) -> tuple[int, ...]:
@@ -124,11 +129,16 @@ async def run_match(
     seat_names: Sequence[str] = (),
     is_alive: Callable[[int], Awaitable[bool]] | None = None,
     watch: Watch | None = None,
+    journal: list[LogEntry] | None = None,
 ) -> MatchReport:
     """Play one match to the end. ``links[s]`` resolves when seat s's bot connects.
 
     ``is_alive(seat)`` tells whether the process behind a seat still runs, to
     tell a crash from a disconnect. ``watch`` sees the engine at every step.
+    ``journal``: the list the log's entries are appended to as the match is played
+    (``MatchReport.entries``; a new one by default), which the caller may read meanwhile
+    from the event loop, for a live view: whenever the referee waits, it ends on a whole
+    step (a decision with the faults before it and the events after it).
     """
     game = get_game(game_name)
     state = game.new(players, seed, options)
@@ -136,9 +146,11 @@ async def run_match(
     clock = time.monotonic()
     fallback = random.Random(f"fallback:{seed}")
     seats = await _connect(links, settings.start_timeout_s)
-    for seat in seats:
+    log: list[LogEntry] = journal if journal is not None else []  # encoded at the end
+    for number, seat in enumerate(seats):
         seat.bank = settings.time_bank_s
-    log: list[LoggedDecision | LoggedEvent] = []  # the MatchLog's entries, encoded at the end
+        if seat.fault:
+            log.append(LoggedFault(number, seat.fault.value, seat.reason))
 
     await asyncio.gather(*(  # every seat's stream is its own: all at once
         seat.link.start(MatchStart(match_id, game.name, game.version, number, players,
@@ -170,7 +182,9 @@ async def run_match(
                 seat.bank = max(0.0, seat.bank - max(0.0, over))
             if seat.fault == Fault.DISCONNECTED and is_alive is not None \
                     and not await is_alive(to_act):
-                seat.fault = Fault.CRASHED
+                seat.faulted(Fault.CRASHED, "its process died")
+            if seat.fault:
+                log.append(LoggedFault(to_act, seat.fault.value, seat.reason))
         used_fallback = action is None
         if used_fallback:
             action = fallback.choice(legal)
@@ -185,7 +199,7 @@ async def run_match(
 
 
 async def _finish(game: Game[Any, Any, Any], state: Any, seats: list[_Seat],
-                  log: list[LoggedDecision | LoggedEvent], decisions: int, started_at: float,
+                  log: list[LogEntry], decisions: int, started_at: float,
                   clock: float) -> MatchReport:
     """Tell every seat the outcome (after its last events), end the streams, and report."""
     outcome = game.outcome(state)
@@ -226,7 +240,8 @@ async def _connect(links: Sequence[Awaitable[Link]], timeout: float) -> list[_Se
             seats.append(_Seat(task.result()))
         else:
             task.cancel()
-            seats.append(_Seat(None, fault=Fault.NO_SHOW))
+            seats.append(_Seat(None, fault=Fault.NO_SHOW,
+                               reason=f"did not connect within {timeout:g} s"))
     return seats
 
 
@@ -260,28 +275,34 @@ async def _answer(seat: _Seat, decision_id: int, legal: list[Any], deadline: flo
         try:
             reply = await seat.link.receive(wait)
         except TimeoutError:
-            seat.fault = Fault.TIMEOUT
+            seat.faulted(Fault.TIMEOUT, f"no answer to decision {decision_id} in time")
             return None
         if reply is None:
-            seat.fault = Fault.DISCONNECTED
+            seat.faulted(Fault.DISCONNECTED, "its stream closed")
             return None
         if type(reply) is Choice and reply.decision_id == decision_id:
             if reply.index is not None:
                 if reply.index < len(legal):
                     return legal[reply.index]
-                seat.fault = Fault.ILLEGAL_ACTION
+                seat.faulted(Fault.ILLEGAL_ACTION,
+                             f"chose index {reply.index} of {len(legal)} legal actions")
             elif reply.unreadable:
-                seat.fault = Fault.MALFORMED
+                seat.faulted(Fault.MALFORMED, "answered something that is no action of this game")
             elif reply.action in legal:
                 return reply.action
             else:
-                seat.fault = Fault.ILLEGAL_ACTION
+                seat.faulted(Fault.ILLEGAL_ACTION, "chose an action that is not legal now")
+            return None
+        if isinstance(reply, Failed):  # the bot gives up: its own error
+            seat.faulted(Fault.ERROR, reply.message)
+            await seat.link.close()
             return None
         if isinstance(reply, Garbled):
-            seat.fault = Fault.MALFORMED
+            seat.faulted(Fault.MALFORMED, "sent bytes that are no message of the protocol")
             return None
         if rejected == MAX_REJECTED_IN_TURN:  # a flood: read no further
-            seat.fault = Fault.DISCONNECTED
+            seat.faulted(Fault.DISCONNECTED,
+                         f"sent more than {MAX_REJECTED_IN_TURN} messages that were no answer")
             await seat.link.close()
             return None
         rejected += 1
@@ -305,7 +326,7 @@ class _Mail:
     referee writes again, so that no stream has two writers).
     """
 
-    def __init__(self, seats: Sequence[_Seat], log: list[LoggedDecision | LoggedEvent],
+    def __init__(self, seats: Sequence[_Seat], log: list[LogEntry],
                  delay_s: float) -> None:
         self.seats = seats
         self.log = log

@@ -38,7 +38,7 @@ from arena.net.seat_wire import SeatWire
 from arena.net.tls import server_credentials
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.wire.messages import ATTENDING_MARK
+from arena.wire.messages import ATTENDING_MARK, LogEntry
 
 SERVICE = pb.DESCRIPTOR.services_by_name["BotService"].full_name
 HELLO_TIMEOUT_S = 10.0
@@ -335,8 +335,10 @@ class MatchHost:
 
     # -- matches -------------------------------------------------------------------
     async def play(self, spec: MatchSpec,
-                   is_alive: Callable[[int], Awaitable[bool]] | None = None) -> MatchReport:
-        """Offer every seat to its bot, then referee the match to its end."""
+                   is_alive: Callable[[int], Awaitable[bool]] | None = None,
+                   journal: list[LogEntry] | None = None) -> MatchReport:
+        """Offer every seat to its bot, then referee the match to its end (``journal``: the
+        log so far, as :func:`~arena.match.referee.run_match` keeps it)."""
         loop = asyncio.get_running_loop()
         seats: list[_PendingSeat] = []
         for seat, key in enumerate(spec.seat_token_hashes):
@@ -354,7 +356,7 @@ class MatchHost:
             report = await run_match(
                 game_name=spec.game, players=spec.players, seed=spec.seed, options=spec.options,
                 links=[s.link for s in seats], settings=spec.settings, match_id=spec.match_id,
-                seat_names=spec.seat_names, is_alive=is_alive)
+                seat_names=spec.seat_names, is_alive=is_alive, journal=journal)
             report.peers = tuple(_peer(s.link) for s in seats)
             return report
         finally:

@@ -14,10 +14,25 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from arena.games.base import GameError
-from arena.match.protocol import Choice, Decision, Garbled, MatchEnd, MatchStart, OtherMessage, Reply
+from arena.match.protocol import (
+    Choice,
+    Decision,
+    Failed,
+    Garbled,
+    MatchEnd,
+    MatchStart,
+    OtherMessage,
+    Reply,
+)
 from arena.v1 import arena_pb2 as pb
 from arena.wire.codec import GameCodec, codec_for
-from arena.wire.messages import decision_message, encode_options, end_message, events_message
+from arena.wire.messages import (
+    REASON_LENGTH,
+    decision_message,
+    encode_options,
+    end_message,
+    events_message,
+)
 
 
 class SeatWire:
@@ -65,6 +80,8 @@ class SeatWire:
         if choice.decision_id == asked and choice.HasField("index") and message.HasField("choice"):
             return Choice(asked, index=choice.index)
         kind = message.WhichOneof("kind")
+        if kind == "failure":
+            return Failed(message.failure.message[:REASON_LENGTH])
         if kind != "choice":
             return OtherMessage(kind or "")
         pick = choice.WhichOneof("pick")

@@ -82,6 +82,7 @@ class BotProcess:
     log_cap: int = LOG_CAP_BYTES
     limits: ResourceLimits | None = None
     folder: Path | None = None  # its working directory (default: the arena's)
+    deps: Path | None = None  # a submitted version's installed requirements (on PYTHONPATH)
     env: Mapping[str, str] = field(default_factory=dict)  # more variables for the bot
     sandbox: Sandbox | None = None
     cgroups: CgroupSupport | None = None
@@ -107,6 +108,7 @@ class BotProcess:
         env = {"ARENA_SERVER": self.server, "ARENA_TOKEN": self.token, "ARENA_BOT_NAME": self.name,
                "PYTHONUNBUFFERED": "1",
                "ARENA_RETRY": "0",  # a managed bot ends when the arena does, not wait for it
+               **({"PYTHONPATH": str(self.deps)} if self.deps is not None else {}),
                **self.env}
         folder = (self.folder or Path.cwd()).resolve()
         argv = self.argv
@@ -116,7 +118,8 @@ class BotProcess:
                 raise ValueError(f"a sandboxed bot reaches the referee by a unix: socket, "
                                  f"not {self.server!r}")
             env["ARENA_SERVER"] = f"unix:{SOCKET_INSIDE}"
-            argv = self.sandbox.command(argv, folder, Path(socket), env)
+            argv = self.sandbox.command(argv, folder, Path(socket), env,
+                                        shown=() if self.deps is None else (self.deps,))
             env = {}  # bwrap sets the bot's environment; bwrap itself needs none
         else:
             env = {**{k: os.environ[k] for k in PASSED_ON if k in os.environ}, **env}

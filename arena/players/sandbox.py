@@ -54,6 +54,8 @@ SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
              "nsswitch.conf", "passwd", "group", "mime.types")  # not ssl/: private keys live there
+NETWORK_FILES = ("resolv.conf", "hosts", "host.conf", "gai.conf")
+"""What a build, which may reach the package index, needs of ``/etc`` besides."""
 RUNTIME_PACKAGES = ("arena", "sdk", "bots", "grpc", "google.protobuf")
 """The SDK's packages and the bundled bots (``python -m bots.random_bot``): a Python bot
 imports them, wherever they are installed (in an editable install, from the source tree)."""
@@ -112,9 +114,13 @@ class Sandbox:
     runtime: tuple[Path, ...] = field(default_factory=lambda: runtime_paths())
 
     def command(self, argv: Sequence[str], folder: Path, socket: Path,
-                env: Mapping[str, str]) -> list[str]:
+                env: Mapping[str, str], shown: Sequence[Path] = ()) -> list[str]:
         """The ``bwrap`` command line that runs ``argv`` in ``folder`` with ``socket`` at
-        :data:`SOCKET_INSIDE` and exactly ``env`` (plus :data:`ENVIRONMENT`) as environment."""
+        :data:`SOCKET_INSIDE` and exactly ``env`` (plus :data:`ENVIRONMENT`) as environment.
+        ``shown``: more folders of the bot's own, read-only (a submitted version's
+        dependencies). The bot's own folders are shown even when they are kept inside a
+        hidden one (a submitted version's code lies in the arena's data folder); what is
+        hidden inside them stays hidden."""
         found = check()
         if not found.works or found.bwrap is None:
             raise SandboxUnavailable(found.why_not)
@@ -124,22 +130,59 @@ class Sandbox:
                 "--dev", "/dev", "--size", str(self.scratch_mb * 2**20), "--tmpfs", "/dev/shm",
                 "--size", str(self.scratch_mb * 2**20), "--tmpfs", SCRATCH]  # first: a bot's
         # folder or the runtime may lie under /tmp, and are then shown on the scratch
-        folder = folder.resolve()
-        shown = [*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES)]
-        for path in [Path(p) for p in shown] + _outermost([*self.runtime, folder]):
-            args += _mirror(path, self._is_hidden, self._holds_hidden)
-        args += ["--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(folder), "--clearenv",
+        own = [folder.resolve(), *(p.resolve() for p in shown)]
+        system = [Path(p) for p in (*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES))]
+
+        def is_hidden(path: Path) -> bool:
+            return self._is_hidden(path, own)
+
+        for path in system + _outermost([*self.runtime, *own]):
+            args += _mirror(path, is_hidden, self._holds_hidden)
+        args += ["--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(own[0]), "--clearenv",
                  "--remount-ro", "/dev", "--remount-ro", "/"]
         for key, value in {**ENVIRONMENT, **env}.items():
             args += ["--setenv", key, value]
         return [*args, "--", *argv]
 
-    def _is_hidden(self, path: Path) -> bool:
+    def build_command(self, argv: Sequence[str], folder: Path, writable: Path,
+                      env: Mapping[str, str], scratch_mb: int = 2048) -> list[str]:
+        """The ``bwrap`` command line that builds a submitted version: ``argv`` run in
+        ``folder`` (read-only) with write access to ``writable`` only, and the network (the
+        build may fetch packages; the bot never can). Everything else is as for a bot: its
+        own namespaces, the runtime read-only, nothing hidden, a private ``/tmp``."""
+        found = check()
+        if not found.works or found.bwrap is None:
+            raise SandboxUnavailable(found.why_not)
+        own = [folder.resolve(), writable.resolve()]
+        args = [found.bwrap, *_NAMESPACES, "--share-net", "--proc", "/proc",
+                "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev",
+                "--size", str(scratch_mb * 2**20), "--tmpfs", SCRATCH]
+        shown = [Path(p) for p in (*SYSTEM_DIRS, *(f"/etc/{name}" for name in
+                                                   (*ETC_FILES, *NETWORK_FILES)))]
+
+        def is_hidden(path: Path) -> bool:
+            return self._is_hidden(path, own)
+
+        for path in shown + _outermost([*self.runtime, own[0]]):
+            args += _mirror(path, is_hidden, self._holds_hidden)
+        args += ["--bind", str(own[1]), str(own[1]), "--chdir", str(own[0]), "--clearenv",
+                 "--remount-ro", "/"]
+        for key, value in {**ENVIRONMENT, **env}.items():
+            args += ["--setenv", key, value]
+        return [*args, "--", *argv]
+
+    def _is_hidden(self, path: Path, own: Sequence[Path] = ()) -> bool:
         """A hidden path, a path inside one, or a file beside one that shares its name
-        (``arena.db-wal``, ``arena.db-shm``, ...)."""
-        return any(path == hidden or hidden in path.parents
-                   or (path.parent == hidden.parent and path.name.startswith(hidden.name))
-                   for hidden in self.hidden)
+        (``arena.db-wal``, ``arena.db-shm``, ...); but not one of the bot's ``own`` folders
+        (or a path inside it) that lies inside a hidden folder."""
+        for hidden in self.hidden:
+            if not (path == hidden or hidden in path.parents
+                    or (path.parent == hidden.parent and path.name.startswith(hidden.name))):
+                continue
+            if any(hidden in o.parents and (path == o or o in path.parents) for o in own):
+                continue
+            return True
+        return False
 
     def _holds_hidden(self, path: Path) -> bool:
         return any(path in hidden.parents for hidden in self.hidden)

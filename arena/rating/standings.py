@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from arena.rating.book import Placed, RatingBook
 from arena.rating.ratings import DEFAULT, conservative
-from arena.rating.stats import Comparison, compare
+from arena.rating.stats import Comparison, tally
 
 
 @dataclass(frozen=True)
@@ -102,10 +102,18 @@ def paired_ranks(played: Sequence[Played], a: int, b: int) -> list[tuple[int, in
 
 def crosstable(played: Sequence[Played], bot_ids: Sequence[int]) -> dict[tuple[int, int], Comparison]:
     """For every ordered pair of different bots that shared a match, the row bot against the
-    column bot (:func:`arena.rating.stats.compare`)."""
-    table = {}
-    for a in bot_ids:
-        for b in bot_ids:
-            if a != b and (pairs := paired_ranks(played, a, b)):
-                table[a, b] = compare(pairs)
-    return table
+    column bot (:func:`arena.rating.stats.compare`), rows and columns in ``bot_ids`` order.
+
+    One pass over the matches, counting every pair a match seats (a few thousand matches
+    take milliseconds, not a pass per pair)."""
+    wanted = set(bot_ids)
+    counts: dict[tuple[int, int], list[int]] = {}  # (a, b): [wins, losses, ties] of a
+    for match in played:
+        ranks = best_ranks((s.bot_id, s.rank) for s in match.seats if s.bot_id in wanted)
+        for a, rank_a in ranks.items():
+            for b, rank_b in ranks.items():
+                if a != b:
+                    tally_ab = counts.setdefault((a, b), [0, 0, 0])
+                    tally_ab[0 if rank_a < rank_b else 1 if rank_a > rank_b else 2] += 1
+    return {(a, b): tally(*counts[a, b])
+            for a in bot_ids for b in bot_ids if a != b and (a, b) in counts}

@@ -357,6 +357,12 @@ def compare(pairs: Sequence[tuple[int, int]]) -> Comparison:
             losses += 1
         else:
             ties += 1
+    return tally(wins, losses, ties)
+
+
+def tally(wins: int, losses: int, ties: int) -> Comparison:
+    """Compare A with B from the shared matches counted already: how many A placed above
+    (``wins``), below (``losses``) and level with B (``ties``)."""
     n = wins + losses + ties
     share = (wins + ties / 2.0) / n if n else 0.5
     low, high = wilson_interval(share, n)

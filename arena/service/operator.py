@@ -1,28 +1,114 @@
-"""The operator-facing gRPC service: bots, tournaments, matches and leaderboards, read-only.
+"""The operator-facing gRPC service: bots and their submission, tournaments (queued for the
+server's scheduler), matches and their live public view, logs and leaderboards.
 
-Thin servicers: read from the store, encode, and map domain errors to gRPC
-status codes in one place. ``arena serve`` serves it (:mod:`arena.service.serve`).
+Thin servicers: check the request (every field is hostile: one clear message, the
+proper status code), call the layers below, encode. Who may call what is
+:mod:`arena.service.auth`'s; domain errors become status codes in :func:`_status`.
+``arena serve`` serves it (:mod:`arena.service.serve`).
 """
 
 from __future__ import annotations
 
-import hmac
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+import asyncio
+import json
+import math
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
-from arena.match.replay import read_log, view
-from arena.storage.store import MatchInfo, NotFoundError, Store, StoreError
+from arena.games import all_games, get_game
+from arena.games.base import GameError
+from arena.match.replay import LogLine, read_log, view
+from arena.net.tls import TlsError
+from arena.players import submissions
+from arena.players.limits import LimitError, ResourceLimits, parse_count, parse_cpus, parse_memory
+from arena.players.process import log_name
+from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
+from arena.storage.store import (
+    BotInfo,
+    DatabaseGone,
+    MatchInfo,
+    MatchStatus,
+    NotAllowedError,
+    NotFoundError,
+    Store,
+    StoreError,
+    SubmittedCode,
+    TournamentInfo,
+    check_bot_name,
+)
+from arena.tournament import Plan, RunSettings, TournamentError, create_tournament
+from arena.tournament.formats import GAUNTLET, KINDS, ROUND_ROBIN, VERSUS, Format, parse_sprt
+from arena.tournament.scheduler import Scheduler
+from arena.tournament.setup import name_version
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.codec import codec_for
 from arena.wire.messages import FAULT_NUMBERS
+from leaderboard.documents import iso
+from leaderboard.reports import tournament_leaderboard, tournament_report
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
 
 T = TypeVar("T")
+
+CHUNK_BYTES = 64 * 1024
+"""The largest chunk of an archive a client sends in one SubmitBot message."""
+MAX_UPLOADS = 4
+"""Uploads received at once; more are RESOURCE_EXHAUSTED (each may hold 20 MiB)."""
+MAX_WATCHERS = 64
+"""WatchMatch streams open at once."""
+WATCH_EVERY_S = 0.25
+"""How often a watched match's log so far is looked at."""
+LOG_BYTES, MAX_LOG_BYTES = 256 * 1024, 1024 * 1024
+"""ReadBotLog: the end of each log sent by default, and at most."""
+MAX_MATCHES = 100_000
+"""The largest tournament CreateTournament queues."""
+MAX_NAMES, MAX_TEXT = 64, 200
+"""At most this many bots (and field bots, and options) in a request; this many characters a name."""
+MAX_CLOCK_S = 3600.0
+BUILD_LOG_KEY = "arena-build-log-bin"
+"""Trailing metadata of a SubmitBot refused because its requirements did not install: the
+end of pip's log."""
+
+
+class _Refused(Exception):
+    """A request refused with a status code and one line."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _status(err: Exception) -> grpc.StatusCode:
+    """The status code of a domain error (the message is its one line)."""
+    if isinstance(err, _Refused):
+        return err.code
+    if isinstance(err, NotFoundError):
+        return grpc.StatusCode.NOT_FOUND
+    if isinstance(err, NotAllowedError):
+        return grpc.StatusCode.PERMISSION_DENIED
+    if isinstance(err, DatabaseGone):
+        return grpc.StatusCode.UNAVAILABLE
+    if isinstance(err, (submissions.SubmissionError, GameError, TournamentError, LimitError,
+                        TlsError)):
+        return grpc.StatusCode.INVALID_ARGUMENT
+    if isinstance(err, StoreError):
+        return grpc.StatusCode.FAILED_PRECONDITION
+    return grpc.StatusCode.INTERNAL
+
+
+DOMAIN_ERRORS = (_Refused, StoreError, submissions.SubmissionError, GameError, TournamentError,
+                 LimitError, TlsError)
+
+
+async def _abort(context: Context, err: Exception) -> NoReturn:
+    await context.abort(_status(err), str(err))
+    raise AssertionError("abort returned")  # pragma: no cover
 
 
 async def _read(context: Context, read: Callable[[], T]) -> T:
@@ -36,6 +122,91 @@ async def _read(context: Context, read: Callable[[], T]) -> T:
         raise  # abort raises; this line only reassures the type checker
 
 
+async def _who(context: Context) -> Caller:
+    who = caller()
+    if who is None:  # served without the interceptor: nobody is let in
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, "this call was not authenticated")
+        raise AssertionError("abort returned")  # pragma: no cover
+    return who
+
+
+# ---------------------------------------------------------------- checking requests
+
+
+def _text(value: str, what: str, limit: int = MAX_TEXT) -> str:
+    if len(value) > limit:
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                       f"{what} is {len(value)} characters long; at most {limit}")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, f"{what} holds a control character")
+    return value
+
+
+def _names(values: Any, what: str) -> list[str]:
+    names = list(values)
+    if len(names) > MAX_NAMES:
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                       f"{len(names)} {what}; at most {MAX_NAMES}")
+    return [_text(name, what) for name in names]
+
+
+def _id(value: int, what: str) -> int:
+    if value <= 0:
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, f"{what} must be a positive id, not {value}")
+    return value
+
+
+def _clock(request: Any, name: str, default: float, flag: str) -> float:
+    if not request.HasField(name):
+        return default
+    value = float(getattr(request, name))
+    if not math.isfinite(value) or value < 0 or value > MAX_CLOCK_S:
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                       f"{flag} must be a number of seconds from 0 to {MAX_CLOCK_S:g}, not {value:g}")
+    return value
+
+
+def _limit(text: str, default: str, parse: Callable[[str], Any]) -> Any:
+    return parse(_text(text, "a bot limit", 32) or default)
+
+
+def _schedule_bound(plan: Plan, bots: int, field: int, players: int, repetitions: int,
+                    sets: int | None) -> int:
+    """More matches than a tournament of these sizes can have (never fewer)."""
+    if plan.kind == VERSUS:
+        return (sets or 2000) * players
+    if plan.kind == GAUNTLET:
+        return bots * math.comb(field + players - 2, max(players - 1, 0)) * players * repetitions
+    return math.comb(bots + players - 1, players) * players * repetitions
+
+
+def _settings(request: pb.CreateTournamentRequest) -> RunSettings:
+    parallel = request.parallel if request.HasField("parallel") else 2
+    if not 1 <= parallel <= 256:
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                       f"parallel must be from 1 to 256, not {parallel}")
+    limits = ResourceLimits(
+        memory_mb=_limit(request.bot_memory, "2048MB", parse_memory),
+        cpu_seconds=_limit(request.bot_cpu_seconds, "unlimited",
+                           lambda t: parse_count("--bot-cpu-seconds", t)),
+        processes=_limit(request.bot_processes, "64", lambda t: parse_count("--bot-processes", t)),
+        open_files=_limit(request.bot_open_files, "256",
+                          lambda t: parse_count("--bot-open-files", t)),
+        cpus=_limit(request.bot_cpus, "1", parse_cpus))
+    return RunSettings(parallel, _clock(request, "move_timeout_s", 10.0, "move_timeout_s"),
+                       _clock(request, "start_timeout_s", 30.0, "start_timeout_s"),
+                       _clock(request, "time_bank_s", 0.0, "time_bank_s"),
+                       event_delay_s=_clock(request, "event_delay_s", 0.2, "event_delay_s"),
+                       limits=limits)
+
+
+# ---------------------------------------------------------------- encoding
+
+
+def _when(value: datetime | None) -> str:
+    return iso(value) or ""
+
+
 def _match_info(match: MatchInfo) -> pb.MatchInfo:
     return pb.MatchInfo(
         id=match.id, tournament_id=match.tournament_id or 0, game=match.game, status=match.status,
@@ -44,77 +215,362 @@ def _match_info(match: MatchInfo) -> pb.MatchInfo:
                for s in match.seats])
 
 
-class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
-    """Bots, tournaments, matches and leaderboards, read from the store."""
+def _bot_info(bot: BotInfo, authors: dict[int, str]) -> pb.BotInfo:
+    return pb.BotInfo(id=bot.id, name=bot.name, version=bot.version, command=bot.command,
+                      remote=bot.remote, content_hash=bot.content_hash or "",
+                      games=list(bot.games or ()), created_at=_when(bot.created_at),
+                      author="" if bot.author_id is None else authors.get(bot.author_id, ""))
 
-    def __init__(self, store: Store) -> None:
+
+def _public_events(game: str, data: bytes | None) -> list[LogLine]:
+    """The events of a log that every seat may see, in order."""
+    if not data:
+        return []
+    return [line for line in read_log(game, data) if line.kind == "event" and line.audience is None]
+
+
+class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
+    """The operator service over the store; ``data_dir`` is the arena's data folder (bot logs,
+    submitted code), ``scheduler`` the server's (None: tournaments are queued for whoever
+    plays them)."""
+
+    def __init__(self, store: Store, data_dir: Path | None = None,
+                 scheduler: Scheduler | None = None) -> None:
         self.store = store
+        self.data_dir = data_dir if data_dir is not None else Path("arena-data").resolve()
+        self.scheduler = scheduler
+        self._uploads = asyncio.Semaphore(MAX_UPLOADS)
+        self._watchers = 0
+
+    def _authors(self) -> dict[int, str]:
+        return {a.id: a.name for a in self.store.list_authors()}
+
+    # ---------------------------------------------------------------- bots
 
     async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:
         bots = await _read(context, self.store.list_bots)
-        return pb.ListBotsResponse(bots=[
-            pb.BotInfo(id=b.id, name=b.name, version=b.version, command=b.command, remote=b.remote)
-            for b in bots])
+        authors = await _read(context, self._authors)
+        return pb.ListBotsResponse(bots=[_bot_info(b, authors) for b in bots])
+
+    async def SubmitBot(self, requests: AsyncIterator[pb.SubmitBotRequest],
+                        context: Context) -> pb.SubmitBotResponse:
+        """Receive an archive (refused as soon as it goes over the cap), check it as ``arena
+        bot submit`` does, keep it, build its requirements."""
+        who = await _who(context)
+        if self._uploads.locked():
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"{MAX_UPLOADS} uploads are under way; try again in a moment")
+        async with self._uploads:
+            try:
+                label, data = await self._receive(requests)
+                submission = await asyncio.to_thread(submissions.read_archive, data,
+                                                     list(all_games()))
+                return await self._submit(who, label, submission, context)
+            except DOMAIN_ERRORS as err:
+                await _abort(context, err)
+
+    async def _receive(self, requests: AsyncIterator[pb.SubmitBotRequest]) -> tuple[str | None, bytes]:
+        label: str | None = None
+        chunks: list[bytes] = []
+        size, first = 0, True
+        async for request in requests:
+            if first:
+                label = _text(request.label, "the label", 64) or None
+                if label is not None:
+                    check_bot_name(label, "label")
+                first = False
+            elif request.label:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                               "the label goes in the first message only")
+            size += len(request.data)
+            if size > submissions.MAX_ARCHIVE_BYTES:  # refused now: the rest is never read
+                raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"the archive is over {submissions.MAX_ARCHIVE_BYTES:,} bytes; an "
+                               f"archive may hold at most {submissions.MAX_ARCHIVE_BYTES:,}")
+            chunks.append(request.data)
+        if size == 0:
+            raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                           "no archive came: send a .zip or .tar.gz of the bot's folder")
+        return label, b"".join(chunks)
+
+    async def _submit(self, who: Caller, label: str | None, submission: submissions.Submission,
+                      context: Context) -> pb.SubmitBotResponse:
+        manifest = submission.manifest
+        check_bot_name(manifest.name, "bot name")
+        if who.author_id is not None:  # before anything is built: another's name is refused
+            self.store.check_name_free_for(manifest.name, who.author_id)
+        authors = self._authors()
+        same = [b for b in self.store.list_bots(include_removed=True)
+                if b.name == manifest.name and b.content_hash == submission.sha256]
+        if same:
+            return pb.SubmitBotResponse(bot=_bot_info(same[0], authors), new=False,
+                                        files=submission.files, size=submission.size)
+        try:
+            _installed, built_s = await asyncio.to_thread(
+                submissions.install, submission, self.data_dir / submissions.SUBMITTED_DIR)
+        except submissions.BuildError as err:
+            context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
+            raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
+                from None
+        bot, new = self.store.submit_bot(
+            manifest.name, label, manifest.command, manifest.games,
+            SubmittedCode(submission.sha256, submission.archive, submission.files, submission.size),
+            author_id=who.author_id)
+        return pb.SubmitBotResponse(bot=_bot_info(bot, self._authors()), new=new,
+                                    files=submission.files, size=submission.size,
+                                    build_s=built_s or 0.0)
+
+    async def ReadBotLog(self, request: pb.ReadBotLogRequest,
+                         context: Context) -> pb.ReadBotLogResponse:
+        """The end of a bot version's captured output: the operator's any bot, an author's own."""
+        who = await _who(context)
+        try:
+            name, version = name_version(_text(request.bot, "the bot"))
+            check_bot_name(name, "bot name")
+            if version is not None:
+                check_bot_name(version, "bot version")
+            limit = request.max_bytes or LOG_BYTES
+            if limit > MAX_LOG_BYTES:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"max_bytes may be at most {MAX_LOG_BYTES:,}, not {limit:,}")
+            bot = self.store.get_bot(name, version)
+            if not may_read_log(who, bot.author_id):
+                raise _Refused(grpc.StatusCode.PERMISSION_DENIED,
+                               f"the log of {bot.label} is for its author and the operator only: "
+                               f"{who} may read the logs of their own bots")
+        except DOMAIN_ERRORS as err:
+            await _abort(context, err)
+        files = await asyncio.to_thread(self._log_files, bot.label, limit)
+        return pb.ReadBotLogResponse(bot=bot.label, files=files)
+
+    def _log_files(self, label: str, limit: int) -> list[pb.BotLogFile]:
+        logs = self.data_dir / "logs"
+        out = []
+        for lane in range(0, 1000):
+            process = label if lane == 0 else f"{label}.lane{lane}"
+            path = logs / log_name(process)
+            try:
+                with path.open("rb") as file:
+                    size = file.seek(0, 2)
+                    file.seek(max(0, size - limit))
+                    data = file.read(limit)
+            except FileNotFoundError:
+                if lane == 0:
+                    continue  # lane 0 has not run yet; a later lane may have
+                break
+            except OSError:
+                break
+            out.append(pb.BotLogFile(name=process, text=data.decode("utf-8", "replace"),
+                                     truncated=size > limit))
+        return out
+
+    # ---------------------------------------------------------------- tournaments
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest,
                               context: Context) -> pb.ListTournamentsResponse:
         tournaments = await _read(context, self.store.list_tournaments)
+        counts = await _read(context, self.store.tournament_match_counts)
         return pb.ListTournamentsResponse(tournaments=[
-            pb.TournamentInfo(id=t.id, game=t.game, status=t.status, players=t.players,
-                              matches=t.total, finished=t.finished, bots=list(t.bots))
+            self._tournament_info(t, counts.get(t.id, {}).get(MatchStatus.VOID, 0))
             for t in tournaments])
+
+    def _tournament_info(self, t: TournamentInfo, void: int) -> pb.TournamentInfo:
+        note = "" if self.scheduler is None else self.scheduler.notes.get(t.id, "")
+        return pb.TournamentInfo(id=t.id, game=t.game, status=str(t.status), players=t.players,
+                                 matches=t.total, finished=t.finished, bots=list(t.bots),
+                                 format=Format.from_settings(t.settings).kind, void=void,
+                                 created_at=_when(t.created_at), note=note)
+
+    async def GetTournament(self, request: pb.GetTournamentRequest,
+                            context: Context) -> pb.TournamentReport:
+        try:
+            tournament_id = _id(request.tournament_id, "tournament_id")
+        except _Refused as err:
+            await _abort(context, err)
+
+        def report() -> tuple[TournamentInfo, dict[str, Any], int]:
+            info = self.store.get_tournament(tournament_id)
+            counts = self.store.match_counts([info.id]).get(info.id, {})
+            return info, tournament_report(self.store, info, counts), counts.get(MatchStatus.VOID, 0)
+
+        info, document, void = await _read(context, report)
+        if self.scheduler is not None and info.id in self.scheduler.notes:
+            document["note"] = self.scheduler.notes[info.id]
+        return pb.TournamentReport(tournament=self._tournament_info(info, void),
+                                   report_json=json.dumps(document, default=str))
+
+    async def CreateTournament(self, request: pb.CreateTournamentRequest,
+                               context: Context) -> pb.TournamentInfo:
+        """Queue a tournament, checked as ``arena tournament run`` checks one; the scheduler
+        is woken to play it."""
+        try:
+            game = get_game(_text(request.game, "the game", 64))
+            bots = _names(request.bots, "bots")
+            field = _names(request.field, "field bots")
+            if not bots:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "name the bots: at least one")
+            if len(request.options) > MAX_NAMES:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"{len(request.options)} options; at most {MAX_NAMES}")
+            options = {_text(k, "an option's name", 64): _text(v, "an option's value", 64)
+                       for k, v in request.options.items()}
+            kind = _text(request.format, "the format", 32) or ROUND_ROBIN
+            if kind not in KINDS:
+                raise TournamentError(f"the format must be one of {', '.join(KINDS)}, not {kind!r}")
+            repetitions = request.repetitions if request.HasField("repetitions") else 1
+            if not 1 <= repetitions <= 10_000:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"repetitions must be from 1 to 10,000, not {repetitions}")
+            sets = request.sets if request.HasField("sets") else None
+            if sets is not None and not 1 <= sets <= 100_000:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"sets must be from 1 to 100,000, not {sets}")
+            sprt = _text(request.sprt, "sprt", 100)
+            plan = Plan(kind=kind, field=field, sets=sets,
+                        sprt=parse_sprt(sprt) if sprt else None)
+            players = request.players if request.HasField("players") else game.default_players
+            if not game.min_players <= players <= game.max_players:
+                raise GameError(f"{game.name} is played by {game.min_players} to "
+                                f"{game.max_players} players, not {players}")
+            bound = _schedule_bound(plan, len(bots), len(field), players, repetitions, sets)
+            if bound > MAX_MATCHES:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"that tournament could have up to {bound:,} matches; the server "
+                               f"queues at most {MAX_MATCHES:,}: fewer bots or repetitions")
+            deals = _text(request.deals, "deals", 32) or None
+            settings = _settings(request)
+            seed = request.seed if request.HasField("seed") else None
+            if seed is not None and seed >= 2**63:
+                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "the seed must be below 2**63")
+            said: list[str] = []
+            tournament_id = await asyncio.to_thread(
+                create_tournament, self.store, game.name, bots, players, repetitions, seed,
+                options, settings, deals, request.deals_from_seed, said.append, plan, True)
+            info = self.store.get_tournament(tournament_id)
+        except DOMAIN_ERRORS as err:
+            await _abort(context, err)
+        if said:
+            context.set_trailing_metadata(tuple(("arena-warning", text.encode("ascii", "replace")
+                                                 .decode()) for text in said))
+        if self.scheduler is not None:
+            self.scheduler.wake()
+        return self._tournament_info(info, 0)
+
+    async def CancelTournament(self, request: pb.CancelTournamentRequest,
+                               context: Context) -> pb.CancelTournamentResponse:
+        """Stop a tournament: the scheduler's matches in play are abandoned, every unfinished
+        match is void, the finished ones still count."""
+        try:
+            tournament_id = _id(request.tournament_id, "tournament_id")
+            if self.scheduler is not None:
+                voided = await self.scheduler.cancel_tournament(tournament_id)
+            else:
+                voided = self.store.cancel_tournament(tournament_id)
+        except DOMAIN_ERRORS as err:
+            await _abort(context, err)
+        return pb.CancelTournamentResponse(voided=voided)
+
+    # ---------------------------------------------------------------- matches
 
     async def ListMatches(self, request: pb.ListMatchesRequest,
                           context: Context) -> pb.ListMatchesResponse:
+        limit = request.limit or 100
+        if limit > 10_000:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"limit may be at most 10,000, not {limit:,}")
         matches = await _read(context, lambda: self.store.list_matches(
-            request.tournament_id or None, request.limit or 100))
+            request.tournament_id or None, limit))
         return pb.ListMatchesResponse(matches=[_match_info(m) for m in matches])
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:
-        """A match and its events: one seat's view, or the public view (everything once over)."""
+        """A match and its events: one seat's view, or the public view (everything once over;
+        for an author, once its deal is over too)."""
+        who = await _who(context)
         match = await _read(context, lambda: self.store.get_match(request.match_id))
         seat = request.seat if request.HasField("seat") else None
         if seat is not None and not 0 <= seat < len(match.seats):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"no seat {seat} in this match")
+        hidden = seat is not None or match.status == MatchStatus.FINISHED
+        if not who.operator and hidden and match.log is not None:
+            other = await _read(context, lambda: self.store.deal_in_play(match.id))
+            if other is not None:
+                await context.abort(
+                    grpc.StatusCode.PERMISSION_DENIED,
+                    f"match {match.id} deals the same cards as match {other}, which is not "
+                    "finished yet: its hidden cards are shown once that match has finished")
+        if not who.operator and seat is not None and match.log is None:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                f"match {match.id} is {match.status}: a seat's view opens once "
+                                "it has finished (WatchMatch shows its public view meanwhile)")
         record = pb.MatchRecord(match=_match_info(match))
         if match.log is not None:
             lines = read_log(match.game, match.log)
-            if seat is None and match.status != "finished":
+            if seat is None and match.status != MatchStatus.FINISHED:
                 lines = [line for line in lines if line.audience is None]
             codec = codec_for(match.game)
             record.events.extend(codec.event(line.value) for line in view(lines, seat)
                                  if line.kind == "event")
         return record
 
+    async def WatchMatch(self, request: pb.WatchMatchRequest,
+                         context: Context) -> AsyncIterator[pb.MatchUpdate]:
+        """The public events of a match as it is played, then its end."""
+        match_id = request.match_id
+        if match_id <= 0:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                f"match_id must be a positive id, not {match_id}")
+        if self._watchers >= MAX_WATCHERS:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"{MAX_WATCHERS} matches are being watched; try again later")
+        self._watchers += 1
+        try:
+            match = await _read(context, lambda: self.store.get_match(match_id))
+            codec = codec_for(match.game)
+            yield pb.MatchUpdate(match=_match_info(match))
+            sent, seen = 0, -1
+            while True:
+                done = match.status in (MatchStatus.FINISHED, MatchStatus.VOID)
+                data = match.log if done else await _read(
+                    context, lambda: self.store.live_log(match_id))
+                if done or (data is not None and len(data) != seen):
+                    seen = len(data or b"")
+                    public = _public_events(match.game, data)
+                    if done or len(public) > sent:
+                        yield pb.MatchUpdate(match=_match_info(match), ended=done,
+                                             events=[codec.event(line.value)
+                                                     for line in public[sent:]])
+                        sent = len(public)
+                if done:
+                    return
+                await asyncio.sleep(WATCH_EVERY_S)
+                match = await _read(context, lambda: self.store.get_match(match_id))
+        finally:
+            self._watchers -= 1
+
+    # ---------------------------------------------------------------- ratings
+
     async def Leaderboard(self, request: pb.LeaderboardRequest,
                           context: Context) -> pb.LeaderboardResponse:
-        rows = await _read(context, lambda: self.store.leaderboard(request.game or None))
+        try:
+            game = get_game(_text(request.game, "the game", 64)).name if request.game else None
+            pool = _text(request.pool, "the pool", 200) or None
+        except DOMAIN_ERRORS as err:
+            await _abort(context, err)
+        if request.tournament_id:
+            def of_tournament() -> list[Any]:
+                info = self.store.get_tournament(request.tournament_id)
+                if game is not None and game != info.game:
+                    raise NotFoundError(f"tournament {info.id} is a {info.game} tournament, "
+                                        f"not {game}")
+                return tournament_leaderboard(self.store, info)
+            rows = await _read(context, of_tournament)
+        else:
+            rows = await _read(context, lambda: self.store.leaderboard(game, pool=pool))
         return pb.LeaderboardResponse(rows=[
             pb.LeaderboardRow(game=r.game, bot=r.label, mu=r.mu, sigma=r.sigma,
                               conservative=r.conservative, matches=r.matches, wins=r.wins,
-                              faults=r.faults) for r in rows])
+                              faults=r.faults, pool=r.pool, name=r.name, version=r.version,
+                              bot_id=r.bot_id) for r in rows])
 
 
-OPERATOR_PREFIX = "/arena.v1.OperatorService/"
-
-
-class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
-    """Operator methods need ``authorization: Bearer <operator token>``; other methods
-    (a bot service on the same server) are left to their own checks."""
-
-    def __init__(self, token: str) -> None:
-        self._expected = f"Bearer {token}".encode()
-
-    async def intercept_service(self, continuation: Callable[[Any], Any],
-                                details: grpc.HandlerCallDetails) -> Any:
-        if not details.method.startswith(OPERATOR_PREFIX):
-            return await continuation(details)
-        given = dict(details.invocation_metadata or ()).get("authorization", "")
-        given_bytes = given.encode() if isinstance(given, str) else bytes(given)
-        if hmac.compare_digest(given_bytes, self._expected):
-            return await continuation(details)
-        return grpc.unary_unary_rpc_method_handler(_refuse)
-
-
-async def _refuse(request: Any, context: Context) -> None:
-    await context.abort(grpc.StatusCode.UNAUTHENTICATED, "operator methods need the operator token")
+__all__ = ["BUILD_LOG_KEY", "CHUNK_BYTES", "OperatorAuth", "OperatorServicer"]

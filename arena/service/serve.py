@@ -1,5 +1,6 @@
 """``arena serve``: the operator service on its own, over TCP (token, optional TLS) and
-optionally on a Unix socket (no token; the file's owner and mode decide who connects).
+optionally on a Unix socket (no token; the file's owner and mode decide who connects), and
+the web app (:mod:`leaderboard.web`) on its own HTTP port, in the same event loop.
 
 It serves no bot service: bots play in tournaments, and connect to the address
 a tournament listens on (``arena tournament run --listen``).
@@ -21,11 +22,14 @@ from rich.console import Console
 from arena.net.bot_service import bind
 from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.storage.store import Store
+from arena.tournament.scheduler import Scheduler
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from leaderboard.web.server import WebServer
 
 SERVER_OPTIONS: list[tuple[str, int]] = [
     ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
-    ("grpc.max_receive_message_length", 64 * 1024),  # an operator's requests are a few fields
+    # an operator's requests are a few fields, an upload's chunks 64 KiB (CHUNK_BYTES)
+    ("grpc.max_receive_message_length", 128 * 1024),
     ("grpc.max_send_message_length", 16 * 1024 * 1024),  # a match record can be large
     ("grpc.max_metadata_size", 16 * 1024),
     ("grpc.keepalive_time_ms", 30_000),  # ping each connection this often ...
@@ -67,7 +71,8 @@ def prepare_socket_path(path: str) -> Path:
 async def _start_operator_server(operator: OperatorServicer, address: str, token: str,
                                  credentials: grpc.ServerCredentials | None) -> tuple[grpc.aio.Server, int]:
     """The operator service on ``address`` (TLS only with ``credentials``), behind the token."""
-    server = grpc.aio.server(interceptors=[OperatorAuth(token)], options=SERVER_OPTIONS)
+    server = grpc.aio.server(interceptors=[OperatorAuth(token, operator.store)],
+                             options=SERVER_OPTIONS)
     pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
     port = bind(server, address, credentials)
     await server.start()
@@ -80,7 +85,7 @@ async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc
     Whoever can open the socket is the operator (it never leaves the machine, and
     the file's owner and mode decide who may connect), so it asks for no token.
     """
-    server = grpc.aio.server()
+    server = grpc.aio.server(interceptors=[OperatorAuth(None)])  # every caller is the operator
     pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
     old = os.umask(0o177)  # the socket is created 0600: no moment when others could connect
     try:
@@ -96,27 +101,51 @@ async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc
 
 async def serve(store: Store, address: str, console: Console, operator_token: str,
                 credentials: grpc.ServerCredentials | None = None,
-                operator_socket: Path | None = None) -> None:
+                operator_socket: Path | None = None, web: WebServer | None = None, *,
+                data_dir: Path | None = None, parallel: int = 2, sandbox: bool = True) -> None:
     """Serve the operator service on ``address`` until cancelled or SIGTERM; with
-    ``credentials`` over TLS, and with ``operator_socket`` also on that Unix socket,
-    without a token (see :func:`prepare_socket_path`)."""
-    operator = OperatorServicer(store)
+    ``credentials`` over TLS, with ``operator_socket`` also on that Unix socket,
+    without a token (see :func:`prepare_socket_path`), and with ``web`` the web app (its
+    socket bound already), stopped with the rest. With ``data_dir`` (bot logs, submitted code)
+    the scheduler plays queued tournaments, at most ``parallel`` matches at once, managed bots
+    in the sandbox unless not ``sandbox`` (:mod:`arena.tournament.scheduler`)."""
+    scheduler = None if data_dir is None else Scheduler(
+        store, data_dir, parallel, sandbox=sandbox, stop_grace_s=10.0,
+        say=lambda text: console.print(text, highlight=False))
+    operator = OperatorServicer(store, data_dir, scheduler)
     server, port = await _start_operator_server(operator, address, operator_token, credentials)
     local: grpc.aio.Server | None = None
+    web_task: asyncio.Task[None] | None = None
+    scheduling: asyncio.Task[None] | None = None
     try:
         if operator_socket is not None:
             local = await _start_operator_socket(operator, operator_socket)
+        if web is not None:
+            web_task = asyncio.create_task(web.serve())
         tls = "TLS" if credentials is not None else "plain text"
         console.print(f"operator service listening on {address.rsplit(':', 1)[0]}:{port} "
                       f"({tls}; Ctrl-C stops it)")
         if operator_socket is not None:
             console.print(f"operator socket unix:{operator_socket} (mode 0600, no token needed)")
+        if web is not None:
+            console.print(f"web app at {web.url}", highlight=False)
+        if scheduler is not None:
+            console.print(f"scheduler: plays queued tournaments, at most {parallel} matches at "
+                          "once" + ("" if sandbox else ", managed bots WITHOUT the sandbox"),
+                          highlight=False)
+            scheduling = asyncio.create_task(scheduler.run())
         stopping = asyncio.Event()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
         # Not server.wait_for_termination(): cancelled by Ctrl-C, it would leave stop() cancelled too.
         await stopping.wait()  # until SIGTERM, or until cancelled (Ctrl-C)
     finally:
+        if scheduling is not None:  # the matches in play finish (for a while), then stop
+            scheduling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await scheduling
+        if web is not None and web_task is not None:
+            await web.stop(web_task)
         await server.stop(grace=1.0)
         if local is not None:
             await local.stop(grace=1.0)

@@ -92,6 +92,10 @@ def is_current(conn: sa.Connection) -> bool:
     return stored == _revisions()[0]
 
 
+FIRST_TABLES = frozenset({"bot", "tournament", "match", "seat", "rating", "rating_history"})
+"""The tables of :data:`FIRST_REVISION`, which an arena made before it had migrations."""
+
+
 def upgrade(conn: sa.Connection) -> bool:
     """Bring the database to the newest revision on ``conn``, inside the caller's transaction
     (which must hold the database's write lock). False if there was nothing to do."""
@@ -102,12 +106,12 @@ def upgrade(conn: sa.Connection) -> bool:
     config = alembic_config(conn)
     if not stored:
         ours = TABLE_NAMES & set(sa.inspect(conn).get_table_names())
-        if ours == TABLE_NAMES:  # made by the arena before it had migrations
+        if ours == FIRST_TABLES:  # made by the arena before it had migrations
             command.stamp(config, FIRST_REVISION)
         elif ours:
             raise SchemaError(
                 f"it has some of the arena's tables ({', '.join(sorted(ours))}) but not the "
-                f"others ({', '.join(sorted(TABLE_NAMES - ours))}) and no schema revision"
+                f"others ({', '.join(sorted(FIRST_TABLES - ours))}) and no schema revision"
             )
     command.upgrade(config, "head")
     return True

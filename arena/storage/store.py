@@ -68,10 +68,15 @@ from sqlmodel import Session, col, create_engine, delete, func, select
 from arena import rating
 from arena.games import base_game, pool_of
 from arena.match.faults import Fault
+from arena.rating.standings import Played
+from arena.rating.standings import Seat as PlayedSeat
 from arena.storage import schema
 from arena.storage.runs import Busy, RunLocks
 from arena.storage.tables import (
+    FAULTED,
+    Author,
     Bot,
+    BotArchive,
     MatchStatus,
     Rating,
     RatingHistory,
@@ -97,6 +102,10 @@ class StoreError(Exception):
 
 class NotFoundError(StoreError):
     """No bot, tournament or match has the id, name or token asked for."""
+
+
+class NotAllowedError(StoreError):
+    """The change asked for is not the asker's to make (another author's bot name)."""
 
 
 BOT_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -128,10 +137,37 @@ class BotInfo:
     removed: bool
     created_at: datetime
     folder: str | None = None  # a managed bot's working directory
+    content_hash: str | None = None  # a submitted version: the SHA-256 of its code's archive
+    games: tuple[str, ...] | None = None  # a submitted version: the games it plays
+    author_id: int | None = None  # the author whose bot it is (None: the operator's)
 
     @property
     def label(self) -> str:
         return f"{self.name}@{self.version}"
+
+    @property
+    def submitted(self) -> bool:
+        return self.content_hash is not None
+
+
+@dataclass(frozen=True)
+class AuthorInfo:
+    """Someone who submits bots (``arena author add``); the token's hash never leaves the store."""
+
+    id: int
+    name: str
+    created_at: datetime
+    bots: tuple[str, ...] = ()  # the names of the author's bots
+
+
+@dataclass(frozen=True)
+class SubmittedCode:
+    """What the store keeps of a submitted version's code: its canonical archive."""
+
+    sha256: str
+    archive: bytes
+    files: int
+    size: int
 
 
 @dataclass(frozen=True)
@@ -259,6 +295,50 @@ class HistoryPoint:
     @property
     def conservative(self) -> float:
         return rating.conservative(self.mu, self.sigma)
+
+
+# ---------------------------------------------------------------- browsing values (the web pages)
+
+
+@dataclass(frozen=True)
+class FaultInfo:
+    """A seat that faulted: which match, which seat, and the fault (its reason is in the log)."""
+
+    match_id: int
+    seat: int
+    fault: Fault
+    game: str
+    tournament_id: int | None
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A bot against one opponent over the rated matches of a rating pool in which both took a
+    seat (a bot in two seats counts its better one): how often it placed above, below and
+    level with the opponent, and the sum of its ranks in those matches. The counts add up:
+    the tallies of two spans of matches are the tally of both."""
+
+    pool: str
+    opponent_id: int
+    wins: int
+    losses: int
+    ties: int
+    rank_sum: int
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.losses + self.ties
+
+
+@dataclass(frozen=True)
+class HistorySample:
+    """At most a given number of a bot's rating history points in a pool, spread evenly over
+    the arena's rated matches from its first to its last (both among them)."""
+
+    pool: str
+    total: int  # the bot's rated matches in the pool
+    points: tuple[HistoryPoint, ...]
 
 
 # ---------------------------------------------------------------- engines
@@ -547,6 +627,53 @@ class Store:
             s.flush()
             return _bot_info(bot)
 
+    def submit_bot(self, name: str, label: str | None, command: str, games: Sequence[str],
+                   code: SubmittedCode, *, author_id: int | None = None) -> tuple[BotInfo, bool]:
+        """Register a submitted version of bot ``name``: its code kept once by its hash, its
+        version the label (or the hash's first 12 digits). Returns the version and whether
+        it is new: code this bot already has gives back that version and writes nothing. A
+        label that names other code of this bot is a :class:`StoreError`."""
+        check_bot_name(name, "bot name")
+        version = label or code.sha256[:12]
+        check_bot_name(version, "bot version")
+        with self._writing("submit a bot") as s:
+            owner = _name_owner(s, name)
+            if author_id is not None and owner is not None and owner != author_id:
+                raise NotAllowedError(_not_yours(s, name, owner))
+            if author_id is None and owner is not None:
+                author_id = owner  # the operator may add a version; the bot stays its author's
+            if author_id is not None and owner is None and s.exec(
+                    select(Bot.id).where(Bot.name == name)).first() is not None:
+                raise NotAllowedError(f"the bot name {name} is the operator's: submit under "
+                                      "another name")
+            same = s.exec(select(Bot).where(Bot.name == name, Bot.content_hash == code.sha256)
+                          .order_by(col(Bot.id))).first()
+            if same is not None:
+                return _bot_info(same), False
+            taken = s.exec(select(Bot).where(Bot.name == name, Bot.version == version)).first()
+            if taken is not None:
+                what = f"code {taken.content_hash[:12]}" if taken.content_hash else \
+                    "a bot registered with a command"
+                raise StoreError(f"{name}@{version} already names {what}; a version's label "
+                                 "never moves to other code: give another --label")
+            if s.get(BotArchive, code.sha256) is None:
+                s.add(BotArchive(sha256=code.sha256, data=code.archive, files=code.files,
+                                 size=code.size, created_at=now()))
+                s.flush()
+            bot = Bot(name=name, version=version, command=command, content_hash=code.sha256,
+                      games=list(games), created_at=now(), author_id=author_id)
+            s.add(bot)
+            s.flush()
+            return _bot_info(bot), True
+
+    def bot_code(self, sha256: str) -> SubmittedCode:
+        """The archive of a submitted version's code."""
+        with self._reading("read a bot's code") as s:
+            found = s.get(BotArchive, sha256)
+            if found is None:
+                raise NotFoundError(f"no stored code with hash {sha256}")
+            return SubmittedCode(found.sha256, found.data, found.files, found.size)
+
     def list_bots(self, *, include_removed: bool = False) -> list[BotInfo]:
         with self._reading("list bots") as s:
             query = select(Bot).order_by(col(Bot.name), col(Bot.id))
@@ -613,6 +740,66 @@ class Store:
             s.add(bot)
             return False
 
+    # ---------------------------------------------------------------- authors
+
+    def add_author(self, name: str, token_hash: str) -> AuthorInfo:
+        """Add an author (the token's SHA-256 is kept, never the token)."""
+        check_bot_name(name, "author name")
+        with self._writing("add an author") as s:
+            if s.exec(select(Author).where(Author.name == name)).first() is not None:
+                raise StoreError(f"author {name} already exists (`arena author token {name}` "
+                                 "issues a new token)")
+            author = Author(name=name, token_hash=token_hash, created_at=now())
+            s.add(author)
+            s.flush()
+            return _author_info(author, ())
+
+    def list_authors(self) -> list[AuthorInfo]:
+        """Every author, by name, with the names of their bots."""
+        with self._reading("list authors") as s:
+            names: dict[int, list[str]] = {}
+            for author_id, bot_name in s.execute(
+                    sa.select(col(Bot.author_id), col(Bot.name)).distinct()
+                    .where(col(Bot.author_id).is_not(None)).order_by(col(Bot.name))):
+                names.setdefault(int(author_id), []).append(str(bot_name))
+            return [_author_info(a, names.get(a.id or 0, ()))
+                    for a in s.exec(select(Author).order_by(col(Author.name)))]
+
+    def set_author_token_hash(self, name: str, token_hash: str) -> AuthorInfo:
+        """Give an author a new token (by its hash): the old one stops working at once."""
+        with self._writing("change an author's token") as s:
+            author = s.exec(select(Author).where(Author.name == name)).first()
+            if author is None:
+                raise NotFoundError(f"no author {name}")
+            author.token_hash = token_hash
+            s.add(author)
+            s.flush()
+            return _author_info(author, ())
+
+    def author_by_token_hash(self, token_hash: str) -> AuthorInfo:
+        """The author whose token has this SHA-256; a :class:`NotFoundError` if none."""
+        with self._reading("read an author") as s:
+            author = s.exec(select(Author).where(Author.token_hash == token_hash)).first()
+            if author is None:
+                raise NotFoundError("no author has this token")
+            return _author_info(author, ())
+
+    def name_owner(self, name: str) -> int | None:
+        """The author whose bot name ``name`` is (None: the operator's, or nobody's yet)."""
+        with self._reading("read a bot") as s:
+            return _name_owner(s, name)
+
+    def check_name_free_for(self, name: str, author_id: int) -> None:
+        """A :class:`NotAllowedError` unless ``author_id`` may submit versions of ``name``:
+        a name nobody has, or one of that author's."""
+        with self._reading("read a bot") as s:
+            owner = _name_owner(s, name)
+            if owner is not None and owner != author_id:
+                raise NotAllowedError(_not_yours(s, name, owner))
+            if owner is None and s.exec(select(Bot.id).where(Bot.name == name)).first() is not None:
+                raise NotAllowedError(f"the bot name {name} is the operator's: submit under "
+                                      "another name")
+
     # ---------------------------------------------------------------- tournaments
 
     def create_tournament(
@@ -626,9 +813,12 @@ class Store:
         bot_ids: Sequence[int],
         schedule: Iterable[ScheduledMatch],
         deal_key: str | None = None,
+        *,
+        queued: bool = False,
     ) -> int:
         """Write a tournament and every match of its schedule as ``pending``, all at once;
-        ``deal_key`` is the secret its deals were derived from (kept, never shown)."""
+        ``deal_key`` is the secret its deals were derived from (kept, never shown).
+        ``queued``: for the server's scheduler to play (status ``queued``)."""
         schedule = list(schedule)
         indices = [m.index for m in schedule]
         if len(set(indices)) != len(indices):
@@ -646,7 +836,8 @@ class Store:
             tournament = Tournament(
                 game=game, players=players, options=options, seed=_seed_text(seed),
                 repetitions=repetitions, settings=dict(settings), bot_ids=list(bot_ids),
-                deal_key=deal_key, status=TournamentStatus.RUNNING, created_at=created,
+                deal_key=deal_key, created_at=created,
+                status=TournamentStatus.QUEUED if queued else TournamentStatus.RUNNING,
             )
             s.add(tournament)
             s.flush()
@@ -693,6 +884,33 @@ class Store:
             for seat, bot in enumerate(seat_bot_ids):
                 s.add(Seat(match_id=match.id, seat=seat, bot_id=bot, fault=Fault.NONE))
             return match.id
+
+    def append_matches(self, tournament_id: int, seeds: Sequence[int],
+                       seat_bot_ids: Sequence[Sequence[int]]) -> list[MatchToRun]:
+        """Add pending matches at the end of a tournament's schedule (a ladder's, which grows
+        as it is played): one per seed, with its seats' bots; the matches to run."""
+        with self._writing("add matches to a tournament") as s:
+            if s.get(Tournament, tournament_id) is None:
+                raise NotFoundError(f"no tournament with id {tournament_id}")
+            _check_bots(s, {b for seats in seat_bot_ids for b in seats})
+            last = s.execute(sa.select(sa.func.max(col(Match.index))).where(
+                col(Match.tournament_id) == tournament_id)).scalar()
+            first = 0 if last is None else int(last) + 1
+            tournament = s.get(Tournament, tournament_id)
+            assert tournament is not None
+            out = []
+            for offset, (seed, seats) in enumerate(zip(seeds, seat_bot_ids, strict=True)):
+                match = Match(tournament_id=tournament_id, index=first + offset,
+                              game=tournament.game, options=dict(tournament.options),
+                              seed=_seed_text(seed), status=MatchStatus.PENDING, created_at=now())
+                s.add(match)
+                s.flush()
+                assert match.id is not None
+                for seat, bot in enumerate(seats):
+                    s.add(Seat(match_id=match.id, seat=seat, bot_id=bot, fault=Fault.NONE))
+                out.append(MatchToRun(match.id, tournament_id, match.index, match.game,
+                                      dict(match.options), seed, tuple(seats)))
+            return out
 
     def list_tournaments(self) -> list[TournamentInfo]:
         """Every tournament, newest first."""
@@ -795,13 +1013,15 @@ class Store:
             ]
 
     def mark_running(self, match_id: int) -> bool:
-        """Mark a pending match running (now). False if it is finished or void already."""
+        """Mark a pending match running (now). False if it is finished or void already. A
+        log kept by an interrupted run of it is dropped: the match is played anew."""
         with self._writing("start a match") as s:
             match = _get_match(s, match_id)
             if match.status in _DONE:
                 return False
             match.status = MatchStatus.RUNNING
             match.started_at = now()
+            match.live_log = None
             s.add(match)
             return True
 
@@ -920,23 +1140,42 @@ class Store:
             return True
 
     def write_live_log(self, match_id: int, data: bytes) -> bool:
-        """Keep the public events of a running match so far (``arena.v1.MatchLog`` bytes with
-        events every seat may see, and nothing else); False, and nothing written, unless the
-        match is running."""
-        with self._writing("write a running match's public log") as s:
+        """Keep the log of a running match so far (``arena.v1.MatchLog`` bytes, as the final
+        log: every decision and event, all seats'; what a spectator may see of it is for
+        the reader to derive: the web shows only the public view while the match runs);
+        False, and nothing written, unless the match is running."""
+        with self._writing("write a running match's log so far") as s:
             done = s.execute(sa.update(Match).where(
                 col(Match.id) == match_id, col(Match.status) == MatchStatus.RUNNING,
             ).values(live_log=data))
             return bool(done.rowcount)  # type: ignore[attr-defined]
 
     def live_log(self, match_id: int) -> bytes | None:
-        """The public log a running match has so far (None before its first write, and once
-        it has finished: its full log is then in :meth:`get_match`)."""
-        with self._reading("read a running match's public log") as s:
+        """The log a running match has so far, every seat's (None before its first write, and
+        once it has finished: its full log is then in :meth:`get_match`); never to be shown
+        but through its public view while the match runs."""
+        with self._reading("read a running match's log so far") as s:
             found = s.execute(sa.select(col(Match.live_log)).where(col(Match.id) == match_id)).first()
             if found is None:
                 raise NotFoundError(f"no match with id {match_id}")
             return found[0]  # type: ignore[no-any-return]
+
+    def deal_in_play(self, match_id: int) -> int | None:
+        """Another match of the same tournament that deals the same cards (a seat rotation of a
+        duplicate deal) and is not finished yet, if any: its id. Until it is played, the
+        match's hidden cards must not be shown to anyone."""
+        with self._reading("look for a match's deal in play") as s:
+            row = s.execute(sa.select(col(Match.tournament_id), col(Match.seed))
+                            .where(col(Match.id) == match_id)).first()
+            if row is None:
+                raise NotFoundError(f"no match with id {match_id}")
+            if row[0] is None:
+                return None
+            found = s.execute(sa.select(col(Match.id)).where(
+                col(Match.tournament_id) == row[0],
+                col(Match.status).in_((MatchStatus.PENDING, MatchStatus.RUNNING)),
+                col(Match.seed) == row[1], col(Match.id) != match_id).limit(1)).first()
+            return None if found is None else int(found[0])
 
     def get_match(self, match_id: int) -> MatchInfo:
         """A match with its seats and its log bytes."""
@@ -1097,6 +1336,299 @@ class Store:
             return [_match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
 
 
+    # ---------------------------------------------------------------- browsing (the web pages)
+    #
+    # The read-only queries of the web app (leaderboard.web). Each is answered from an index
+    # (tests/web explain every query a page makes), so that a page costs about the same with
+    # a million matches as with ten; lists come a page at a time (a limit and a cursor). No
+    # query here loads a match log: the log column (and the columns stored after it) are
+    # never selected, so a match row is read without the log's overflow pages.
+
+    def bot_versions(self, name: str) -> list[BotInfo]:
+        """Every version of the bot called ``name``, removed ones too, oldest first; a
+        :class:`NotFoundError` when there is none."""
+        with self._reading("read a bot") as s:
+            found = [_bot_info(b) for b in s.exec(
+                select(Bot).where(Bot.name == name).order_by(col(Bot.id)))]
+        if not found:
+            raise NotFoundError(f"no bot {name}")
+        return found
+
+    def bot_names(self, offset: int, limit: int) -> tuple[list[str], int]:
+        """A page of the bots' names in order (removed versions count, a name is listed while
+        any version of it is kept), and how many names there are in all."""
+        with self._reading("list bots") as s:
+            names = [str(n) for n in s.exec(
+                select(Bot.name).distinct().order_by(col(Bot.name)).offset(offset).limit(limit))]
+            total = s.execute(select(func.count(sa.distinct(col(Bot.name))))).scalar() or 0
+        return names, int(total)
+
+    def bots_named(self, names: Sequence[str]) -> list[BotInfo]:
+        """Every version of the bots with these names, removed ones too, by name then age."""
+        with self._reading("list bots") as s:
+            return [_bot_info(b) for b in s.exec(
+                select(Bot).where(col(Bot.name).in_(list(names)))
+                .order_by(col(Bot.name), col(Bot.id)))]
+
+    def bots_by_id(self, bot_ids: Iterable[int]) -> list[BotInfo]:
+        """These bots (removed ones too; unknown ids left out), by id."""
+        wanted = sorted(set(bot_ids))
+        found: list[BotInfo] = []
+        with self._reading("read bots") as s:
+            for chunk in _chunks(wanted):
+                found += [_bot_info(b) for b in s.exec(
+                    select(Bot).where(col(Bot.id).in_(chunk)).order_by(col(Bot.id)))]
+        return found
+
+    def tournament_page(self, before: int | None, limit: int) -> list[TournamentInfo]:
+        """Tournaments newest first, those with an id below ``before`` (all: None), at most
+        ``limit``; as :meth:`get_tournament` gives them, in three queries for the page."""
+        with self._reading("list tournaments") as s:
+            query = select(Tournament)
+            if before is not None:
+                query = query.where(col(Tournament.id) < before)
+            rows = s.exec(query.order_by(col(Tournament.id).desc()).limit(limit)).all()
+            return self._tournament_infos(s, rows)
+
+    def tournaments_to_serve(self) -> list[TournamentInfo]:
+        """The tournaments the server's scheduler is to play, oldest first: those queued, and
+        those it was playing when it died (``kill -9``, a crash): created queued (``served``
+        in their settings), still running in the database, and no run holds their lock."""
+        with self._reading("list queued tournaments") as s:
+            rows = s.exec(select(Tournament).where(col(Tournament.status).in_(
+                (TournamentStatus.QUEUED, TournamentStatus.RUNNING))).order_by(col(Tournament.id))).all()
+            wanted = [t for t in rows if t.status is TournamentStatus.QUEUED or (
+                t.settings.get("served") and t.id is not None and not self._runs.held(t.id))]
+            return self._tournament_infos(s, wanted)
+
+    def running_tournaments(self) -> list[TournamentInfo]:
+        """The tournaments running now, newest first (not those whose run died: they read as
+        interrupted)."""
+        with self._reading("list tournaments") as s:
+            rows = s.exec(select(Tournament).where(col(Tournament.status) == TournamentStatus.RUNNING)
+                          .order_by(col(Tournament.id).desc())).all()
+            infos = self._tournament_infos(s, rows)
+        return [t for t in infos if t.status is TournamentStatus.RUNNING]
+
+    def match_counts(self, tournament_ids: Sequence[int]) -> dict[int, dict[MatchStatus, int]]:
+        """:meth:`tournament_match_counts` for these tournaments only (one indexed query)."""
+        with self._reading("count matches") as s:
+            return _match_counts(s, tournament_ids)
+
+    def _tournament_infos(self, s: Session, rows: Sequence[Tournament]) -> list[TournamentInfo]:
+        """:meth:`_tournament_info` of many tournaments, with a query for all their counts and
+        one for all their bots."""
+        counts = _match_counts(s, [t.id for t in rows if t.id is not None])
+        bot_ids = {int(b) for t in rows for b in t.bot_ids}
+        labels = {b.id: f"{b.name}@{b.version}" for b in s.exec(
+            select(Bot).where(col(Bot.id).in_(bot_ids)))} if bot_ids else {}
+        infos = []
+        for t in rows:
+            assert t.id is not None
+            mine = counts.get(t.id, {})
+            ids = tuple(int(b) for b in t.bot_ids)
+            infos.append(TournamentInfo(
+                id=t.id, game=t.game, players=t.players, options=dict(t.options),
+                seed=int(t.seed), repetitions=t.repetitions, settings=dict(t.settings),
+                bot_ids=ids, bots=tuple(labels.get(b, f"#{b}") for b in ids),
+                status=TournamentStatus.INTERRUPTED  # as _tournament_info says it
+                if t.status is TournamentStatus.RUNNING and mine.keys() - {MatchStatus.PENDING}
+                and not self._runs.held(t.id) else t.status,
+                created_at=utc(t.created_at) or t.created_at,
+                finished_at=utc(t.finished_at), total=sum(mine.values()),
+                finished=mine.get(MatchStatus.FINISHED, 0),
+            ))
+        return infos
+
+    def recent_matches(self, limit: int) -> list[MatchInfo]:
+        """The latest rated matches, the last rated first (logs not loaded)."""
+        with self._reading("list matches") as s:
+            ids = [int(i) for i in s.execute(
+                sa.select(col(Match.id)).where(col(Match.finish_seq).is_not(None))
+                .order_by(col(Match.finish_seq).desc()).limit(limit)).scalars()]
+            return _lean_matches(s, ids)
+
+    def tournament_match_page(self, tournament_id: int, first_index: int,
+                              limit: int) -> list[MatchInfo]:
+        """A tournament's matches in schedule order from its ``first_index``-th, at most
+        ``limit`` (logs not loaded)."""
+        with self._reading("list a tournament's matches") as s:
+            ids = [int(i) for i in s.execute(
+                sa.select(col(Match.id))
+                .where(col(Match.tournament_id) == tournament_id, col(Match.index) >= first_index)
+                .order_by(col(Match.index)).limit(limit)).scalars()]
+            return _lean_matches(s, ids, by_index=True)
+
+    def tournament_played(self, tournament_id: int) -> list[Played]:
+        """A tournament's finished matches as its standings read them (schedule order), in
+        one query of their seats; nothing but ids, ranks and faults is loaded."""
+        with self._reading("read a tournament's results") as s:
+            out: list[Played] = []
+            seats: list[PlayedSeat] = []
+            current: tuple[int, int] | None = None
+            for match_id, index, bot_id, rank, fault in s.execute(
+                sa.select(col(Match.id), col(Match.index), col(Seat.bot_id), col(Seat.rank),
+                          _FAULT_TEXT)
+                .select_from(Match).join(Seat, col(Seat.match_id) == col(Match.id))
+                .where(col(Match.tournament_id) == tournament_id,
+                       col(Match.status) == MatchStatus.FINISHED)
+                .order_by(col(Match.index), col(Seat.seat))
+            ):
+                if current is not None and current[0] != match_id:
+                    out.append(Played(current[0], current[1], tuple(seats)))
+                    seats = []
+                current = (int(match_id), int(index))
+                seats.append(PlayedSeat(int(bot_id), int(rank or 0), str(fault or "")))
+            if current is not None:
+                out.append(Played(current[0], current[1], tuple(seats)))
+            return out
+
+    def bot_matches(self, bot_id: int, before: int | None, limit: int) -> list[MatchInfo]:
+        """The matches a bot version took a seat in, newest first, those with an id below
+        ``before`` (all: None), at most ``limit`` (logs not loaded)."""
+        with self._reading("list a bot's matches") as s:
+            query = sa.select(col(Seat.match_id)).where(col(Seat.bot_id) == bot_id)
+            if before is not None:
+                query = query.where(col(Seat.match_id) < before)
+            ids = [int(i) for i in s.execute(
+                query.distinct().order_by(col(Seat.match_id).desc()).limit(limit)).scalars()]
+            return _lean_matches(s, ids)
+
+    def bot_faults(self, bot_id: int, before: int | None, limit: int) -> list[FaultInfo]:
+        """The seats in which a bot version faulted, newest first, in matches with an id below
+        ``before`` (all: None), at most ``limit``."""
+        with self._reading("list a bot's faults") as s:
+            query = (sa.select(col(Seat.match_id), col(Seat.seat), _FAULT_TEXT, col(Match.game),
+                               col(Match.tournament_id), col(Match.finished_at))
+                     .select_from(Seat).join(Match, col(Match.id) == col(Seat.match_id))
+                     .where(col(Seat.bot_id) == bot_id, FAULTED))
+            if before is not None:
+                query = query.where(col(Seat.match_id) < before)
+            return [FaultInfo(int(m), int(seat), Fault(fault), str(game), tid, utc(when))
+                    for m, seat, fault, game, tid, when in s.execute(
+                        query.order_by(col(Seat.match_id).desc(), col(Seat.seat)).limit(limit))]
+
+    def bot_fault_counts(self, bot_id: int) -> dict[Fault, int]:
+        """How many seats a bot version faulted in, by fault (those it never had left out)."""
+        with self._reading("count a bot's faults") as s:
+            return {Fault(fault): int(n) for fault, n in s.execute(
+                sa.select(_FAULT_TEXT, func.count()).where(col(Seat.bot_id) == bot_id, FAULTED)
+                .group_by(_FAULT_TEXT))}
+
+    def head_to_head(self, bot_id: int, pool: str,
+                     after: int = 0) -> tuple[list[HeadToHead], int]:
+        """A bot version against every bot it shared a rated match of a pool with, over its
+        matches rated after finish number ``after`` (all: 0), by opponent id (see
+        :class:`HeadToHead`); and the last finish number counted (``after`` when none is
+        new). One query from the bot's rating history (an index range) and the seats of those
+        matches: the web app keeps the tallies and asks only for the matches rated since."""
+        history = sa.inspect(RatingHistory).local_table
+        seat_table = sa.inspect(Seat).local_table
+        me, other = seat_table.alias("me"), seat_table.alias("other")
+        with self._reading("read a bot's head-to-head results") as s:
+            last = s.execute(sa.select(func.max(history.c.finish_seq)).where(
+                history.c.bot_id == bot_id, history.c.game == pool)).scalar()
+            if last is None or int(last) <= after:
+                return [], after
+            per_match = (
+                sa.select(other.c.bot_id.label("opponent"), func.min(me.c.rank).label("mine"),
+                          func.min(other.c.rank).label("theirs"))
+                .select_from(history
+                             .join(me, sa.and_(me.c.match_id == history.c.match_id,
+                                               me.c.bot_id == history.c.bot_id))
+                             .join(other, sa.and_(other.c.match_id == history.c.match_id,
+                                                  other.c.bot_id != history.c.bot_id)))
+                .where(history.c.bot_id == bot_id, history.c.game == pool,
+                       history.c.finish_seq > after, history.c.finish_seq <= int(last))
+                .group_by(history.c.match_id, other.c.bot_id)
+            ).subquery()
+            mine, theirs = per_match.c.mine, per_match.c.theirs
+            rows = s.execute(
+                sa.select(per_match.c.opponent,
+                          func.sum(sa.case((mine < theirs, 1), else_=0)),
+                          func.sum(sa.case((mine > theirs, 1), else_=0)),
+                          func.sum(sa.case((mine == theirs, 1), else_=0)),
+                          func.sum(mine))
+                .group_by(per_match.c.opponent).order_by(per_match.c.opponent)).all()
+        return [HeadToHead(pool, int(opp), int(wins), int(losses), int(ties), int(ranks or 0))
+                for opp, wins, losses, ties, ranks in rows], int(last)
+
+    def bot_ratings(self, bot_id: int) -> list[LeaderboardRow]:
+        """A bot version's rating in every pool it is rated in, by pool."""
+        with self._reading("read a bot's ratings") as s:
+            rows = s.exec(select(Rating, Bot).join(Bot, col(Bot.id) == col(Rating.bot_id))
+                          .where(col(Rating.bot_id) == bot_id)).all()
+            found = [LeaderboardRow(
+                game=base_game(r.game), bot_id=r.bot_id, name=b.name, version=b.version,
+                mu=r.mu, sigma=r.sigma, conservative=rating.conservative(r.mu, r.sigma),
+                matches=r.matches, wins=r.wins, faults=r.faults, pool=r.game) for r, b in rows]
+        return sorted(found, key=lambda r: r.pool)
+
+    def pools(self, game: str | None = None) -> list[str]:
+        """The rating pools with a rating in them (of ``game`` only, if given), in order."""
+        with self._reading("list rating pools") as s:
+            query = sa.select(col(Rating.game)).distinct()
+            if game is not None:
+                query = query.where(sa.or_(col(Rating.game) == game,
+                                           col(Rating.game).startswith(f"{game}[")))
+            return sorted(str(p) for p in s.execute(query).scalars())
+
+    def rating_trends(self, bot_ids: Sequence[int], pool: str,
+                      points: int) -> dict[int, list[HistoryPoint]]:
+        """The last ``points`` rating history points of each of these bots in a pool, oldest
+        first, in one query (a union of one indexed look-up per bot)."""
+        if not bot_ids or points < 1:
+            return {}
+        parts = [
+            sa.select(col(RatingHistory.bot_id), col(RatingHistory.match_id),
+                      col(RatingHistory.finish_seq), col(RatingHistory.mu),
+                      col(RatingHistory.sigma))
+            .where(col(RatingHistory.bot_id) == bot_id, col(RatingHistory.game) == pool)
+            .order_by(col(RatingHistory.finish_seq).desc()).limit(points).subquery()
+            for bot_id in dict.fromkeys(bot_ids)
+        ]
+        out: dict[int, list[HistoryPoint]] = {b: [] for b in bot_ids}
+        with self._reading("read rating trends") as s:
+            query = sa.union_all(*(sa.select(part) for part in parts)) if len(parts) > 1 \
+                else sa.select(parts[0])
+            for bot_id, match_id, seq, mu, sigma in s.execute(query):
+                out[int(bot_id)].append(HistoryPoint(int(match_id), int(seq), mu, sigma))
+        for line in out.values():
+            line.sort(key=lambda p: p.finish_seq)
+        return out
+
+    def rating_history_sample(self, bot_id: int, pool: str, points: int) -> HistorySample:
+        """At most ``points`` (2 or more) of a bot's rating history points in a pool, however
+        long its history: its first and last, and between them the first point at or after
+        each of evenly spaced finish numbers. Index look-ups only: the ends of its history,
+        its count from its rating row (a history point per rated match), then the points in
+        one query, a union of one look-up per point (written out as text: built as an
+        expression, a union of hundreds of selects costs more to build than to run)."""
+        points = max(points, 2)
+        with self._reading("read rating history") as s:
+            mine = sa.and_(col(RatingHistory.bot_id) == bot_id, col(RatingHistory.game) == pool)
+            first = s.execute(sa.select(func.min(col(RatingHistory.finish_seq))).where(mine)).scalar()
+            last = s.execute(sa.select(func.max(col(RatingHistory.finish_seq))).where(mine)).scalar()
+            total = s.execute(sa.select(col(Rating.matches)).where(
+                col(Rating.bot_id) == bot_id, col(Rating.game) == pool)).scalar()
+            if first is None or last is None:
+                return HistorySample(pool, 0, ())
+            step = (int(last) - int(first)) / (points - 1)
+            marks = sorted({int(first) + round(i * step) for i in range(points)})
+            found: dict[int, HistoryPoint] = {}
+            for chunk in range(0, len(marks), 250):  # SQLite takes 500 SELECTs in a union
+                group = marks[chunk:chunk + 250]
+                query = sa.text(" UNION ALL ".join(
+                    f"SELECT * FROM (SELECT match_id, finish_seq, mu, sigma FROM rating_history "
+                    f"WHERE bot_id = :bot AND game = :pool AND finish_seq >= :m{i} "
+                    f"ORDER BY finish_seq LIMIT 1) AS p{i}" for i in range(len(group))))
+                values: dict[str, Any] = {"bot": bot_id, "pool": pool}
+                values.update({f"m{i}": mark for i, mark in enumerate(group)})
+                for match_id, seq, mu, sigma in s.execute(query, values):
+                    found[int(seq)] = HistoryPoint(int(match_id), int(seq), mu, sigma)
+        return HistorySample(pool, int(total or len(found)),
+                             tuple(found[q] for q in sorted(found)))
+
 # ---------------------------------------------------------------- rating rows
 #
 # The book (arena.rating.RatingBook) does the rating and the counting; here the
@@ -1254,12 +1786,32 @@ def _file_identity(path: Path) -> tuple[int, int] | None:
     return found.st_dev, found.st_ino
 
 
+def _author_info(author: Author, bots: Sequence[str]) -> AuthorInfo:
+    assert author.id is not None
+    return AuthorInfo(id=author.id, name=author.name,
+                      created_at=utc(author.created_at) or author.created_at, bots=tuple(bots))
+
+
+def _name_owner(s: Session, name: str) -> int | None:
+    """The author of the first version of the bot ``name`` (None: the operator, or no bot)."""
+    first = s.exec(select(Bot).where(Bot.name == name).order_by(col(Bot.id))).first()
+    return None if first is None else first.author_id
+
+
+def _not_yours(s: Session, name: str, owner: int) -> str:
+    author = s.get(Author, owner)
+    whose = f"author {author.name}" if author is not None else "another author"
+    return f"the bot name {name} belongs to {whose}: submit under another name"
+
+
 def _bot_info(bot: Bot) -> BotInfo:
     assert bot.id is not None
     return BotInfo(
         id=bot.id, name=bot.name, version=bot.version, command=bot.command,
         remote=bot.token_hash is not None, removed=bot.removed,
         created_at=utc(bot.created_at) or bot.created_at, folder=bot.folder,
+        content_hash=bot.content_hash, games=None if bot.games is None else tuple(bot.games),
+        author_id=bot.author_id,
     )
 
 
@@ -1334,8 +1886,49 @@ def _match_info(m: Match, seats: tuple[SeatInfo, ...], *, with_log: bool) -> Mat
     )
 
 
+# ---------------------------------------------------------------- browsing helpers
+
+_LEAN_MATCH = (col(Match.id), col(Match.tournament_id), col(Match.index), col(Match.game),
+               col(Match.options), col(Match.seed), col(Match.status), col(Match.created_at),
+               col(Match.started_at), col(Match.finished_at), col(Match.duration_s),
+               col(Match.finish_seq))
+"""A match's columns without its logs (nor the columns stored after them: see browsing)."""
+
+
+def _lean_matches(s: Session, ids: list[int], *, by_index: bool = False) -> list[MatchInfo]:
+    """The matches with these ids and their seats (two queries), in the order of ``ids``."""
+    if not ids:
+        return []
+    rows = {int(r[0]): r for r in s.execute(sa.select(*_LEAN_MATCH).where(col(Match.id).in_(ids)))}
+    seats = _seat_infos(s, ids)
+    out = []
+    for match_id in ids:
+        (mid, tid, index, game, options, seed, status, created, started, finished, duration,
+         seq) = rows[match_id]
+        out.append(MatchInfo(
+            id=mid, tournament_id=tid, index=index, game=game, options=dict(options or {}),
+            seed=int(seed), status=MatchStatus(status), created_at=utc(created) or created,
+            started_at=utc(started), finished_at=utc(finished), duration_s=duration,
+            finish_seq=seq, seats=seats.get(mid, ())))
+    return out
+
+
+def _match_counts(s: Session, tournament_ids: Sequence[int]) -> dict[int, dict[MatchStatus, int]]:
+    counts: dict[int, dict[MatchStatus, int]] = {}
+    for chunk in _chunks(list(tournament_ids)):
+        for tournament_id, status, count in s.execute(
+            select(Match.tournament_id, Match.status, func.count())
+            .where(col(Match.tournament_id).in_(chunk))
+            .group_by(col(Match.tournament_id), col(Match.status))
+        ).all():
+            counts.setdefault(int(tournament_id), {})[MatchStatus(status)] = int(count)
+    return counts
+
+
 __all__ = [
-    "BUSY_TIMEOUT_S", "BotInfo", "Fault", "HistoryPoint", "LeaderboardRow", "MatchInfo",
-    "MatchResult", "MatchStatus", "MatchToRun", "NotFoundError", "ScheduledMatch", "SeatInfo",
+    "BUSY_TIMEOUT_S", "AuthorInfo", "BotInfo", "Fault", "FaultInfo", "HeadToHead", "HistoryPoint",
+    "HistorySample", "LeaderboardRow", "MatchInfo",
+    "MatchResult", "MatchStatus", "MatchToRun", "NotAllowedError", "NotFoundError", "ScheduledMatch",
+    "SeatInfo",
     "Store", "StoreError", "TournamentInfo", "TournamentStatus",
 ]

@@ -23,6 +23,7 @@ class TournamentStatus(StrEnum):
     RUNNING = "running"
     FINISHED = "finished"
     INTERRUPTED = "interrupted"
+    QUEUED = "queued"  # created through the operator service, waiting for the server's scheduler
 
 
 class MatchStatus(StrEnum):
@@ -75,6 +76,32 @@ def _json(default: Any) -> Any:
     return Field(default_factory=default, sa_column=sa.Column(sa.JSON, nullable=False))
 
 
+class BotArchive(SQLModel, table=True):
+    """The canonical archive of a submitted version's code (``arena.players.submissions``)."""
+
+    __tablename__ = "bot_archive"
+
+    sha256: str = Field(primary_key=True)  # of ``data``, hex
+    data: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False))
+    files: int
+    size: int  # bytes of its files
+    created_at: datetime = _when(nullable=False)
+
+
+class Author(SQLModel, table=True):
+    """Someone who submits bots to an arena served with ``arena serve``: a name, and the
+    SHA-256 of a secret token (the token is shown once and kept nowhere)."""
+
+    __tablename__ = "author"
+    __table_args__ = (sa.UniqueConstraint("name", name="uq_author_name"),
+                      sa.UniqueConstraint("token_hash", name="uq_author_token_hash"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    token_hash: str
+    created_at: datetime = _when(nullable=False)
+
+
 class Bot(SQLModel, table=True):
     __tablename__ = "bot"
     __table_args__ = (sa.UniqueConstraint("name", "version", name="uq_bot_name_version"),)
@@ -87,6 +114,15 @@ class Bot(SQLModel, table=True):
     token_hash: str | None = None
     removed: bool = False
     created_at: datetime = _when(nullable=False)
+    # a submitted version: the archive of its code, and the games it says it plays
+    content_hash: str | None = Field(default=None, sa_column=sa.Column(
+        sa.String, sa.ForeignKey("bot_archive.sha256", name="fk_bot_content_hash"),
+        nullable=True, index=True))
+    games: list[str] | None = Field(default=None, sa_column=sa.Column(sa.JSON, nullable=True))
+    # the author whose bot it is (None: the operator's); a name belongs to its first author
+    author_id: int | None = Field(default=None, sa_column=sa.Column(
+        sa.Integer, sa.ForeignKey("author.id", name="fk_bot_author_id"), nullable=True,
+        index=True))
 
 
 class Tournament(SQLModel, table=True):
@@ -133,16 +169,29 @@ class Match(SQLModel, table=True):
     duration_s: float | None = None
     finish_seq: int | None = Field(default=None, unique=True)
     log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
-    # the public events of a running match so far; cleared when it finishes
+    # a running match's log so far (MatchLog, all seats: the web shows only its public
+    # view while the match runs); cleared when it finishes
     live_log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
+
+
+FAULTED = sa.text("fault != ''")
+"""The seats that faulted: the condition of the partial index ``ix_seat_bot_fault``; a query
+that means to use that index says it in these very words (a bound value would not match)."""
 
 
 class Seat(SQLModel, table=True):
     __tablename__ = "seat"
+    __table_args__ = (
+        # a bot's seats in match order (its latest matches, its head-to-head results)
+        sa.Index("ix_seat_bot_match", "bot_id", "match_id"),
+        # only the seats that faulted: a bot's faults without reading its other seats
+        sa.Index("ix_seat_bot_fault", "bot_id", "match_id", sqlite_where=FAULTED,
+                 postgresql_where=FAULTED),
+    )
 
     match_id: int = Field(foreign_key="match.id", primary_key=True)
     seat: int = Field(primary_key=True)
-    bot_id: int = Field(foreign_key="bot.id", index=True)
+    bot_id: int = Field(foreign_key="bot.id")
     score: float | None = None
     rank: int | None = None
     fault: Fault = Field(
@@ -180,7 +229,7 @@ class RatingHistory(SQLModel, table=True):
 
 TABLES: tuple[sa.Table, ...] = tuple(
     SQLModel.metadata.tables[name]
-    for name in ("bot", "tournament", "match", "seat", "rating", "rating_history")
+    for name in ("bot_archive", "author", "bot", "tournament", "match", "seat", "rating", "rating_history")
 )
 """The arena's tables, parents before children."""
 
@@ -191,7 +240,7 @@ metadata = SQLModel.metadata
 
 
 __all__ = [
-    "CHOICE_LENGTH", "TABLES", "TABLE_NAMES", "Bot", "Fault", "Match", "MatchStatus", "Rating",
-    "RatingHistory", "Seat", "Tournament", "TournamentStatus", "choice", "json_dumps", "metadata",
+    "CHOICE_LENGTH", "FAULTED", "TABLES", "TABLE_NAMES", "Author", "Bot", "Fault", "Match", "MatchStatus",
+    "Rating", "RatingHistory", "Seat", "Tournament", "TournamentStatus", "choice", "json_dumps", "metadata",
     "now", "utc",
 ]

@@ -26,6 +26,12 @@ The lifecycle, as the run loop drives it:
    seed), never twice in one run.
 3. ``await executor.close()``: always, even after a failed or cancelled start:
    stop every bot process and listener. It must not raise.
+
+While a match plays, ``executor.live_log(match_id)`` may give its log so far (the
+referee's entries, see :func:`~arena.match.referee.run_match`'s ``journal``), which
+the run loop writes to the store now and then for the match's live public view; an
+executor that cannot tell (matches played elsewhere) gives None, and its matches are
+shown once finished.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from dataclasses import dataclass, field
 from arena.games.base import OptionValue
 from arena.match.referee import MatchReport, MatchSettings
 from arena.players.limits import ResourceLimits
+from arena.wire.messages import LogEntry
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,7 @@ class Entrant:
     token_hash: str | None = None
     limits: ResourceLimits = field(default_factory=ResourceLimits)  # for a managed bot's processes
     folder: str | None = None  # a managed bot's working directory (None: the executor's own)
+    deps: str | None = None  # a submitted version's installed requirements, if it has any
     lanes: int = 1  # how many processes a managed bot needs: one per lane of its matches
 
     def __post_init__(self) -> None:
@@ -91,6 +99,11 @@ class Executor(ABC):
     @abstractmethod
     async def play(self, job: MatchJob) -> MatchReport:
         """Play one match to its end and report it."""
+
+    def live_log(self, match_id: int) -> Sequence[LogEntry] | None:
+        """The log so far of a match being played (read in the run loop's event loop; it
+        ends on a whole step), or None when this executor cannot tell."""
+        return None
 
     @abstractmethod
     async def close(self) -> None:

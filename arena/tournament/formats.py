@@ -20,6 +20,9 @@ from arena.tournament.errors import TournamentError
 
 ROUND_ROBIN, GAUNTLET, VERSUS = "round-robin", "gauntlet", "versus"
 KINDS = (ROUND_ROBIN, GAUNTLET, VERSUS)
+"""The formats ``arena tournament run --format`` draws a schedule for."""
+LADDER = "ladder"
+"""A ladder's tournament: its schedule grows as it is played (:mod:`arena.tournament.ladder`)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,7 @@ class Format:
     sprt: SprtSettings | None = None
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
+        if self.kind not in (*KINDS, LADDER):
             raise TournamentError(f"--format must be one of {', '.join(KINDS)}, not {self.kind!r}")
 
     def saved(self) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from arena.players.process import BotProcess
 from arena.tournament.errors import BotsDidNotStart, RemoteBotsAbsent, TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.settings import RunSettings
+from arena.wire.messages import LogEntry
 
 MANAGED_START_GRACE_S = 30.0
 """How long managed bots may take to start and attend before the first match (at least)."""
@@ -95,6 +96,7 @@ class LocalExecutor(Executor):
         self._waited_s = 0.0  # matches waiting for a lane still starting
         self._sockets: Path | None = None  # the folder of the managed bots' sockets
         self._warming: asyncio.Task[None] | None = None  # starts the lanes past the first
+        self._journals: dict[int, list[LogEntry]] = {}  # the log so far of each match in play
 
     async def start(self, entrants: Sequence[Entrant]) -> None:
         if self._host is not None:
@@ -187,7 +189,8 @@ class LocalExecutor(Executor):
         socket = sockets / f"{entrant.bot_id}-{lane}.sock"
         process = BotProcess(name, entrant.command, f"unix:{socket}", self._log_dir,
                              limits=entrant.limits,
-                             folder=Path(entrant.folder) if entrant.folder else None, **contained)
+                             folder=Path(entrant.folder) if entrant.folder else None,
+                             deps=Path(entrant.deps) if entrant.deps else None, **contained)
         bot = self._bots[entrant.bot_id, lane] = _Bot(name, digest(process.token), process)
         self._servers.append(await BotServer.for_bot(host, socket, bot.token_hash))
         host.admit_hash(bot.token_hash)
@@ -237,11 +240,18 @@ class LocalExecutor(Executor):
                 return host.attending(seat_bots[seat].token_hash)
             return await process.is_alive()
 
-        report = await host.play(spec, is_alive)
+        journal = self._journals[job.match_id] = []
+        try:
+            report = await host.play(spec, is_alive, journal)
+        finally:
+            del self._journals[job.match_id]
         if report.peers:  # where remote bots played from; a managed bot's socket says nothing
             report.peers = tuple(peer if bot.process is None else None
                                  for peer, bot in zip(report.peers, seat_bots, strict=True))
         return report
+
+    def live_log(self, match_id: int) -> Sequence[LogEntry] | None:
+        return self._journals.get(match_id)
 
     async def close(self) -> None:
         if self._warming is not None:

@@ -6,7 +6,9 @@ is interrupted at any moment resumes with the matches not finished (a match
 that was running is replayed from its seed), so none is lost or counted twice.
 How a match is played (bot processes, the network) is the executor's business
 (:mod:`arena.tournament.executor`); this loop only decides which match is
-played when, and writes what comes back.
+played when, and writes what comes back. While a match plays, its log so far goes to
+the store at most every :data:`LIVE_LOG_EVERY_S` (for its live public view on the web):
+a match shorter than that never writes it.
 """
 
 from __future__ import annotations
@@ -24,10 +26,13 @@ from pathlib import Path
 from arena.games import get_game
 from arena.games.base import OptionValue
 from arena.match.referee import MatchReport
+from arena.players import submissions
 from arena.players.limits import ResourceLimits
+from arena.players.submissions import SUBMITTED_DIR
 from arena.rating.standings import best_ranks
 from arena.rating.stats import SprtState
 from arena.storage.store import (
+    BotInfo,
     DatabaseGone,
     MatchResult,
     MatchToRun,
@@ -35,11 +40,21 @@ from arena.storage.store import (
     StoreError,
     TournamentInfo,
 )
-from arena.tournament.errors import BotsDidNotStart, RemoteBotsAbsent, StorageStopped
+from arena.tournament.errors import (
+    BotsDidNotStart,
+    RemoteBotsAbsent,
+    StorageStopped,
+    TournamentError,
+)
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.formats import VERSUS, Format, watch
 from arena.tournament.local import LocalExecutor
 from arena.tournament.settings import RunSettings
+from arena.wire.codec import GameCodec, codec_for
+from arena.wire.messages import LogEntry, match_log
+
+LIVE_LOG_EVERY_S = 0.5
+"""How often a running match's log so far is written to the store, at most (if it grew)."""
 
 
 @dataclass
@@ -84,10 +99,13 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                          settings: RunSettings, progress: Progress | None = None,
                          stop: asyncio.Event | None = None,
                          notice: Notice | None = None,
-                         executor: Executor | None = None) -> RunSummary:
+                         executor: Executor | None = None,
+                         slots: asyncio.Semaphore | None = None) -> RunSummary:
     """Play every unfinished match of the tournament; return when all are finished.
 
-    Up to ``settings.parallel`` matches are played at once, each by ``executor``
+    Up to ``settings.parallel`` matches are played at once (and each takes one of
+    ``slots`` too, when given: the server's limit shared by the tournaments it plays
+    at once, taken in turn), each by ``executor``
     (by default a :class:`~arena.tournament.local.LocalExecutor` with ``data_dir``,
     ``settings`` and ``notice``), which is started with the bots of the matches
     left and closed at the end, whatever happens.
@@ -108,7 +126,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     with store.running(tournament_id):
         try:
             return await _run(store, tournament_id, data_dir, settings, progress,
-                              stop or asyncio.Event(), notice, executor)
+                              stop or asyncio.Event(), notice, executor, slots)
         except asyncio.CancelledError:  # Ctrl-C, a second SIGTERM
             with contextlib.suppress(StoreError):
                 store.set_tournament_status(tournament_id, "interrupted")
@@ -117,7 +135,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
 
 async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
                progress: Progress | None, stop: asyncio.Event, notice: Notice | None,
-               executor: Executor | None) -> RunSummary:
+               executor: Executor | None, slots: asyncio.Semaphore | None = None) -> RunSummary:
     refused: list[StoreError] = []
     began = time.perf_counter()
     tournament = store.get_tournament(tournament_id)
@@ -130,7 +148,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                           faults=0, decided=rule.said)
     todo = store.claim_unfinished(tournament_id)
     total, done = tournament.total, tournament.total - len(todo)
-    entrants = _entrants(store, todo, settings.limits)
+    entrants = _entrants(store, todo, settings, data_dir / SUBMITTED_DIR)
     if executor is None:
         executor = LocalExecutor(data_dir, settings, notice,
                                  hidden=(store.path,) if store.path is not None else ())
@@ -150,7 +168,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
 
         async def play(match: MatchToRun) -> None:
             nonlocal done, faults, played
-            async with gate:
+            async with gate, slots if slots is not None else contextlib.nullcontext():
                 if stop.is_set():
                     return
                 try:
@@ -159,11 +177,16 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                     refused.append(err)
                     stop.set()
                     return
-                report = await executor.play(MatchJob(
-                    match_id=match.id, index=match.index, game=game.name,
-                    players=tournament.players, seed=match.seed, options=options,
-                    seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=clocks,
-                    lane=match.lane))
+                live = asyncio.ensure_future(_write_live_log(store, executor, match.id,
+                                                             game.name, writer))
+                try:
+                    report = await executor.play(MatchJob(
+                        match_id=match.id, index=match.index, game=game.name,
+                        players=tournament.players, seed=match.seed, options=options,
+                        seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=clocks,
+                        lane=match.lane))
+                finally:  # a write under way still runs on the store thread, before the finish
+                    live.cancel()
                 try:  # the log is encoded there too, off the matches still in play
                     await loop.run_in_executor(writer, _finish, store, match.id, report)
                 except StoreError as err:
@@ -200,20 +223,37 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
         writer.shutdown(wait=True)  # a write under way (even when cancelled) completes
 
 
-def _entrants(store: Store, todo: Sequence[MatchToRun],
-              limits: ResourceLimits) -> dict[int, Entrant]:
+def _entrants(store: Store, todo: Sequence[MatchToRun], settings: RunSettings,
+              submitted: Path) -> dict[int, Entrant]:
     """The bots of the matches still to play, by id, in id order."""
     entrants: dict[int, Entrant] = {}
     for bot_id in sorted({b for m in todo for b in m.seat_bot_ids}):
-        info = store.get_bot_by_id(bot_id)
-        if info.remote:
-            entrants[bot_id] = Entrant(bot_id, info.label, token_hash=store.bot_token_hash(bot_id),
-                                       limits=limits)
-        else:
-            lanes = 1 + max(m.lane for m in todo if bot_id in m.seat_bot_ids)
-            entrants[bot_id] = Entrant(bot_id, info.label, command=info.command, limits=limits,
-                                       folder=info.folder, lanes=lanes)
+        lanes = 1 + max(m.lane for m in todo if bot_id in m.seat_bot_ids)
+        entrants[bot_id] = entrant_of(store, store.get_bot_by_id(bot_id), settings.limits,
+                                      submitted, lanes, settings.sandbox)
     return entrants
+
+
+def entrant_of(store: Store, info: BotInfo, limits: ResourceLimits, submitted: Path,
+               lanes: int = 1, sandbox: bool = True) -> Entrant:
+    """A bot as an executor needs it. A submitted version runs from its code unpacked under
+    ``submitted`` (done here from its stored archive, with its dependencies built, in the
+    ``sandbox`` unless the tournament runs without it, where this machine has not done it
+    yet)."""
+    if info.remote:
+        return Entrant(info.id, info.label, token_hash=store.bot_token_hash(info.id),
+                       limits=limits)
+    folder, deps = info.folder, None
+    if info.content_hash is not None:
+        try:
+            installed, _ = submissions.materialize(
+                store.bot_code(info.content_hash).archive, info.content_hash, submitted, sandbox)
+        except submissions.SubmissionError as err:
+            raise TournamentError(f"cannot prepare bot {info.label}: {err}") from None
+        folder = str(installed.code)
+        deps = None if installed.deps is None else str(installed.deps)
+    return Entrant(info.id, info.label, command=info.command, limits=limits, folder=folder,
+                   deps=deps, lanes=lanes)
 
 
 async def _start(executor: Executor, entrants: Sequence[Entrant], stop: asyncio.Event) -> None:
@@ -230,6 +270,33 @@ async def _start(executor: Executor, entrants: Sequence[Entrant], stop: asyncio.
                 await starting
     if not starting.cancelled():
         starting.result()  # its error, if any
+
+
+async def _write_live_log(store: Store, executor: Executor, match_id: int, game: str,
+                          writer: ThreadPoolExecutor) -> None:
+    """While the match plays (until cancelled): every :data:`LIVE_LOG_EVERY_S`, its log so
+    far to the store if it grew, encoded on the store thread. Only the entries new since the
+    last write are encoded: a ``MatchLog``'s bytes are its entries' bytes one after another.
+    A refused write is left to the match's finish to report."""
+    loop = asyncio.get_running_loop()
+    codec = codec_for(game)
+    written, data = 0, b""
+    while True:
+        await asyncio.sleep(LIVE_LOG_EVERY_S)
+        entries = executor.live_log(match_id)
+        if entries is None or len(entries) == written:
+            continue
+        new = list(entries[written:])  # whole steps: read between two awaits of the referee
+        written = len(entries)
+        data = await loop.run_in_executor(writer, _live_log, store, match_id, codec, data, new)
+
+
+def _live_log(store: Store, match_id: int, codec: GameCodec, data: bytes,
+              new: list[LogEntry]) -> bytes:
+    data += match_log(codec, new)
+    with contextlib.suppress(StoreError):
+        store.write_live_log(match_id, data)
+    return data
 
 
 def _finish(store: Store, match_id: int, report: MatchReport) -> bool:

@@ -79,7 +79,8 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
                       repetitions: int, seed: int | None, raw_options: Mapping[str, str],
                       settings: RunSettings, deals: str | None = None,
                       deals_from_seed: bool = False,
-                      notice: Callable[[str], None] | None = None, plan: Plan | None = None) -> int:
+                      notice: Callable[[str], None] | None = None, plan: Plan | None = None,
+                      queued: bool = False) -> int:
     """Write a tournament of the named bots (``NAME`` or ``NAME@VERSION``), a round-robin
     unless ``plan`` says otherwise, with every match of its schedule pending; its id.
     ``players``: the game's default when None; ``seed``: a random one when None.
@@ -89,7 +90,8 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
     :data:`INDEPENDENT`, or None: duplicate unless a remote bot takes part, since a
     remote bot cannot be kept from remembering a deal between rotations (a versus match
     is always played on duplicate sets). ``notice`` hears what an operator's choice allows
-    bots to do."""
+    bots to do. ``queued``: for the server's scheduler to play (``arena serve``), which
+    resumes it after a crash (``served`` in its settings)."""
     plan = plan or Plan()
     say = notice or (lambda _: None)
     if plan.kind not in KINDS:
@@ -111,7 +113,12 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
     bots = [store.get_bot(*name_version(label)) for label in bot_names]
     field_bots = [store.get_bot(*name_version(label)) for label in plan.field]
     for bot in (*bots, *field_bots):
-        if not bot.remote:
+        if bot.games is not None and game.name not in bot.games:
+            raise TournamentError(f"{bot.label} does not play {game.name} (its manifest names "
+                                  f"{', '.join(bot.games)})")
+        if bot.submitted:
+            pass  # its command was checked against its code at submission
+        elif not bot.remote:
             parse_command(bot.command, Path(bot.folder) if bot.folder else None)
         elif settings.listen is None:
             raise TournamentError(f"{bot.label} is a remote bot: give --listen HOST:PORT where it "
@@ -149,11 +156,12 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
         chosen = Format(kind=VERSUS, challengers=tuple(bot_ids), field=tuple(field_ids),
                         sets=sets, sprt=plan.sprt)
     saved = {**settings.saved(), "deals": DUPLICATE if duplicate else INDEPENDENT,
-             "deals_from_seed": deals_from_seed, "format": chosen.saved()}
+             "deals_from_seed": deals_from_seed, "format": chosen.saved(),
+             **({"served": True} if queued else {})}
     return store.create_tournament(
         game=game.name, players=seats, options=dict(options), seed=tournament_seed,
         repetitions=repetitions, bot_ids=bot_ids + field_ids, schedule=schedule, settings=saved,
-        deal_key=source.stored_key)
+        deal_key=source.stored_key, queued=queued)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ class Fault(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FAULT_ILLEGAL_ACTION: _ClassVar[Fault]
     FAULT_MALFORMED: _ClassVar[Fault]
     FAULT_NO_SHOW: _ClassVar[Fault]
+    FAULT_ERROR: _ClassVar[Fault]
 FAULT_NONE: Fault
 FAULT_TIMEOUT: Fault
 FAULT_DISCONNECTED: Fault
@@ -29,6 +30,7 @@ FAULT_CRASHED: Fault
 FAULT_ILLEGAL_ACTION: Fault
 FAULT_MALFORMED: Fault
 FAULT_NO_SHOW: Fault
+FAULT_ERROR: Fault
 
 class GameObservation(_message.Message):
     __slots__ = ("face_card_kill_card", "kill", "serial_killer", "king", "kings_corner", "knives")
@@ -109,18 +111,26 @@ class Assignment(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., credential: _Optional[str] = ..., game: _Optional[str] = ...) -> None: ...
 
 class BotMessage(_message.Message):
-    __slots__ = ("hello", "choice")
+    __slots__ = ("hello", "choice", "failure")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     CHOICE_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
     choice: Choice
-    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., choice: _Optional[_Union[Choice, _Mapping]] = ...) -> None: ...
+    failure: Failure
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., choice: _Optional[_Union[Choice, _Mapping]] = ..., failure: _Optional[_Union[Failure, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
     __slots__ = ("credential",)
     CREDENTIAL_FIELD_NUMBER: _ClassVar[int]
     credential: str
     def __init__(self, credential: _Optional[str] = ...) -> None: ...
+
+class Failure(_message.Message):
+    __slots__ = ("message",)
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    message: str
+    def __init__(self, message: _Optional[str] = ...) -> None: ...
 
 class Choice(_message.Message):
     __slots__ = ("decision_id", "index", "action")
@@ -216,18 +226,26 @@ class Notice(_message.Message):
     def __init__(self, text: _Optional[str] = ..., decision_id: _Optional[int] = ...) -> None: ...
 
 class BotInfo(_message.Message):
-    __slots__ = ("id", "name", "version", "command", "remote")
+    __slots__ = ("id", "name", "version", "command", "remote", "content_hash", "games", "created_at", "author")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
     REMOTE_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
     id: int
     name: str
     version: str
     command: str
     remote: bool
-    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., command: _Optional[str] = ..., remote: _Optional[bool] = ...) -> None: ...
+    content_hash: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    created_at: str
+    author: str
+    def __init__(self, id: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., command: _Optional[str] = ..., remote: _Optional[bool] = ..., content_hash: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., created_at: _Optional[str] = ..., author: _Optional[str] = ...) -> None: ...
 
 class ListBotsRequest(_message.Message):
     __slots__ = ()
@@ -239,8 +257,56 @@ class ListBotsResponse(_message.Message):
     bots: _containers.RepeatedCompositeFieldContainer[BotInfo]
     def __init__(self, bots: _Optional[_Iterable[_Union[BotInfo, _Mapping]]] = ...) -> None: ...
 
+class SubmitBotRequest(_message.Message):
+    __slots__ = ("label", "data")
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    label: str
+    data: bytes
+    def __init__(self, label: _Optional[str] = ..., data: _Optional[bytes] = ...) -> None: ...
+
+class SubmitBotResponse(_message.Message):
+    __slots__ = ("bot", "new", "files", "size", "build_s")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    NEW_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
+    BUILD_S_FIELD_NUMBER: _ClassVar[int]
+    bot: BotInfo
+    new: bool
+    files: int
+    size: int
+    build_s: float
+    def __init__(self, bot: _Optional[_Union[BotInfo, _Mapping]] = ..., new: _Optional[bool] = ..., files: _Optional[int] = ..., size: _Optional[int] = ..., build_s: _Optional[float] = ...) -> None: ...
+
+class ReadBotLogRequest(_message.Message):
+    __slots__ = ("bot", "max_bytes")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    MAX_BYTES_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    max_bytes: int
+    def __init__(self, bot: _Optional[str] = ..., max_bytes: _Optional[int] = ...) -> None: ...
+
+class BotLogFile(_message.Message):
+    __slots__ = ("name", "text", "truncated")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    text: str
+    truncated: bool
+    def __init__(self, name: _Optional[str] = ..., text: _Optional[str] = ..., truncated: _Optional[bool] = ...) -> None: ...
+
+class ReadBotLogResponse(_message.Message):
+    __slots__ = ("bot", "files")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    FILES_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    files: _containers.RepeatedCompositeFieldContainer[BotLogFile]
+    def __init__(self, bot: _Optional[str] = ..., files: _Optional[_Iterable[_Union[BotLogFile, _Mapping]]] = ...) -> None: ...
+
 class TournamentInfo(_message.Message):
-    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots")
+    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots", "format", "void", "created_at", "note")
     ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -248,6 +314,10 @@ class TournamentInfo(_message.Message):
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    VOID_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     id: int
     game: str
     status: str
@@ -255,7 +325,11 @@ class TournamentInfo(_message.Message):
     matches: int
     finished: int
     bots: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
+    format: str
+    void: int
+    created_at: str
+    note: str
+    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., format: _Optional[str] = ..., void: _Optional[int] = ..., created_at: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
     __slots__ = ()
@@ -266,6 +340,103 @@ class ListTournamentsResponse(_message.Message):
     TOURNAMENTS_FIELD_NUMBER: _ClassVar[int]
     tournaments: _containers.RepeatedCompositeFieldContainer[TournamentInfo]
     def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentInfo, _Mapping]]] = ...) -> None: ...
+
+class CreateTournamentRequest(_message.Message):
+    __slots__ = ("game", "bots", "players", "repetitions", "format", "field", "sets", "sprt", "options", "parallel", "seed", "deals", "deals_from_seed", "move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s", "bot_memory", "bot_cpu_seconds", "bot_processes", "bot_cpus", "bot_open_files")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    REPETITIONS_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    SPRT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    PARALLEL_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FROM_SEED_FIELD_NUMBER: _ClassVar[int]
+    MOVE_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    START_TIMEOUT_S_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_S_FIELD_NUMBER: _ClassVar[int]
+    EVENT_DELAY_S_FIELD_NUMBER: _ClassVar[int]
+    BOT_MEMORY_FIELD_NUMBER: _ClassVar[int]
+    BOT_CPU_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    BOT_PROCESSES_FIELD_NUMBER: _ClassVar[int]
+    BOT_CPUS_FIELD_NUMBER: _ClassVar[int]
+    BOT_OPEN_FILES_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    players: int
+    repetitions: int
+    format: str
+    field: _containers.RepeatedScalarFieldContainer[str]
+    sets: int
+    sprt: str
+    options: _containers.ScalarMap[str, str]
+    parallel: int
+    seed: int
+    deals: str
+    deals_from_seed: bool
+    move_timeout_s: float
+    start_timeout_s: float
+    time_bank_s: float
+    event_delay_s: float
+    bot_memory: str
+    bot_cpu_seconds: str
+    bot_processes: str
+    bot_cpus: str
+    bot_open_files: str
+    def __init__(self, game: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., players: _Optional[int] = ..., repetitions: _Optional[int] = ..., format: _Optional[str] = ..., field: _Optional[_Iterable[str]] = ..., sets: _Optional[int] = ..., sprt: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., parallel: _Optional[int] = ..., seed: _Optional[int] = ..., deals: _Optional[str] = ..., deals_from_seed: _Optional[bool] = ..., move_timeout_s: _Optional[float] = ..., start_timeout_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ..., event_delay_s: _Optional[float] = ..., bot_memory: _Optional[str] = ..., bot_cpu_seconds: _Optional[str] = ..., bot_processes: _Optional[str] = ..., bot_cpus: _Optional[str] = ..., bot_open_files: _Optional[str] = ...) -> None: ...
+
+class GetTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: int
+    def __init__(self, tournament_id: _Optional[int] = ...) -> None: ...
+
+class TournamentReport(_message.Message):
+    __slots__ = ("tournament", "report_json")
+    TOURNAMENT_FIELD_NUMBER: _ClassVar[int]
+    REPORT_JSON_FIELD_NUMBER: _ClassVar[int]
+    tournament: TournamentInfo
+    report_json: str
+    def __init__(self, tournament: _Optional[_Union[TournamentInfo, _Mapping]] = ..., report_json: _Optional[str] = ...) -> None: ...
+
+class CancelTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: int
+    def __init__(self, tournament_id: _Optional[int] = ...) -> None: ...
+
+class CancelTournamentResponse(_message.Message):
+    __slots__ = ("voided",)
+    VOIDED_FIELD_NUMBER: _ClassVar[int]
+    voided: int
+    def __init__(self, voided: _Optional[int] = ...) -> None: ...
+
+class WatchMatchRequest(_message.Message):
+    __slots__ = ("match_id",)
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    match_id: int
+    def __init__(self, match_id: _Optional[int] = ...) -> None: ...
+
+class MatchUpdate(_message.Message):
+    __slots__ = ("match", "events", "ended")
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    match: MatchInfo
+    events: _containers.RepeatedCompositeFieldContainer[GameEvent]
+    ended: bool
+    def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., ended: _Optional[bool] = ...) -> None: ...
 
 class SeatRecord(_message.Message):
     __slots__ = ("seat", "bot", "score", "rank", "fault")
@@ -326,13 +497,17 @@ class MatchRecord(_message.Message):
     def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
 
 class LeaderboardRequest(_message.Message):
-    __slots__ = ("game",)
+    __slots__ = ("game", "pool", "tournament_id")
     GAME_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
-    def __init__(self, game: _Optional[str] = ...) -> None: ...
+    pool: str
+    tournament_id: int
+    def __init__(self, game: _Optional[str] = ..., pool: _Optional[str] = ..., tournament_id: _Optional[int] = ...) -> None: ...
 
 class LeaderboardRow(_message.Message):
-    __slots__ = ("game", "bot", "mu", "sigma", "conservative", "matches", "wins", "faults")
+    __slots__ = ("game", "bot", "mu", "sigma", "conservative", "matches", "wins", "faults", "pool", "name", "version", "bot_id")
     GAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
@@ -341,6 +516,10 @@ class LeaderboardRow(_message.Message):
     MATCHES_FIELD_NUMBER: _ClassVar[int]
     WINS_FIELD_NUMBER: _ClassVar[int]
     FAULTS_FIELD_NUMBER: _ClassVar[int]
+    POOL_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
     game: str
     bot: str
     mu: float
@@ -349,7 +528,11 @@ class LeaderboardRow(_message.Message):
     matches: int
     wins: int
     faults: int
-    def __init__(self, game: _Optional[str] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., faults: _Optional[int] = ...) -> None: ...
+    pool: str
+    name: str
+    version: str
+    bot_id: int
+    def __init__(self, game: _Optional[str] = ..., bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., conservative: _Optional[float] = ..., matches: _Optional[int] = ..., wins: _Optional[int] = ..., faults: _Optional[int] = ..., pool: _Optional[str] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., bot_id: _Optional[int] = ...) -> None: ...
 
 class LeaderboardResponse(_message.Message):
     __slots__ = ("rows",)
@@ -364,12 +547,14 @@ class MatchLog(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[LogEntry, _Mapping]]] = ...) -> None: ...
 
 class LogEntry(_message.Message):
-    __slots__ = ("decision", "event")
+    __slots__ = ("decision", "event", "fault")
     DECISION_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    FAULT_FIELD_NUMBER: _ClassVar[int]
     decision: LoggedDecision
     event: LoggedEvent
-    def __init__(self, decision: _Optional[_Union[LoggedDecision, _Mapping]] = ..., event: _Optional[_Union[LoggedEvent, _Mapping]] = ...) -> None: ...
+    fault: LoggedFault
+    def __init__(self, decision: _Optional[_Union[LoggedDecision, _Mapping]] = ..., event: _Optional[_Union[LoggedEvent, _Mapping]] = ..., fault: _Optional[_Union[LoggedFault, _Mapping]] = ...) -> None: ...
 
 class LoggedDecision(_message.Message):
     __slots__ = ("decision_id", "seat", "action", "fallback", "seconds")
@@ -384,6 +569,16 @@ class LoggedDecision(_message.Message):
     fallback: bool
     seconds: float
     def __init__(self, decision_id: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[GameAction, _Mapping]] = ..., fallback: _Optional[bool] = ..., seconds: _Optional[float] = ...) -> None: ...
+
+class LoggedFault(_message.Message):
+    __slots__ = ("seat", "fault", "reason")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    FAULT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    fault: Fault
+    reason: str
+    def __init__(self, seat: _Optional[int] = ..., fault: _Optional[_Union[Fault, str]] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class LoggedEvent(_message.Message):
     __slots__ = ("event", "public", "visible_to")

@@ -162,6 +162,11 @@ class BotService:
 class OperatorServiceStub:
     """---------------------------------------------------------------- operators
 
+    `arena serve`'s service for operators and bot authors (docs/server.md). Every call
+    sends `authorization: Bearer TOKEN`: the operator's token may call everything; an
+    author's token (`arena author add`) may submit and read its own bots, and read what
+    is public. Anything else is PERMISSION_DENIED; an unknown token UNAUTHENTICATED.
+
     """
 
     def __init__(self, channel):
@@ -195,10 +200,45 @@ class OperatorServiceStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.LeaderboardRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.LeaderboardResponse.FromString,
                 _registered_method=True)
+        self.SubmitBot = channel.stream_unary(
+                '/arena.v1.OperatorService/SubmitBot',
+                request_serializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.SubmitBotResponse.FromString,
+                _registered_method=True)
+        self.ReadBotLog = channel.unary_unary(
+                '/arena.v1.OperatorService/ReadBotLog',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ReadBotLogRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.ReadBotLogResponse.FromString,
+                _registered_method=True)
+        self.CreateTournament = channel.unary_unary(
+                '/arena.v1.OperatorService/CreateTournament',
+                request_serializer=arena_dot_v1_dot_arena__pb2.CreateTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.TournamentInfo.FromString,
+                _registered_method=True)
+        self.GetTournament = channel.unary_unary(
+                '/arena.v1.OperatorService/GetTournament',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.TournamentReport.FromString,
+                _registered_method=True)
+        self.CancelTournament = channel.unary_unary(
+                '/arena.v1.OperatorService/CancelTournament',
+                request_serializer=arena_dot_v1_dot_arena__pb2.CancelTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.CancelTournamentResponse.FromString,
+                _registered_method=True)
+        self.WatchMatch = channel.unary_stream(
+                '/arena.v1.OperatorService/WatchMatch',
+                request_serializer=arena_dot_v1_dot_arena__pb2.WatchMatchRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.MatchUpdate.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
     """---------------------------------------------------------------- operators
+
+    `arena serve`'s service for operators and bot authors (docs/server.md). Every call
+    sends `authorization: Bearer TOKEN`: the operator's token may call everything; an
+    author's token (`arena author add`) may submit and read its own bots, and read what
+    is public. Anything else is PERMISSION_DENIED; an unknown token UNAUTHENTICATED.
 
     """
 
@@ -232,6 +272,51 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SubmitBot(self, request_iterator, context):
+        """A version of a bot, as its archive's bytes (a .zip or a .tar.gz holding arena-bot.toml)
+        in chunks of at most 64 KiB; `label` in the first message. More than 20 MiB in all is
+        RESOURCE_EXHAUSTED as soon as the chunk that goes over arrives.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReadBotLog(self, request, context):
+        """The captured output of a bot version (an author: of its own bots only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateTournament(self, request, context):
+        """Queue a tournament for the server's scheduler (operator only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTournament(self, request, context):
+        """A tournament's settings, progress, standings and crosstable.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelTournament(self, request, context):
+        """Stop a tournament: no new match starts, the unfinished ones are void (operator only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WatchMatch(self, request, context):
+        """The public view of a match as it is played: every event all seats may see, never a
+        private one; the stream ends when the match has ended.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -260,6 +345,36 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     request_deserializer=arena_dot_v1_dot_arena__pb2.LeaderboardRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.LeaderboardResponse.SerializeToString,
             ),
+            'SubmitBot': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitBot,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.SubmitBotRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.SubmitBotResponse.SerializeToString,
+            ),
+            'ReadBotLog': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReadBotLog,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ReadBotLogRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.ReadBotLogResponse.SerializeToString,
+            ),
+            'CreateTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTournament,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.TournamentInfo.SerializeToString,
+            ),
+            'GetTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTournament,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.TournamentReport.SerializeToString,
+            ),
+            'CancelTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelTournament,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.CancelTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.CancelTournamentResponse.SerializeToString,
+            ),
+            'WatchMatch': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchMatch,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.WatchMatchRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.MatchUpdate.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'arena.v1.OperatorService', rpc_method_handlers)
@@ -270,6 +385,11 @@ def add_OperatorServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class OperatorService:
     """---------------------------------------------------------------- operators
+
+    `arena serve`'s service for operators and bot authors (docs/server.md). Every call
+    sends `authorization: Bearer TOKEN`: the operator's token may call everything; an
+    author's token (`arena author add`) may submit and read its own bots, and read what
+    is public. Anything else is PERMISSION_DENIED; an unknown token UNAUTHENTICATED.
 
     """
 
@@ -398,6 +518,168 @@ class OperatorService:
             '/arena.v1.OperatorService/Leaderboard',
             arena_dot_v1_dot_arena__pb2.LeaderboardRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.LeaderboardResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitBot(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/arena.v1.OperatorService/SubmitBot',
+            arena_dot_v1_dot_arena__pb2.SubmitBotRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.SubmitBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReadBotLog(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/ReadBotLog',
+            arena_dot_v1_dot_arena__pb2.ReadBotLogRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.ReadBotLogResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/CreateTournament',
+            arena_dot_v1_dot_arena__pb2.CreateTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.TournamentInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/GetTournament',
+            arena_dot_v1_dot_arena__pb2.GetTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.TournamentReport.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/CancelTournament',
+            arena_dot_v1_dot_arena__pb2.CancelTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.CancelTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchMatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/arena.v1.OperatorService/WatchMatch',
+            arena_dot_v1_dot_arena__pb2.WatchMatchRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.MatchUpdate.FromString,
             options,
             channel_credentials,
             insecure,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from arena.games.base import OptionValue
@@ -98,18 +99,44 @@ LoggedDecision = tuple[int, int, Any, bool, float]  # decision id, seat, action,
 LoggedEvent = tuple[Any, frozenset[int] | None]  # the event, its audience (None: all)
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedFault:
+    """A seat's fault as the log keeps it: when it happened (its place among the entries),
+    its name (:data:`FAULT_NUMBERS`) and why."""
+
+    seat: int
+    fault: str
+    reason: str
+
+
+LogEntry = LoggedDecision | LoggedEvent | LoggedFault
+REASON_LENGTH = 500
+"""The longest reason a log keeps (a bot's own error message is cut there)."""
+
+
+def failure_message(error: BaseException) -> str:
+    """What a bot says of its own error in an ``arena.v1.Failure``: ``KeyError: '7H'``."""
+    text = str(error)
+    message = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return message[:REASON_LENGTH]
+
+
 _LOGGED_ACTION = _key(pb.LoggedDecision, "action")
 _LOGGED_EVENT = _key(pb.LoggedEvent, "event")
 
 
-def match_log(codec: GameCodec, entries: Iterable[LoggedDecision | LoggedEvent]) -> bytes:
+def match_log(codec: GameCodec, entries: Iterable[LogEntry]) -> bytes:
     """A ``MatchLog``'s bytes from its entries in order: decisions (decision id, seat,
-    action, fallback, seconds) and events (event, audience)."""
+    action, fallback, seconds), events (event, audience) and faults."""
     log = pb.MatchLog()
     add = log.entries.add
     actions, events = codec.action_pieces, codec.event_pieces
     for entry in entries:
-        if len(entry) == 5:
+        if isinstance(entry, LoggedFault):
+            fault = add().fault
+            fault.seat, fault.fault = entry.seat, FAULT_NUMBERS[entry.fault]
+            fault.reason = entry.reason[:REASON_LENGTH]
+        elif len(entry) == 5:
             decision = add().decision
             decision.decision_id, decision.seat = entry[0], entry[1]
             decision.MergeFromString(actions(_LOGGED_ACTION, [entry[2]]))
@@ -125,14 +152,18 @@ def match_log(codec: GameCodec, entries: Iterable[LoggedDecision | LoggedEvent])
     return log.SerializeToString()
 
 
-def read_match_log(codec: GameCodec, data: bytes) -> list[LoggedDecision | LoggedEvent]:
+def read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:
     """The entries of a ``MatchLog``'s bytes, as :func:`match_log` takes them."""
-    entries: list[LoggedDecision | LoggedEvent] = []
+    entries: list[LogEntry] = []
     for entry in pb.MatchLog.FromString(data).entries:
-        if entry.WhichOneof("entry") == "decision":
+        kind = entry.WhichOneof("entry")
+        if kind == "decision":
             d = entry.decision
             entries.append((d.decision_id, d.seat, codec.decode_action(d.action), d.fallback,
                             d.seconds))
+        elif kind == "fault":
+            f = entry.fault
+            entries.append(LoggedFault(f.seat, FAULT_NAMES.get(f.fault, str(f.fault)), f.reason))
         else:
             e = entry.event
             entries.append((codec.decode_event(e.event),

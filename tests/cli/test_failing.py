@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,68 @@ def test_commands_that_only_read_never_create_a_database(tmp_path: Path,
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"no database '{db}' (this command creates none)" in result.stderr
     assert not db.exists() and list(tmp_path.iterdir()) == []
+
+
+BUGGY_BOT = '''
+import os
+import sys
+from sdk import Bot
+from sdk.run import run
+
+class Buggy(Bot):
+    def __init__(self):
+        self.moves = 0
+
+    def act(self, observation, legal_actions):
+        self.moves += 1
+        if self.moves == 2:
+            if sys.argv[1] == "raise":
+                raise KeyError("no plan for this hand")
+            os._exit(9)
+        return legal_actions[0]
+
+run(Buggy)
+'''
+
+
+def test_a_bots_exception_is_an_error_with_its_message_not_a_disconnect(tmp_path: Path) -> None:
+    """A bot whose ``act`` raises gives up its seat with a Failure: the seat's fault is
+    ``error`` (its process lives on), the match log keeps the bot's message where it
+    happened, and its own log the traceback. A bot whose process dies is ``crashed``."""
+    db = tmp_path / "arena.db"
+    (tmp_path / "buggy.py").write_text(BUGGY_BOT)
+    arena("bot", "add", "raises", "--command", "python buggy.py raise", "--dir", str(tmp_path), db=db)
+    arena("bot", "add", "dies", "--command", "python buggy.py exit", "--dir", str(tmp_path), db=db)
+    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    arena("tournament", "run", "--game", "kill", "--players", "3", "--bot", "raises", "--bot",
+          "dies", "--bot", "random", "--seed", "1", db=db, timeout=180)
+    store = Store(str(db))
+    matches = store.list_matches(1, 100)
+    assert len(matches) == 3 and {str(m.status) for m in matches} == {"finished"}
+    faults = {(seat.bot, seat.fault) for m in matches for seat in m.seats}
+    assert faults == {("raises@1", "error"), ("dies@1", "crashed"), ("random@1", "")}
+
+    shown = json.loads(arena("match", "show", str(matches[0].id), "--json", db=db).stdout)["match"]
+    errors = [line for line in shown["log"] if line["kind"] == "fault"]
+    seat = next(s["seat"] for s in shown["seats"] if s["bot"] == "raises@1")
+    assert {"seat": seat, "fault": "error", "reason": "KeyError: 'no plan for this hand'",
+            "audience": [seat]}.items() <= next(e for e in errors if e["seat"] == seat).items()
+    crash = next(e for e in errors if e["seat"] != seat)
+    assert crash["fault"] == "crashed" and crash["reason"] == "its process died"
+    # the fault comes where it happened: after the bot's first decision, before its next one
+    decisions = [i for i, line in enumerate(shown["log"])
+                 if line["kind"] == "decision" and line["seat"] == seat and not line["fallback"]]
+    assert len(decisions) == 1 and shown["log"].index(next(
+        e for e in errors if e["seat"] == seat)) > decisions[0]
+    # a seat's view holds its own fault only
+    other = json.loads(arena("match", "show", str(matches[0].id), "--json", "--seat",
+                             str(next(s["seat"] for s in shown["seats"] if s["bot"] == "random@1")),
+                             db=db).stdout)["match"]
+    assert not [line for line in other["log"] if line["kind"] == "fault"]
+    printed = arena("match", "show", str(matches[0].id), db=db).stdout
+    assert f"seat {seat} is out of the match: error (KeyError: 'no plan for this hand')" in printed
+
+    logs = list((tmp_path / "arena-data" / "logs").glob("raises*")) or \
+        list(db.parent.rglob("raises*.log"))
+    assert logs and "KeyError: 'no plan for this hand'" in "".join(p.read_text() for p in logs)
+    assert "Traceback" in "".join(p.read_text() for p in logs)

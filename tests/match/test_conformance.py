@@ -74,3 +74,19 @@ def test_options_are_validated(name: str) -> None:
         game.parse_options(game.max_players + 1)
     defaults = game.parse_options(game.default_players)
     assert set(defaults) == {o.name for o in game.options}
+
+
+def test_a_public_view_that_shows_a_hidden_card_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The public view is checked as a seat's observation is: one of seat 1's cards shown
+    on the table, or a count that depends on a hand, fails the property."""
+    import dataclasses
+
+    king = get_game("king")
+    honest = type(king).spectate
+
+    def leaky(self: Any, state: Any) -> Any:
+        return dataclasses.replace(honest(self, state), trick_cards=state.hands[1][:1])
+
+    monkeypatch.setattr(type(king), "spectate", leaky)
+    with pytest.raises(AssertionError, match="public view"):
+        suite.hidden_information(king, 1, budget=20)

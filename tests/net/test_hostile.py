@@ -174,7 +174,7 @@ def _claim_and_play(request: pb.DecisionRequest, asked: int) -> list[bytes]:
         choice(did + 10**12, 0),                      # ... far in the future
         b"",                                          # an empty message
         end,                                          # a MatchEnd's bytes
-        unknown_field(4, end[2:]) + unknown_field(3, b"\x0a\x00"),  # MatchEnd-like unknown fields
+        unknown_field(4, end[2:]) + unknown_field(9, b"\x0a\x00"),  # MatchEnd-like unknown fields
         choice(did, 0) + unknown_field(7, end),       # the right choice, with a MatchEnd inside
         choice(did, 0),                               # a duplicate of it
     ]

@@ -200,7 +200,7 @@ def test_a_time_bank_pays_for_a_slow_local_move() -> None:
     assert result.faults == ("", "", "")
 
 
-@pytest.mark.parametrize(("bot", "fault"), [(Failing(0), "crashed"), (Illegal(0), "illegal-action")])
+@pytest.mark.parametrize(("bot", "fault"), [(Failing(0), "error"), (Illegal(0), "illegal-action")])
 def test_a_local_bot_that_raises_or_answers_illegally_is_marked_and_ranks_last(
         bot: Bot, fault: str) -> None:
     result = play_local("kill", [bot, RandomBot(1), RandomBot(2)], seed=3, options={"rounds": "1"})

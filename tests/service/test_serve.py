@@ -25,7 +25,8 @@ def test_serve_answers_operators_and_serves_no_bot_service(tmp_path: Path) -> No
     arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "random",
           "--bot", "heuristic", "--seed", "2", db=db)
     token = "operator-secret-for-this-test"
-    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--db", str(db)],
+    server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--no-web",
+                               "--db", str(db)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": token})
     try:
@@ -83,7 +84,7 @@ def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = arena("serve", "--port", str(port), db=tmp_path / "a.db", check=False)
+        result = arena("serve", "--port", str(port), "--no-web", db=tmp_path / "a.db", check=False)
     assert result.returncode == 1
     assert result.stderr.strip() == f"error: cannot serve on 127.0.0.1:{port}: " \
                                     f"cannot listen on 127.0.0.1:{port} (in use?)"
@@ -99,7 +100,7 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
     with socket.socket(socket.AF_UNIX) as stale:  # left behind by a server that died
         stale.bind(str(path))
     token = "operator-secret-for-this-test"
-    command = [sys.executable, "-m", "arena", "serve", "--port", "0", "--tls-cert", str(cert),
+    command = [sys.executable, "-m", "arena", "serve", "--port", "0", "--no-web", "--tls-cert", str(cert),
                "--tls-key", str(key), "--operator-socket", str(path), "--db", str(db)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": token})
@@ -135,7 +136,7 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
             except grpc.RpcError as err:
                 assert isinstance(err, grpc.Call) and err.code() == grpc.StatusCode.UNAVAILABLE
 
-        second = arena("serve", "--port", "0", "--operator-socket", str(path), db=db, check=False)
+        second = arena("serve", "--port", "0", "--no-web", "--operator-socket", str(path), db=db, check=False)
         assert second.returncode == 1 and "already listens on" in second.stderr, second.stderr
     finally:
         server.send_signal(stop)
@@ -144,5 +145,7 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
         except subprocess.TimeoutExpired:
             server.kill()
             rest, _ = server.communicate()
-    assert server.returncode == 0 and rest.strip() == "stopped", rest  # and no warning or traceback
+    assert server.returncode == 0 and rest.strip().splitlines() == [
+        "scheduler: plays queued tournaments, at most 2 matches at once", "stopped"], rest
+    # and no warning or traceback
     assert not path.exists() and not path.is_symlink()  # removed on exit

@@ -34,6 +34,7 @@ from arena.storage.store import (
     ScheduledMatch,
     Store,
     StoreError,
+    SubmittedCode,
     TournamentStatus,
 )
 from arena.storage.tables import TABLE_NAMES, metadata
@@ -289,7 +290,7 @@ def _describe(url: str) -> dict[str, Any]:
     with engine.connect() as conn:
         inspector = sa.inspect(conn)
         out: dict[str, Any] = {}
-        for table in sorted(TABLE_NAMES):
+        for table in sorted(TABLE_NAMES & set(inspector.get_table_names())):  # as of its revision
             out[table] = {
                 "columns": [
                     (c["name"], str(c["type"]), c["nullable"]) for c in inspector.get_columns(table)
@@ -472,11 +473,15 @@ _JSON_COLUMNS = {("tournament", "options"), ("tournament", "settings"), ("tourna
 def _raw_rows(url: str) -> dict[str, list[dict[str, Any]]]:
     """Every row of every table, read with plain SQL; JSON text parsed, so that text and the
     JSON type compare (PostgreSQL's driver parses JSON columns itself)."""
-    keys = {"seat": "match_id, seat"}
+    keys = {"seat": "match_id, seat", "bot_archive": "sha256"}
     engine = _engine(url)
     out: dict[str, list[dict[str, Any]]] = {}
     with engine.connect() as conn:
+        present = set(sa.inspect(conn).get_table_names())
         for table in sorted(TABLE_NAMES):
+            if table not in present:  # not yet at the database's revision: no rows
+                out[table] = []
+                continue
             rows = conn.execute(sa.text(f'SELECT * FROM "{table}" ORDER BY {keys.get(table, "id")}'))
             out[table] = [
                 {k: json.loads(v) if (table, k) in _JSON_COLUMNS and isinstance(v, str) else v
@@ -498,6 +503,9 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
              "match": {"lane": 0},  # every match of a bot by its one process
              "seat": {"peer": None}},  # no connection recorded
     "0005": {"match": {"live_log": None}},  # no public log kept while it ran
+    "0006": {},  # indexes only
+    "0007": {"bot": {"content_hash": None, "games": None}},  # registered, not submitted
+    "0008": {"bot": {"author_id": None}},  # the operator's
 }
 """The columns each revision adds, with what a row written before it gets."""
 
@@ -748,7 +756,7 @@ def test_revision_0003_gives_every_bot_an_empty_folder_and_downgrades_without_it
         added = store.add_bot("eve", "python -m bots.random_bot", folder="/srv/bots/eve")
         assert store.get_bot("eve").folder == "/srv/bots/eve" == added.folder
         assert store.get_bot("ann", "2").folder is None
-        eve = {k: v for k, v in _raw_rows(url)["bot"][-1].items() if k != "folder"}
+        eve = _downgraded({"bot": [_raw_rows(url)["bot"][-1]]}, "0002")["bot"][0]
     _migrate(url, "downgrade", "0002")
     assert "folder" not in {name for name, _, _ in _bot_columns(url)}
     assert _raw_rows(url) == {**before, "bot": [*before["bot"], eve]}  # only the folder is gone
@@ -776,7 +784,7 @@ def test_revision_0004_gives_old_rows_no_key_lane_0_and_no_peer_and_downgrades_w
     assert ("peer", "VARCHAR", True) in _columns(url, "seat")  # NULL: none recorded
     assert _raw_rows(url) == _upgraded(before, "0003", "0004")  # nothing else touched
     after = _describe(url)
-    for table in TABLE_NAMES:  # only the three columns are new: keys, indexes, checks kept
+    for table in set(shape) & TABLE_NAMES:  # only the three columns are new: keys, indexes, checks
         assert {k: v for k, v in after[table].items() if k != "columns"} == \
             {k: v for k, v in shape[table].items() if k != "columns"}, table
         assert [c for c in after[table]["columns"] if (table, c[0]) not in new_columns] == \
@@ -808,6 +816,170 @@ def test_revision_0004_gives_old_rows_no_key_lane_0_and_no_peer_and_downgrades_w
     assert _raw_rows(url) == _downgraded(written, "0003")
     assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
         {k: v for k, v in shape.items() if k != "sql"}
+
+
+def _set_fault(url: str, fault: str) -> None:
+    engine = _engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE seat SET fault = :f WHERE match_id = 5 AND seat = 0"),
+                         {"f": fault})
+    finally:
+        engine.dispose()
+
+
+def test_revision_0005_allows_the_error_fault_and_a_live_log_and_downgrades_without_them(
+    url: str,
+) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0004")
+    before = _raw_rows(url)
+    with pytest.raises(sa.exc.IntegrityError):  # the database itself refuses the new fault
+        _set_fault(url, "error")
+    _migrate(url, "upgrade", "0005")
+    assert _stored_revisions(url) == {"0005"}
+    assert ("live_log", "BLOB" if url.startswith("sqlite") else "BYTEA", True) in \
+        _columns(url, "match")
+    assert _raw_rows(url) == _upgraded(before, "0004", "0005")  # nothing else touched
+    _set_fault(url, "error")
+    with pytest.raises(sa.exc.IntegrityError):  # and still refuses what is no fault
+        _set_fault(url, "exploded")
+    with Store(url) as store:
+        assert store.get_match(5).seats[0].fault == Fault.ERROR
+
+    _migrate(url, "downgrade", "0004")  # an error reads as the nearest older fault
+    after = _raw_rows(url)
+    assert next(s for s in after["seat"] if s["match_id"] == 5 and s["seat"] == 0)["fault"] == \
+        "disconnected"
+    assert "live_log" not in {name for name, _, _ in _columns(url, "match")}
+    with pytest.raises(sa.exc.IntegrityError):
+        _set_fault(url, "error")
+
+
+def _seat_index_sql(url: str) -> dict[str, str]:
+    """The seat table's indexes as the database writes them (their conditions included)."""
+    engine = _engine(url)
+    try:
+        with engine.connect() as conn:
+            query = ("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'seat' "
+                     "AND sql IS NOT NULL" if _is_sqlite(url) else
+                     "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'seat'")
+            return {name: " ".join(sql.split()) for name, sql in conn.exec_driver_sql(query)}
+    finally:
+        engine.dispose()
+
+
+def test_revision_0006_indexes_a_bots_seats_and_faults_and_downgrades_without_them(
+    url: str,
+) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0005")
+    before, shape = _raw_rows(url), _describe(url)
+    assert "ix_seat_bot_id" in _seat_index_sql(url)
+    _migrate(url, "upgrade", "0006")
+    assert _stored_revisions(url) == {"0006"}
+    assert _raw_rows(url) == before  # indexes only: every row as it was
+    indexes = {name: columns for name, columns, _unique in _describe(url)["seat"]["indexes"]}
+    assert indexes == {"ix_seat_bot_match": ("bot_id", "match_id"),
+                       "ix_seat_bot_fault": ("bot_id", "match_id")}
+    assert "WHERE" in _seat_index_sql(url)["ix_seat_bot_fault"]  # only the seats that faulted
+    assert "WHERE" not in _seat_index_sql(url)["ix_seat_bot_match"]
+    after = _describe(url)
+    for table in (set(shape) & TABLE_NAMES) - {"seat"}:
+        assert after[table] == shape[table], table
+    with Store(url) as store:  # still the same matches, read through the new indexes
+        assert [s.fault for s in store.get_match(5).seats] == \
+            [Fault(s["fault"]) for s in before["seat"] if s["match_id"] == 5]
+    _migrate(url, "downgrade", "0005")
+    assert _raw_rows(url) == before
+    assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
+        {k: v for k, v in shape.items() if k != "sql"}
+
+
+def test_revision_0007_keeps_submitted_code_once_and_downgrades_without_it(url: str) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0006")
+    before = _raw_rows(url)
+    _migrate(url, "upgrade", "0007")
+    assert _raw_rows(url) == _upgraded(before, "0006", "0007")  # old bots: not submitted
+    assert ("content_hash", "VARCHAR", True) in _columns(url, "bot")
+    code = SubmittedCode("ab" * 32, b"a canonical archive", 2, 19)
+    with Store(url) as store:
+        first, new = store.submit_bot("sub", "v1", "python bot.py", ["kill"], code)
+        again, renewed = store.submit_bot("sub", "v2", "python bot.py", ["kill"], code)
+        assert new and not renewed and again == first  # the same code: the same version
+        other, _ = store.submit_bot("other", None, "python bot.py", ["kill"], code)
+        assert other.version == "ab" * 6 and other.content_hash == first.content_hash
+        with pytest.raises(StoreError, match="already names code abababababab"):
+            store.submit_bot("sub", "v1", "python bot.py", ["kill"],
+                             SubmittedCode("cd" * 32, b"other code", 1, 10))
+        assert store.bot_code("ab" * 32) == code
+    assert len(_raw_rows(url)["bot_archive"]) == 1  # kept once for both bots
+    _migrate(url, "downgrade", "0006")
+    assert "content_hash" not in {name for name, _, _ in _columns(url, "bot")}
+    assert "bot_archive" not in _describe(url)
+
+
+def _set_status(url: str, status: str) -> None:
+    engine = _engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE tournament SET status = :s WHERE id = 1"), {"s": status})
+    finally:
+        engine.dispose()
+
+
+def test_revision_0008_adds_authors_and_queued_tournaments_and_downgrades_without_them(
+    url: str,
+) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0007")
+    before = _raw_rows(url)
+    with pytest.raises(sa.exc.IntegrityError):  # the database itself refuses the new status
+        _set_status(url, "queued")
+    _migrate(url, "upgrade", "0008")
+    assert _stored_revisions(url) == {"0008"}
+    assert _raw_rows(url) == _upgraded(before, "0007", "0008")  # old bots: the operator's
+    assert ("author_id", "INTEGER", True) in _columns(url, "bot")
+    _set_status(url, "queued")
+    with pytest.raises(sa.exc.IntegrityError):  # and still refuses what is no status
+        _set_status(url, "paused")
+    code = SubmittedCode("ab" * 32, b"a canonical archive", 2, 19)
+    with Store(url) as store:
+        assert store.get_tournament(1).status == "queued"
+        ann = store.add_author("ann", "1" * 64)
+        bob = store.add_author("bob", "2" * 64)
+        with pytest.raises(StoreError, match="already exists"):
+            store.add_author("ann", "3" * 64)
+        mine, _ = store.submit_bot("anns-bot", "v1", "python bot.py", ["kill"], code,
+                                   author_id=ann.id)
+        assert mine.author_id == ann.id
+        with pytest.raises(StoreError, match="belongs to author ann"):
+            store.submit_bot("anns-bot", "v2", "python bot.py", ["kill"],
+                             SubmittedCode("cd" * 32, b"other code", 1, 10), author_id=bob.id)
+        by_operator, _ = store.submit_bot("anns-bot", "v3", "python bot.py", ["kill"],
+                                          SubmittedCode("ef" * 32, b"more code", 1, 9))
+        assert by_operator.author_id == ann.id  # a version the operator adds stays ann's
+        old_name = before["bot"][0]["name"]
+        with pytest.raises(StoreError, match="is the operator's"):
+            store.submit_bot(old_name, "v9", "python bot.py", ["kill"], code, author_id=bob.id)
+        assert store.author_by_token_hash("1" * 64) == ann
+        store.set_author_token_hash("ann", "4" * 64)
+        with pytest.raises(StoreError, match="no author has this token"):
+            store.author_by_token_hash("1" * 64)
+        assert [(a.name, a.bots) for a in store.list_authors()] == [("ann", ("anns-bot",)),
+                                                                     ("bob", ())]
+    _migrate(url, "downgrade", "0007")  # a queued tournament reads as interrupted
+    after = _raw_rows(url)
+    assert next(t for t in after["tournament"] if t["id"] == 1)["status"] == "interrupted"
+    assert "author_id" not in {name for name, _, _ in _columns(url, "bot")}
+    assert "author" not in _describe(url)
+    with pytest.raises(sa.exc.IntegrityError):
+        _set_status(url, "queued")
 
 
 def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path: Path) -> None:

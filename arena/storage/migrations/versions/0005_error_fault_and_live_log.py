@@ -1,13 +1,15 @@
-"""A seat's ``error`` fault, and the public log of a match while it runs.
+"""A seat's ``error`` fault, and the log of a match while it runs.
 
 ``seat.fault`` may now be ``error``: the bot reported an exception of its own
 (its message is in the match log), which is not a disconnect. The CHECK
 constraint is widened; every stored value stays valid.
 
-``match.live_log``: the public events of a running match so far (an
-``arena.v1.MatchLog`` holding only events every seat may see), written while it
-is played so that spectators can follow it, and cleared when it finishes (the
-full log is then in ``match.log``). NULL for every match before this revision.
+``match.live_log``: the log of a running match so far, an ``arena.v1.MatchLog``
+like the final one (every decision and event, with its audience: all seats),
+written now and then while it is played so that spectators can follow it, and
+cleared when it finishes (the full log is then in ``match.log``). The database is
+the operator's, out of every bot's reach; the web serves only the public view
+derived from it while the match runs. NULL for every match before this revision.
 
 The values are written out here, not taken from the code: this revision must
 keep meaning what it meant when it was released.

@@ -1,0 +1,153 @@
+"""``arena ladder start|show``: a game's endless tournament (:mod:`arena.tournament.ladder`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
+from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.tournaments import NoSandboxOption, parse_options
+from arena.games import get_game
+from arena.players.limits import ResourceLimits
+from arena.storage.store import Store, StoreError
+from arena.tournament.formats import LADDER, Format
+from arena.tournament.ladder import (
+    LadderRules,
+    LadderSummary,
+    create_ladder,
+    ladder_standings,
+    run_ladder,
+)
+from arena.tournament.settings import RunSettings
+
+ladder_app = typer.Typer(help="A game's ladder: matches among the newest version of every bot "
+                         "entered, for as long as it runs.", no_args_is_help=True)
+app.add_typer(ladder_app, name="ladder")
+
+
+def _ladder_of(store: Store, game: str) -> int | None:
+    """The newest ladder of ``game`` in the store, if any."""
+    ladders = [t for t in store.list_tournaments()
+               if t.game == game and Format.from_settings(t.settings).kind == LADDER]
+    return max((t.id for t in ladders), default=None)
+
+
+@ladder_app.command("start")
+def ladder_start(
+    game: Annotated[str, typer.Argument(help="The game (see `arena games`).")],
+    bots: Annotated[list[str] | None, typer.Option(
+        "--bot", "-b", help="Enter a bot registered with a command (its newest version); "
+        "submitted bots whose manifest names the game are entered by themselves.")] = None,
+    players: Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
+    = None,
+    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o",
+                                                     help="A game option NAME=VALUE.")] = None,
+    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
+    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
+    = 30.0,
+    matches: Annotated[int | None, typer.Option(
+        min=1, help="Stop after this many matches (default: run until Ctrl-C or SIGTERM).")]
+    = None,
+    new_sigma: Annotated[float, typer.Option(
+        min=0.0, help="A version whose sigma is this or more (it has played little) gets its "
+        "matches first.")] = LadderRules.new_sigma,
+    no_sandbox: NoSandboxOption = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Play the game's ladder until stopped; start it (or go on with it where it stopped)."""
+    store = open_store(db)
+    name = get_game(game).name
+    settings = RunSettings(parallel, move_timeout, start_timeout,
+                           limits=ResourceLimits(), sandbox=not no_sandbox)
+    found = _ladder_of(store, name)
+    if found is None or bots or option or players is not None:
+        found = create_ladder(store, name, players, parse_options(option or []), settings,
+                              named=bots or [], rules=LadderRules(new_sigma=new_sigma))
+        console.print(f"ladder {found} of {name}: started (Ctrl-C stops it)", highlight=False)
+    else:
+        console.print(f"ladder {found} of {name}: going on where it stopped (Ctrl-C stops it)",
+                      highlight=False)
+    summary = _run(store, found, settings, db, matches)
+    console.print(f"ladder {found}: {summary.played} matches in {summary.wall_s:.1f} s "
+                  f"({60 * summary.played / max(summary.wall_s, 1e-9):.0f} per minute), "
+                  f"{summary.faults} faults", highlight=False)
+    for label, why in summary.suspended.items():
+        console.print(f"  {label} suspended: {why}", highlight=False)
+
+
+def _run(store: Store, ladder_id: int, settings: RunSettings, db: str,
+         matches: int | None) -> LadderSummary:
+    async def main() -> LadderSummary:
+        stop = asyncio.Event()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        counter = asyncio.ensure_future(_stop_after(store, ladder_id, matches, stop))
+        try:
+            return await run_ladder(store, ladder_id, data_dir_for(db), settings, stop,
+                                    notice=lambda text: console.print(text, highlight=False))
+        finally:
+            counter.cancel()
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        raise Failure(f"ladder {ladder_id} stopped; `arena ladder start "
+                      f"{store.get_tournament(ladder_id).game}` goes on with it") from None
+
+
+async def _stop_after(store: Store, ladder_id: int, matches: int | None,
+                      stop: asyncio.Event) -> None:
+    """Set ``stop`` once ``matches`` more have been started (never, with None)."""
+    if matches is None:
+        return
+    begun = store.get_tournament(ladder_id).total
+    while store.get_tournament(ladder_id).total - begun < matches:
+        await asyncio.sleep(0.05)
+    stop.set()
+
+
+@ladder_app.command("show")
+def ladder_show(
+    game: Annotated[str, typer.Argument(help="The game.")],
+    json_output: JsonOption = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The versions on the game's ladder, their ratings, and why a suspended one plays no
+    more."""
+    store = open_store(db, reading=True)
+    name = get_game(game).name
+    found = _ladder_of(store, name)
+    if found is None:
+        raise Failure(f"no ladder of {name} in this database: `arena ladder start {name}`")
+    tournament = store.get_tournament(found)
+    saved = tournament.settings.get("ladder", {})
+    try:
+        rungs = ladder_standings(store, name, saved.get("named", ()),
+                                 LadderRules.from_saved(saved), tournament.options)
+    except StoreError as err:
+        raise Failure(str(err)) from None
+    if json_output:
+        emit_json(document("ladder", {
+            "id": found, "game": name, "status": str(tournament.status),
+            "matches": tournament.finished,
+            "versions": [{"bot": r.bot.label, "rating": r.conservative if r.matches else None,
+                          "mu": r.mu, "sigma": r.sigma, "matches": r.matches,
+                          "status": "suspended" if r.suspended else "active",
+                          "why": r.suspended} for r in rungs]}))
+        return
+    table = Table(title=f"Ladder {found} — {name} ({tournament.status}, {tournament.finished} "
+                  "matches)", title_justify="left")
+    for column in ("bot", "rating", "mu", "sigma", "matches", "status"):
+        table.add_column(column, overflow="fold")
+    for rung in sorted(rungs, key=lambda r: -r.conservative):
+        table.add_row(rung.bot.label, f"{rung.conservative:.2f}", f"{rung.mu:.2f}",
+                      f"{rung.sigma:.2f}", str(rung.matches),
+                      f"suspended: {rung.suspended}" if rung.suspended else "active")
+    console.print(table)

@@ -1,0 +1,232 @@
+"""A client of the operator service, for the command line's ``--arena HOST:PORT``.
+
+It speaks gRPC so that the command line does not have to: every call returns the
+store's own values (:class:`BotInfo`, :class:`LeaderboardRow`) or the plain documents the
+local commands print (``docs/json.md``), and every refusal from the server (or a server
+that cannot be reached) is a :class:`RemoteError` with one line: the server's own
+message, which names what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena.players import submissions
+from arena.service.operator import BUILD_LOG_KEY, CHUNK_BYTES
+from arena.storage.store import BotInfo, LeaderboardRow
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
+
+TIMEOUT_S = 60.0
+"""How long a call may take (a submission: its upload and its build, :data:`SUBMIT_TIMEOUT_S`)."""
+SUBMIT_TIMEOUT_S = submissions.BUILD_TIMEOUT_S + 120.0
+
+
+class RemoteError(Exception):
+    """The server refused a call, or could not be reached; one line. ``log``: the end of a
+    failed build's log, when the server sent it."""
+
+    def __init__(self, message: str, code: grpc.StatusCode | None = None, log: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.log = log
+
+
+@dataclass(frozen=True)
+class Submitted:
+    bot: BotInfo
+    author: str
+    new: bool
+    files: int
+    size: int
+    build_s: float | None
+
+
+@dataclass(frozen=True)
+class LogFile:
+    name: str
+    text: str
+    truncated: bool
+
+
+def _when(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text) if text else datetime.fromtimestamp(0, UTC)
+    except ValueError:
+        return datetime.fromtimestamp(0, UTC)
+
+
+def _bot(info: pb.BotInfo) -> tuple[BotInfo, str]:
+    return BotInfo(id=info.id, name=info.name, version=info.version, command=info.command,
+                   remote=info.remote, removed=False, created_at=_when(info.created_at),
+                   content_hash=info.content_hash or None,
+                   games=tuple(info.games) if info.content_hash else None), info.author
+
+
+def _tournament_row(info: pb.TournamentInfo) -> dict[str, Any]:
+    """A tournament as ``tournament list --json`` has it, with the scheduler's note."""
+    return {"id": info.id, "game": info.game, "players": info.players, "bots": list(info.bots),
+            "format": info.format, "finished": info.finished, "total": info.matches,
+            "void": info.void, "status": info.status, "created_at": info.created_at or None,
+            "note": info.note or None}
+
+
+class ArenaClient:
+    """The operator service at ``address`` (``HOST:PORT``, or ``unix:PATH`` for the operator
+    socket), with ``token`` (the operator's or an author's), over TLS when ``tls_ca`` names
+    the certificate to trust."""
+
+    def __init__(self, address: str, token: str | None, tls_ca: str | None = None) -> None:
+        self.address = address
+        self._metadata = () if not token else (("authorization", f"Bearer {token}"),)
+        options = [("grpc.max_receive_message_length", 16 * 1024 * 1024)]
+        if tls_ca is not None:
+            try:
+                roots = Path(tls_ca).read_bytes()
+            except OSError as err:
+                raise RemoteError(f"cannot read --tls-ca {tls_ca!r}: {err.strerror or err}") \
+                    from None
+            self._channel = grpc.secure_channel(
+                address, grpc.ssl_channel_credentials(root_certificates=roots), options)
+        else:
+            self._channel = grpc.insecure_channel(address, options)
+        self._stub = pb_grpc.OperatorServiceStub(self._channel)
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> ArenaClient:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def _call(self, method: str, request: Any, timeout: float = TIMEOUT_S) -> Any:
+        try:
+            return getattr(self._stub, method)(request, metadata=self._metadata, timeout=timeout)
+        except grpc.RpcError as err:
+            raise self._error(err) from None
+
+    def _error(self, err: grpc.RpcError) -> RemoteError:
+        assert isinstance(err, grpc.Call)
+        code, details = err.code(), (err.details() or "").strip()
+        log = ""
+        for key, value in err.trailing_metadata() or ():
+            if key == BUILD_LOG_KEY:
+                log = bytes(value).decode("utf-8", "replace")
+        if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED) and \
+                not details.startswith(("the ", "cannot")):
+            return RemoteError(f"cannot reach the arena at {self.address} "
+                               f"({code.name.lower()}: {details.splitlines()[0] if details else ''})",
+                               code)
+        line = details.splitlines()[0] if details else code.name.lower().replace("_", " ")
+        return RemoteError(line, code, log)
+
+    # ---------------------------------------------------------------- bots
+
+    def bots(self) -> list[tuple[BotInfo, str]]:
+        """Every bot version, with its author's name (empty: the operator's)."""
+        return [_bot(b) for b in self._call("ListBots", pb.ListBotsRequest()).bots]
+
+    def submit(self, path: Path, label: str | None, known_games: Sequence[str]) -> Submitted:
+        """Upload a submission: an archive's bytes as they are (the server checks them), or a
+        folder packed here (as a gzipped canonical tar) after the same checks."""
+        if path.is_dir():
+            import gzip  # a folder only
+
+            data = gzip.compress(submissions.read_submission(path, known_games).archive, 6, mtime=0)
+            chunks: Iterator[bytes] = iter([data[i:i + CHUNK_BYTES]
+                                            for i in range(0, len(data), CHUNK_BYTES)])
+        elif path.is_file():
+            chunks = _file_chunks(path)
+        else:
+            raise submissions.SubmissionError(f"{str(path)!r} is not a folder or an archive")
+
+        def requests() -> Iterator[pb.SubmitBotRequest]:
+            first = True
+            for chunk in chunks:
+                yield pb.SubmitBotRequest(label=(label or "") if first else "", data=chunk)
+                first = False
+            if first:
+                yield pb.SubmitBotRequest(label=label or "")
+
+        answer = self._call("SubmitBot", requests(), SUBMIT_TIMEOUT_S)
+        bot, author = _bot(answer.bot)
+        return Submitted(bot, author, answer.new, answer.files, answer.size,
+                         answer.build_s if answer.build_s else None)
+
+    def bot_log(self, bot: str, max_bytes: int = 0) -> tuple[str, list[LogFile]]:
+        answer = self._call("ReadBotLog", pb.ReadBotLogRequest(bot=bot, max_bytes=max_bytes))
+        return answer.bot, [LogFile(f.name, f.text, f.truncated) for f in answer.files]
+
+    # ---------------------------------------------------------------- tournaments
+
+    def tournaments(self) -> list[dict[str, Any]]:
+        return [_tournament_row(t)
+                for t in self._call("ListTournaments", pb.ListTournamentsRequest()).tournaments]
+
+    def tournament_report(self, tournament_id: int) -> dict[str, Any]:
+        """``tournament show --json``'s document, from the server."""
+        answer = self._call("GetTournament", pb.GetTournamentRequest(tournament_id=tournament_id))
+        report: dict[str, Any] = json.loads(answer.report_json)
+        return report
+
+    def create_tournament(self, *, game: str, bots: Sequence[str], players: int | None,
+                          repetitions: int, tournament_format: str, field: Sequence[str],
+                          sets: int | None, sprt: str | None, options: Mapping[str, str],
+                          parallel: int, seed: int | None, deals: str | None,
+                          deals_from_seed: bool, move_timeout_s: float, start_timeout_s: float,
+                          time_bank_s: float, event_delay_s: float,
+                          limits: Mapping[str, str]) -> dict[str, Any]:
+        """Queue a tournament on the server; its row as ``tournament list`` gives it."""
+        request = pb.CreateTournamentRequest(
+            game=game, bots=list(bots), repetitions=repetitions, format=tournament_format,
+            field=list(field), sprt=sprt or "", options=dict(options), parallel=parallel,
+            deals=deals or "", deals_from_seed=deals_from_seed, move_timeout_s=move_timeout_s,
+            start_timeout_s=start_timeout_s, time_bank_s=time_bank_s, event_delay_s=event_delay_s,
+            bot_memory=limits.get("memory", ""), bot_cpu_seconds=limits.get("cpu_seconds", ""),
+            bot_processes=limits.get("processes", ""), bot_cpus=limits.get("cpus", ""),
+            bot_open_files=limits.get("open_files", ""))
+        if players is not None:
+            request.players = players
+        if sets is not None:
+            request.sets = sets
+        if seed is not None:
+            request.seed = seed
+        return _tournament_row(self._call("CreateTournament", request))
+
+    def cancel_tournament(self, tournament_id: int) -> int:
+        return int(self._call("CancelTournament",
+                              pb.CancelTournamentRequest(tournament_id=tournament_id)).voided)
+
+    # ---------------------------------------------------------------- ratings
+
+    def leaderboard(self, game: str | None = None, pool: str | None = None,
+                    tournament_id: int | None = None) -> list[LeaderboardRow]:
+        rows = self._call("Leaderboard", pb.LeaderboardRequest(
+            game=game or "", pool=pool or "", tournament_id=tournament_id or 0)).rows
+        return [LeaderboardRow(game=r.game, bot_id=r.bot_id, name=r.name, version=r.version,
+                               mu=r.mu, sigma=r.sigma, conservative=r.conservative,
+                               matches=r.matches, wins=r.wins, faults=r.faults,
+                               pool=r.pool or r.game) for r in rows]
+
+
+def _file_chunks(path: Path) -> Iterator[bytes]:
+    """An archive's bytes in chunks, read as they are sent (the server stops a large one)."""
+    try:
+        with path.open("rb") as file:
+            while chunk := file.read(CHUNK_BYTES):
+                yield chunk
+    except OSError as err:
+        raise submissions.SubmissionError(f"cannot read {str(path)!r}: {err.strerror or err}") \
+            from None
+
+
+__all__ = ["ArenaClient", "LogFile", "RemoteError", "Submitted"]

@@ -1,0 +1,311 @@
+"""The ladder: a game's endless tournament among the newest version of every bot entered.
+
+A ladder keeps playing matches for as long as it runs, each rated as it finishes, and
+grows its tournament's schedule as it goes (:meth:`Store.append_matches`). Who plays:
+
+* **Entered**: the newest version of every bot whose manifest names the game (a submitted
+  bot), and of the bots an operator names; a newer version replaces the older one on the
+  ladder at once, and the older one keeps its rating and history.
+* **New versions first**: a version whose sigma is above :attr:`LadderRules.new_sigma`
+  (it has played little) anchors the next match, the most uncertain first, until its
+  rating has settled.
+* **Informative groups**: otherwise the version that has waited longest anchors it, and
+  its opponents are drawn at random among the versions nearest to it in conservative
+  rating (mu - 3 sigma), so that every version plays regularly and mostly against its
+  peers.
+* **Suspended**: a version that faulted in most of its recent matches (more than
+  :attr:`LadderRules.most` of its last :attr:`LadderRules.window`, once it has played
+  :attr:`LadderRules.judged_after`) plays no more; :func:`ladder_standings` says why.
+
+Every match gets a fresh secret deal (a remote bot could remember a duplicate deal, and a
+ladder's groups do not repeat). Interrupted, a ladder resumes where it stopped: its
+unfinished matches are played first, each exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import time
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.games import get_game, pool_of
+from arena.games.base import OptionValue
+from arena.players.submissions import SUBMITTED_DIR
+from arena.storage.store import BotInfo, MatchInfo, MatchToRun, Store, StoreError
+from arena.tournament.errors import TournamentError
+from arena.tournament.executor import Entrant, Executor, MatchJob
+from arena.tournament.formats import LADDER, Format
+from arena.tournament.local import LocalExecutor
+from arena.tournament.run import _finish, _write_live_log, entrant_of
+from arena.tournament.settings import RunSettings
+
+DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
+
+
+@dataclass(frozen=True)
+class LadderRules:
+    new_sigma: float = 4.0  # a version this uncertain or more gets its matches first
+    window: int = 10  # a version's recent matches, judged for suspension
+    most: float = 0.5  # suspended when more than this share of them faulted ...
+    judged_after: int = 4  # ... once it has played at least this many
+    nearest: int = 2  # opponents are drawn among this many times the seats to fill, nearest
+    look_every_s: float = 5.0  # how often the entered versions are looked up again
+
+    def saved(self) -> dict[str, Any]:
+        return {"new_sigma": self.new_sigma, "window": self.window, "most": self.most,
+                "judged_after": self.judged_after, "nearest": self.nearest}
+
+    @classmethod
+    def from_saved(cls, saved: Mapping[str, Any]) -> LadderRules:
+        known = {"new_sigma", "window", "most", "judged_after", "nearest"}
+        return cls(**{k: v for k, v in saved.items() if k in known})
+
+
+@dataclass(frozen=True)
+class Rung:
+    """A version on the ladder, as its rating stands."""
+
+    bot: BotInfo
+    mu: float = DEFAULT_MU
+    sigma: float = DEFAULT_SIGMA
+    matches: int = 0
+    suspended: str | None = None  # why it plays no more
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+def entered(bots: Sequence[BotInfo], game: str, named: Collection[str] = ()) -> list[BotInfo]:
+    """The newest version of each bot that plays ``game`` (its manifest names the game, or
+    the bot is ``named``), removed versions aside."""
+    newest: dict[str, BotInfo] = {}
+    for bot in bots:
+        plays = (bot.games is not None and game in bot.games) or bot.name in named
+        if plays and not bot.removed and (bot.name not in newest or bot.id > newest[bot.name].id):
+            newest[bot.name] = bot
+    return sorted(newest.values(), key=lambda b: b.id)
+
+
+def suspension(bot_id: int, recent: Sequence[MatchInfo], rules: LadderRules) -> str | None:
+    """Why a version is suspended, judged on its recent finished matches (newest first), or
+    None."""
+    faults = [seat.fault for match in recent[:rules.window] if str(match.status) == "finished"
+              for seat in match.seats if seat.bot_id == bot_id]
+    played = len([m for m in recent[:rules.window] if str(m.status) == "finished"])
+    faulted = [str(f) for f in faults if f]
+    if played < rules.judged_after or len(faulted) <= rules.most * played:
+        return None
+    kinds = ", ".join(f"{kind} x{n}" for kind, n in Counter(faulted).most_common())
+    return f"faulted in {len(faulted)} seats of its last {played} matches ({kinds})"
+
+
+def pick(rungs: Sequence[Rung], players: int, waited: Mapping[int, int], rng: random.Random,
+         rules: LadderRules) -> tuple[int, ...]:
+    """The bots of the next match, by seat: anchored by the most uncertain new version, or
+    else by the one that has waited longest (``waited``: the bot's last match number, -1
+    for none), filled with versions near it in conservative rating."""
+    active = [r for r in rungs if r.suspended is None]
+    if len(active) < 2:
+        raise TournamentError("a ladder needs at least two versions that may play")
+    new = [r for r in active if r.sigma >= rules.new_sigma]
+    if new:
+        anchor = max(new, key=lambda r: (r.sigma, -waited.get(r.bot.id, -1), -r.bot.id))
+    else:
+        anchor = min(active, key=lambda r: (waited.get(r.bot.id, -1), r.bot.id))
+    others = sorted((r for r in active if r is not anchor),
+                    key=lambda r: (abs(r.conservative - anchor.conservative), r.bot.id))
+    wanted = players - 1
+    pool = others[:max(wanted, rules.nearest * wanted)]
+    chosen = rng.sample(pool, min(wanted, len(pool)))
+    while len(chosen) < wanted:  # fewer versions than seats: some take two
+        chosen.append(rng.choice(pool))
+    seats = [anchor.bot.id, *(r.bot.id for r in chosen)]
+    rng.shuffle(seats)
+    return tuple(seats)
+
+
+def ladder_standings(store: Store, game: str, named: Collection[str] = (),
+                     rules: LadderRules | None = None,
+                     options: Mapping[str, Any] | None = None) -> list[Rung]:
+    """The versions entered on ``game``'s ladder with their standard-pool ratings and, for a
+    suspended one, why."""
+    rules = rules or LadderRules()
+    bots = entered(store.list_bots(), game, named)
+    pool = pool_of(game, dict(options or {}))
+    rows = {row.bot_id: row for row in store.leaderboard(game, pool=pool)}
+    out = []
+    for bot in bots:
+        row = rows.get(bot.id)
+        why = suspension(bot.id, store.bot_matches(bot.id, None, rules.window), rules)
+        out.append(Rung(bot, row.mu, row.sigma, row.matches, why) if row is not None
+                   else Rung(bot, suspended=why))
+    return out
+
+
+def create_ladder(store: Store, game_name: str, players: int | None,
+                  raw_options: Mapping[str, str], settings: RunSettings,
+                  named: Sequence[str] = (), rules: LadderRules | None = None) -> int:
+    """Write a ladder's tournament (no match yet: it grows as it plays); its id."""
+    game = get_game(game_name)
+    seats = players if players is not None else game.default_players
+    options = game.parse_options(seats, dict(raw_options))
+    for name in named:
+        store.get_bot(name)  # an unknown name is an error now, not a silent absence
+    saved = {**settings.saved(), "deals": "independent", "deals_from_seed": False,
+             "format": Format(kind=LADDER).saved(), "ladder": {
+                 **(rules or LadderRules()).saved(), "named": list(named)}}
+    return store.create_tournament(game.name, seats, options, 0, 1, saved, [], [])
+
+
+@dataclass
+class LadderSummary:
+    played: int = 0
+    faults: int = 0
+    restarts: int = 0  # times the bot processes were started (new versions entered)
+    wall_s: float = 0.0
+    suspended: dict[str, str] = field(default_factory=dict)  # label: why
+
+
+Notice = Callable[[str], None]
+
+
+async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
+                     stop: asyncio.Event, notice: Notice | None = None,
+                     executor_for: Callable[[], Executor] | None = None,
+                     rng: random.Random | None = None) -> LadderSummary:
+    """Play the ladder until ``stop`` is set (the matches under way finish; none is left
+    unfinished). The bots' processes are started once and kept while the entered versions
+    stay the same; a new version (or a suspension) restarts them between matches."""
+    tournament = store.get_tournament(tournament_id)
+    if Format.from_settings(tournament.settings).kind != LADDER:
+        raise TournamentError(f"tournament {tournament_id} is not a ladder")
+    saved = tournament.settings.get("ladder", {})
+    rules, named = LadderRules.from_saved(saved), tuple(saved.get("named", ()))
+    game = get_game(tournament.game)
+    options: dict[str, OptionValue] = game.parse_options(tournament.players, tournament.options)
+    say = notice or (lambda _: None)
+    rng = rng or random.Random(secrets.randbits(64))
+    summary = LadderSummary()
+    began = time.perf_counter()
+    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-ladder-store")
+    loop = asyncio.get_running_loop()
+    waited: dict[int, int] = {}
+    submitted = data_dir / SUBMITTED_DIR
+    with store.running(tournament_id):
+        store.set_tournament_status(tournament_id, "running")
+        try:
+            leftover = store.claim_unfinished(tournament_id)  # a resume: these first, once
+            while not stop.is_set():
+                rungs = ladder_standings(store, game.name, named, rules, options)
+                for rung in rungs:
+                    if rung.suspended and rung.bot.label not in summary.suspended:
+                        summary.suspended[rung.bot.label] = rung.suspended
+                        say(f"ladder: {rung.bot.label} suspended: {rung.suspended}")
+                active = [r for r in rungs if r.suspended is None]
+                if len(active) < 2 and not leftover:
+                    say("ladder: waiting for at least two versions that may play")
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), rules.look_every_s)
+                    continue
+                bots = {r.bot.id: r.bot for r in active}
+                for match in leftover:
+                    for bot_id in match.seat_bot_ids:
+                        bots.setdefault(bot_id, store.get_bot_by_id(bot_id))
+                entrants = {bot_id: entrant_of(store, bot, settings.limits, submitted,
+                                               sandbox=settings.sandbox)
+                            for bot_id, bot in sorted(bots.items())}
+                executor = executor_for() if executor_for else LocalExecutor(
+                    data_dir, settings, notice,
+                    hidden=(store.path,) if store.path is not None else ())
+                summary.restarts += 1
+                try:
+                    await executor.start(list(entrants.values()))
+                    await _play_while_same(
+                        store, tournament_id, game.name, tournament.players, options, settings,
+                        executor, entrants, rungs, leftover, waited, rules, named, rng, stop,
+                        writer, loop, summary)
+                finally:
+                    await executor.close()
+                leftover = []
+        finally:
+            writer.shutdown(wait=True)
+            with contextlib.suppress(StoreError):
+                store.set_tournament_status(tournament_id, "interrupted")
+    summary.wall_s = time.perf_counter() - began
+    return summary
+
+
+async def _play_while_same(store: Store, tournament_id: int, game: str, players: int,
+                           options: dict[str, OptionValue], settings: RunSettings,
+                           executor: Executor, entrants: dict[int, Entrant],
+                           rungs: list[Rung], leftover: list[MatchToRun], waited: dict[int, int],
+                           rules: LadderRules, named: Sequence[str], rng: random.Random,
+                           stop: asyncio.Event, writer: ThreadPoolExecutor,
+                           loop: asyncio.AbstractEventLoop, summary: LadderSummary) -> None:
+    """Keep ``settings.parallel`` matches in play among these entrants until a stop, or until
+    the entered versions (or the suspended ones) are no longer these."""
+    playing: set[asyncio.Task[None]] = set()
+    todo = list(leftover)
+    members = {r.bot.id for r in rungs if r.suspended is None}
+    looked, since = time.monotonic(), 0
+    number = max(waited.values(), default=-1)
+
+    async def play(match: MatchToRun) -> None:
+        if not await loop.run_in_executor(writer, store.mark_running, match.id):
+            return
+        live = asyncio.ensure_future(_write_live_log(store, executor, match.id, game, writer))
+        try:
+            report = await executor.play(MatchJob(
+                match_id=match.id, index=match.index, game=game, players=players,
+                seed=match.seed, options=options,
+                seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=settings.clocks))
+        finally:
+            live.cancel()
+        await loop.run_in_executor(writer, _finish, store, match.id, report)
+        summary.played += 1
+        summary.faults += sum(1 for f in report.faults if f)
+
+    try:
+        while not stop.is_set():
+            while len(playing) < max(1, settings.parallel) and not stop.is_set():
+                if todo:
+                    match = todo.pop(0)
+                else:
+                    group = pick(rungs, players, waited, rng, rules)
+                    [match] = await loop.run_in_executor(
+                        writer, store.append_matches, tournament_id, [secrets.randbits(63)],
+                        [group])
+                for bot_id in match.seat_bot_ids:
+                    number += 1
+                    waited[bot_id] = number
+                playing.add(asyncio.ensure_future(play(match)))
+            finished, playing = await asyncio.wait(playing, return_when=asyncio.FIRST_COMPLETED)
+            for task in finished:
+                task.result()  # a store that refuses writes ends the ladder, said once
+            since += len(finished)
+            # the ratings that pair the next matches, looked up again every few matches (every
+            # match would cost the store a query per version each time)
+            if since >= max(4, 2 * settings.parallel) or \
+                    time.monotonic() - looked >= rules.look_every_s:
+                fresh = await loop.run_in_executor(
+                    writer, ladder_standings, store, game, named, rules, options)
+                if {r.bot.id for r in fresh if r.suspended is None} != members:
+                    return  # new versions, or a suspension: start the processes afresh
+                rungs[:] = fresh
+                looked, since = time.monotonic(), 0
+    finally:
+        if playing:
+            await asyncio.gather(*playing, return_exceptions=True)
+
+
+__all__ = ["LadderRules", "LadderSummary", "Rung", "create_ladder", "entered", "ladder_standings",
+           "pick", "run_ladder", "suspension"]

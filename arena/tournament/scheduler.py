@@ -1,0 +1,218 @@
+"""The server's scheduler: plays queued tournaments (and any other long-running job) through
+the executor, several at once within one limit of matches, and resumes after a crash.
+
+``arena serve`` runs one :class:`Scheduler` beside its services. It looks for the
+tournaments to play (:meth:`Store.tournaments_to_serve`: those queued through the
+operator service, and those it was playing when its process died) when woken
+(:meth:`Scheduler.wake`, as a tournament is queued) and every ``poll_s``, and plays each
+with :func:`~arena.tournament.run.run_tournament`, the local executor, managed bots in
+the sandbox unless told otherwise.
+
+**Sharing the matches.** At most ``parallel`` matches are played at once over all the
+tournaments: each tournament plays at most its own ``--parallel`` matches at once, and
+every match also takes one of the scheduler's ``parallel`` slots, which waiting matches
+get in turn (first come, first served), so tournaments running side by side share the
+slots about evenly. At most ``parallel`` tournaments run at once (each has its own bot
+processes); the others wait for their turn in the order they were queued.
+
+**Crashes.** A tournament is played under its run lock (:meth:`Store.running`), and every
+match is finished exactly once by the store, so a restarted server that finds a
+tournament it was playing (still ``running`` in the database, its lock free) resumes it:
+a match that was being played is played again from the start, no finished match is
+played or counted twice. A server stopped gracefully (SIGTERM, Ctrl-C) lets the matches
+in play finish for up to ``stop_grace_s`` and queues the tournaments again.
+
+**Jobs.** A tournament's run is one kind of job: :meth:`Scheduler.start_job` runs any
+long-running coroutine (a ladder, say) the same way, with a stop event it must honour,
+stopped with the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from arena.storage.store import Store, StoreError, TournamentStatus
+from arena.tournament.run import RunSummary, run_tournament
+from arena.tournament.setup import resume_settings
+
+Job = Callable[[asyncio.Event], Awaitable[object]]
+"""A long-running job: given the event that asks it to stop, it returns once stopped or done."""
+Say = Callable[[str], None]
+
+
+@dataclass
+class _Running:
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Future[object] | None = None
+    cancelled: bool = False  # by an operator: not to be queued again
+
+
+def tournament_job(tournament_id: int) -> str:
+    """The key of a tournament's job."""
+    return f"tournament {tournament_id}"
+
+
+class Scheduler:
+    """Plays the tournaments the server is given (see the module's documentation)."""
+
+    def __init__(self, store: Store, data_dir: Path, parallel: int = 2, *, sandbox: bool = True,
+                 say: Say | None = None, poll_s: float = 2.0, stop_grace_s: float = 30.0) -> None:
+        if parallel < 1:
+            raise ValueError(f"parallel must be at least 1, not {parallel}")
+        self.store = store
+        self.data_dir = data_dir
+        self.parallel = parallel
+        self.sandbox = sandbox
+        self.poll_s = poll_s
+        self.stop_grace_s = stop_grace_s
+        self.slots = asyncio.Semaphore(parallel)
+        self.notes: dict[int, str] = {}
+        """Why the scheduler stopped playing a tournament (it is left interrupted), by id."""
+        self._say = say or (lambda _text: None)
+        self._said: set[str] = set()
+        self._jobs: dict[str, _Running] = {}
+        self._wake = asyncio.Event()
+        self._stopping = False
+
+    # ---------------------------------------------------------------- the loop
+
+    async def run(self) -> None:
+        """Look for tournaments to play until cancelled; then stop every job (see :meth:`stop`)."""
+        try:
+            while True:
+                self._look()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                self._wake.clear()
+        finally:
+            await self.stop()
+
+    def wake(self) -> None:
+        """Look for tournaments to play now (one was just queued)."""
+        self._wake.set()
+
+    def playing(self, tournament_id: int) -> bool:
+        return tournament_job(tournament_id) in self._jobs
+
+    def _look(self) -> None:
+        if self._stopping:
+            return
+        try:
+            waiting = self.store.tournaments_to_serve()
+        except StoreError as err:
+            self._once(f"scheduler: cannot read the queue: {err}")
+            return
+        for tournament in waiting:
+            if sum(1 for key in self._jobs if key.startswith("tournament ")) >= self.parallel:
+                return
+            if self.playing(tournament.id) or tournament.id in self.notes:
+                continue  # under way, or given up on (its note says why) until a restart
+            self.start_job(tournament_job(tournament.id), self._player(tournament.id))
+
+    # ---------------------------------------------------------------- jobs
+
+    def start_job(self, key: str, job: Job) -> bool:
+        """Run ``job`` until it returns, it is cancelled, or the scheduler stops (which sets its
+        stop event, then cancels it after ``stop_grace_s``); False if a job of that key runs."""
+        if key in self._jobs or self._stopping:
+            return False
+        running = self._jobs[key] = _Running()
+        running.task = asyncio.ensure_future(self._guard(key, job, running))
+        return True
+
+    async def _guard(self, key: str, job: Job, running: _Running) -> object:
+        try:
+            return await job(running.stop)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # a job's failure is its own: the scheduler goes on
+            self._say(f"{key}: {type(err).__name__}: {err}")
+            return None
+        finally:
+            self._jobs.pop(key, None)
+            self.wake()  # a place is free: the next tournament may start
+
+    def _player(self, tournament_id: int) -> Job:
+        return lambda stop: self._play(tournament_id, stop)
+
+    async def _play(self, tournament_id: int, stop: asyncio.Event) -> RunSummary | None:
+        """Play a tournament to its end (or until stopped); what went wrong goes to its note."""
+        store = self.store
+        try:
+            info = store.get_tournament(tournament_id)
+            settings = resume_settings(store, info, min(self.parallel, max(
+                1, int(info.settings.get("parallel", 2)))))
+            settings = replace(settings, sandbox=self.sandbox)
+            left = info.total - info.finished
+            self._say(f"tournament {tournament_id}: playing {left} of {info.total} matches "
+                      f"({info.game}, {', '.join(info.bots)})")
+            summary = await run_tournament(store, tournament_id, self.data_dir, settings,
+                                           stop=stop, notice=self._once, slots=self.slots)
+        except asyncio.CancelledError:
+            running = self._jobs.get(tournament_job(tournament_id))
+            if self._stopping and not (running is not None and running.cancelled):
+                self._requeue(tournament_id)
+            raise
+        except Exception as err:
+            self.notes[tournament_id] = str(err) or type(err).__name__
+            self._say(f"tournament {tournament_id} stopped: {self.notes[tournament_id]}")
+            busy = "being run by another process" in str(err)
+            if not busy:
+                with contextlib.suppress(StoreError):
+                    store.set_tournament_status(tournament_id, TournamentStatus.INTERRUPTED)
+            return None
+        if summary.left:  # the server is stopping
+            self._requeue(tournament_id)
+        else:
+            how = f", decided early: {summary.decided}" if summary.decided else ""
+            self._say(f"tournament {tournament_id} finished: {summary.played} matches played in "
+                      f"{summary.wall_s:.1f} s{how}")
+        return summary
+
+    def _requeue(self, tournament_id: int) -> None:
+        """Queue a tournament the server stopped, for its next start."""
+        with contextlib.suppress(StoreError):
+            if self.store.get_tournament(tournament_id).status is not TournamentStatus.FINISHED:
+                self.store.set_tournament_status(tournament_id, TournamentStatus.QUEUED)
+
+    async def cancel_tournament(self, tournament_id: int) -> int:
+        """Stop a tournament at once if this scheduler plays it (its matches in play are
+        abandoned), then void its unfinished matches; how many were voided. A tournament
+        another process runs is a :class:`StoreError`, as :meth:`Store.cancel_tournament`."""
+        running = self._jobs.get(tournament_job(tournament_id))
+        if running is not None and running.task is not None:
+            running.cancelled = True
+            running.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running.task
+        self.notes.pop(tournament_id, None)
+        return self.store.cancel_tournament(tournament_id)
+
+    async def stop(self) -> None:
+        """Stop every job: their stop events first (matches in play finish), then, after
+        ``stop_grace_s``, cancel what is left. Stopped tournaments are queued again."""
+        self._stopping = True
+        jobs = list(self._jobs.values())
+        for running in jobs:
+            running.stop.set()
+        tasks = [running.task for running in jobs if running.task is not None]
+        if not tasks:
+            return
+        _done, pending = await asyncio.wait(tasks, timeout=self.stop_grace_s)
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def _once(self, text: str) -> None:
+        if text not in self._said:  # the same sandbox and limits, tournament after tournament
+            self._said.add(text)
+            self._say(text)
+
+
+__all__ = ["Job", "Scheduler", "tournament_job"]

@@ -1,0 +1,109 @@
+"""The JSON documents of the arena, one shape wherever they appear: the CLI's ``--json``
+(:mod:`arena.cli.output`, docs/json.md) and the web app's API (:mod:`leaderboard.web`,
+docs/web.md) build them here, from the store's values.
+
+A document is ``{"version": 1, key: data}``; dates are ISO 8601 strings in UTC; no seed
+ever appears (deals are secret).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from arena.games.base import Game
+from arena.storage.store import (
+    BotInfo,
+    LeaderboardRow,
+    MatchInfo,
+    MatchStatus,
+    SeatInfo,
+    TournamentInfo,
+)
+from arena.tournament.formats import Format
+
+JSON_VERSION = 1
+"""The ``"version"`` of every document; it changes only when a field changes meaning or goes."""
+
+
+def document(key: str, data: Any) -> dict[str, Any]:
+    """``{"version": 1, key: data}``: the shape of every document."""
+    return {"version": JSON_VERSION, key: data}
+
+
+def iso(when: datetime | None) -> str | None:
+    """ISO 8601 in UTC (``2026-01-31T12:00:00.123456+00:00``); a naive time is taken as UTC."""
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat()
+
+
+def game_json(game: Game[Any, Any, Any]) -> dict[str, Any]:
+    return {
+        "name": game.name, "title": game.title, "min_players": game.min_players,
+        "max_players": game.max_players, "default_players": game.default_players,
+        "options": [{"name": o.name, "default": o.default, "allowed": o.describe(),
+                     "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
+                     "doc": o.doc} for o in game.options],
+    }
+
+
+def bot_json(bot: BotInfo) -> dict[str, Any]:
+    """A bot; a remote bot's command is null (it connects with its token). A submitted
+    version (kind ``submitted``) has its code's hash and its games."""
+    kind = "remote" if bot.remote else "submitted" if bot.submitted else "managed"
+    return {"id": bot.id, "bot": bot.label, "name": bot.name, "version": bot.version,
+            "kind": kind, "command": None if bot.remote else bot.command, "folder": bot.folder,
+            "content_hash": bot.content_hash,
+            "games": None if bot.games is None else list(bot.games),
+            "removed": bot.removed, "created_at": iso(bot.created_at)}
+
+
+def tournament_json(tournament: TournamentInfo,
+                    counts: Mapping[MatchStatus, int] | None = None) -> dict[str, Any]:
+    """A tournament and how far it has got (no seed: deals are secret); with its matches
+    counted by status (:meth:`Store.tournament_match_counts`), how many are void."""
+    row: dict[str, Any] = {
+        "id": tournament.id, "game": tournament.game, "players": tournament.players,
+        "bots": list(tournament.bots), "format": Format.from_settings(tournament.settings).kind,
+        "finished": tournament.finished, "total": tournament.total,
+    }
+    if counts is not None:
+        row["void"] = counts.get(MatchStatus.VOID, 0)
+    row.update(status=str(tournament.status), created_at=iso(tournament.created_at),
+               finished_at=iso(tournament.finished_at))
+    return row
+
+
+def seat_json(seat: SeatInfo) -> dict[str, Any]:
+    return {"seat": seat.seat, "bot": seat.bot, "rank": seat.rank, "score": seat.score,
+            "fault": str(seat.fault) or None, "peer": seat.peer}
+
+
+def match_json(match: MatchInfo) -> dict[str, Any]:
+    """A match and its seats (no seed, no log)."""
+    return {"id": match.id, "tournament_id": match.tournament_id, "index": match.index,
+            "game": match.game, "status": str(match.status),
+            "started_at": iso(match.started_at), "finished_at": iso(match.finished_at),
+            "duration_s": match.duration_s, "seats": [seat_json(s) for s in match.seats]}
+
+
+def leaderboard_json(rows: Sequence[LeaderboardRow]) -> list[dict[str, Any]]:
+    """The rows in the order given (the store's: best mu - 3 sigma first), ranked per pool."""
+    places: dict[str, int] = {}
+    out = []
+    for row in rows:
+        places[row.pool] = places.get(row.pool, 0) + 1
+        out.append({"rank": places[row.pool], "bot": row.label, "name": row.name,
+                    "version": row.version, "game": row.game, "pool": row.pool,
+                    "rating": row.conservative,
+                    "mu": row.mu, "sigma": row.sigma, "matches": row.matches, "wins": row.wins,
+                    "win_share": row.win_share, "faults": row.faults})
+    return out
+
+
+__all__ = ["JSON_VERSION", "bot_json", "document", "game_json", "iso", "leaderboard_json",
+           "match_json", "seat_json", "tournament_json"]

@@ -1,0 +1,79 @@
+"""The web app: server-rendered pages and the JSON API behind them, over one store.
+
+:func:`create_app` builds it (FastAPI + Jinja2 templates); ``arena web`` serves it alone
+over a local database and ``arena serve`` beside the gRPC services. Everything it serves
+ships in this package (templates, CSS, a little JavaScript): no CDN, no web font, no
+script from elsewhere. FastAPI's interactive docs would load theirs from a CDN, so they
+are off; the OpenAPI description itself is at ``/openapi.json``.
+
+The routes are synchronous: FastAPI runs them in its thread pool, so a slow query never
+holds up the event loop (which ``arena serve`` shares with its gRPC services).
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from arena.games import OptionError
+from arena.storage.store import NotFoundError, Store, StoreError
+from leaderboard.web.common import HERE, TEMPLATES, error_response, store_of
+
+
+def _validation_message(error: RequestValidationError) -> str:
+    """The first thing wrong with a request, in one line: ``limit: Input should be ...``."""
+    problems = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(part) for part in item.get("loc", ()) if part not in ("query", "path"))
+        problems.append(f"{where}: {item.get('msg', 'invalid')}" if where else str(item.get("msg")))
+    return "; ".join(problems) or "bad request"
+
+
+def create_app(store: Store) -> FastAPI:
+    """The web app over ``store`` (kept in ``app.state.store`` for every router)."""
+    from leaderboard.web import pages, replay  # they import this module (store_of, TEMPLATES)
+
+    app = FastAPI(title="Card Arena", version="1",
+                  description="Leaderboards, bots, tournaments and matches of a Card Arena "
+                  "(read-only). Every page has its data as JSON under /api/ (docs/web.md).",
+                  docs_url=None, redoc_url=None, openapi_url="/openapi.json")
+    app.state.store = store
+    app.state.reports = pages.ReportCache()
+    app.state.head_to_head = pages.HeadToHeadCache()
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(pages.router)
+    app.include_router(replay.router)
+
+    @app.exception_handler(NotFoundError)
+    async def _not_found(request: Request, error: NotFoundError) -> Response:
+        return error_response(request, 404, str(error))
+
+    @app.exception_handler(OptionError)
+    async def _bad_game(request: Request, error: OptionError) -> Response:
+        return error_response(request, 404, str(error))
+
+    @app.exception_handler(StoreError)
+    async def _store_error(request: Request, error: StoreError) -> Response:
+        return error_response(request, 503, str(error))
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, error: RequestValidationError) -> Response:
+        return error_response(request, 422, _validation_message(error))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> Response:
+        message = str(error.detail) if error.status_code != 404 or error.detail != "Not Found" \
+            else f"no page {request.url.path}"
+        return error_response(request, error.status_code, message)
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, error: Exception) -> Response:  # never a stack trace
+        return error_response(request, 500, f"internal error ({type(error).__name__})")
+
+    return app
+
+
+__all__ = ["TEMPLATES", "create_app", "store_of"]

@@ -1,0 +1,80 @@
+"""Serving the web app with uvicorn: alone (``arena web``) or inside another asyncio program
+(``arena serve``, beside its gRPC services, in the same event loop).
+
+The listening socket is bound first (:func:`bind`), so that a port in use is one clear
+error before anything starts, and port 0 gives a free port whose URL can be printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import Iterator
+
+import uvicorn
+
+from arena.storage.store import Store
+from leaderboard.web.app import create_app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (0: any free port); ``OSError`` if it
+    cannot be had (in use, no such address)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def url_of(host: str, sock: socket.socket) -> str:
+    """The URL a browser opens for the app on this socket."""
+    port = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+class _Quiet(uvicorn.Server):
+    """A uvicorn server that leaves signals alone: the program around it owns them."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class WebServer:
+    """The web app over ``store`` on a socket bound already (see :func:`bind`)."""
+
+    def __init__(self, store: Store, host: str, sock: socket.socket, *, embedded: bool) -> None:
+        self.sock = sock
+        self.url = url_of(host, sock)
+        config = uvicorn.Config(create_app(store), log_level="warning", access_log=False,
+                                timeout_graceful_shutdown=2, lifespan="off")
+        self.server = _Quiet(config) if embedded else uvicorn.Server(config)
+
+    async def serve(self) -> None:
+        """Serve until :meth:`stop` (or, not embedded, Ctrl-C or SIGTERM)."""
+        try:
+            await self.server.serve(sockets=[self.sock])
+        finally:
+            self.sock.close()
+
+    async def stop(self, task: asyncio.Task[None]) -> None:
+        """Stop the server ``task`` runs: open requests get a moment to finish."""
+        self.server.should_exit = True
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout=5)
+        except (TimeoutError, asyncio.CancelledError):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+__all__ = ["WebServer", "bind", "url_of"]
