@@ -173,3 +173,5 @@ def demo_command(
                   soft_wrap=True)
     console.print(f"            arena tournament list --db {shown}", highlight=False,
                   soft_wrap=True)
+    console.print(f"in a browser: arena web --db {shown}   (then open http://127.0.0.1:8000/: "
+                  "leaderboards, bots, tournaments, replays)", highlight=False, soft_wrap=True)

@@ -152,6 +152,13 @@ def match_log(codec: GameCodec, entries: Iterable[LogEntry]) -> bytes:
     return log.SerializeToString()
 
 
+def logged_faults(data: bytes) -> list[LoggedFault]:
+    """The faults of a ``MatchLog``'s bytes, without decoding its game values."""
+    return [LoggedFault(e.fault.seat, FAULT_NAMES.get(e.fault.fault, str(e.fault.fault)),
+                        e.fault.reason)
+            for e in pb.MatchLog.FromString(data).entries if e.WhichOneof("entry") == "fault"]
+
+
 def read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:
     """The entries of a ``MatchLog``'s bytes, as :func:`match_log` takes them."""
     entries: list[LogEntry] = []

@@ -35,6 +35,7 @@ from arena.storage.store import (
     Store,
     TournamentInfo,
 )
+from arena.wire.messages import logged_faults
 from leaderboard.documents import (
     bot_json,
     document,
@@ -435,10 +436,25 @@ class HeadToHeadCache:
         return [totals[key] for key in sorted(totals)]
 
 
-def _fault_json(fault: FaultInfo) -> dict[str, Any]:
+def _fault_json(fault: FaultInfo, reason: str | None = None) -> dict[str, Any]:
     return {"match_id": fault.match_id, "seat": fault.seat, "fault": str(fault.fault),
-            "game": fault.game, "tournament_id": fault.tournament_id,
+            "reason": reason, "game": fault.game, "tournament_id": fault.tournament_id,
             "finished_at": iso(fault.finished_at)}
+
+
+def _faults_json(store: Store, faults: list[FaultInfo]) -> list[dict[str, Any]]:
+    """The faults with their reasons, read from their matches' logs: ``null`` for a match
+    without a log, and for one whose deal another rotation has still to play (a bot's own
+    error message may name its cards)."""
+    out = []
+    for fault in faults:
+        reason = None
+        if store.deal_in_play(fault.match_id) is None:
+            log = store.get_match(fault.match_id).log
+            reason = next((f.reason for f in logged_faults(log) if f.seat == fault.seat),
+                          None) if log else None
+        out.append(_fault_json(fault, reason))
+    return out
 
 
 def bot_matches_data(store: Store, request: Request, bot: BotInfo, before: int | None,
@@ -484,7 +500,7 @@ def bot_data(store: Store, request: Request, label: str, before: int | None,
             tallies, key=lambda h: (h.pool, labels.get(h.opponent_id, ""), h.opponent_id))],
         "fault_counts": {str(k): v for k, v in sorted(store.bot_fault_counts(bot.id).items())},
         "matches": [match_json(m) for m in matches], "matches_next": matches_next,
-        "faults": [_fault_json(f) for f in faults], "faults_next": faults_next,
+        "faults": _faults_json(store, faults), "faults_next": faults_next,
     })
 
 
@@ -513,7 +529,7 @@ def api_bot_faults(request: Request, label: str, before: Before = None,
     store = store_of(request)
     bot, _ = _bot(store, label)
     shown, more = bot_faults_data(store, request, bot, before, limit)
-    return JSONResponse({"version": 1, "faults": [_fault_json(f) for f in shown], "next": more})
+    return JSONResponse({"version": 1, "faults": _faults_json(store, shown), "next": more})
 
 
 @router.get("/bots/{label}", include_in_schema=False)

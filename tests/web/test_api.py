@@ -116,6 +116,9 @@ def test_a_bots_faults_name_the_match_and_the_fault(played: Arena) -> None:
     faults = _all_pages(played, "/api/bots/illegal/faults?limit=1", "faults")
     assert [(f["match_id"], f["seat"]) for f in faults] == sorted(expected, reverse=True)
     assert {f["fault"] for f in faults} == {"illegal-action"}
+    # with its reason, from the match log, where the referee wrote it
+    assert all(f["reason"].startswith("chose index ") and "legal actions" in f["reason"]
+               for f in faults), faults
     assert doc["ratings"][0]["faults"] == len(expected)
 
 
