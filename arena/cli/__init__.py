@@ -15,7 +15,6 @@ import arena.cli.results
 import arena.cli.play
 import arena.cli.serve
 import arena.cli.web
-import arena.cli.remote
 import arena.cli.demo  # noqa: F401  (each module registers its commands on the app)
 # isort: on
 from arena.cli.app import app, main

@@ -16,11 +16,11 @@ from arena.cli.tournaments import NoSandboxOption, parse_options
 from arena.games import get_game
 from arena.players.limits import ResourceLimits
 from arena.storage.store import Store, StoreError
-from arena.tournament.formats import LADDER, Format
 from arena.tournament.ladder import (
     LadderRules,
     LadderSummary,
     create_ladder,
+    find_ladder,
     ladder_standings,
     run_ladder,
 )
@@ -29,13 +29,6 @@ from arena.tournament.settings import RunSettings
 ladder_app = typer.Typer(help="A game's ladder: matches among the newest version of every bot "
                          "entered, for as long as it runs.", no_args_is_help=True)
 app.add_typer(ladder_app, name="ladder")
-
-
-def _ladder_of(store: Store, game: str) -> int | None:
-    """The newest ladder of ``game`` in the store, if any."""
-    ladders = [t for t in store.list_tournaments()
-               if t.game == game and Format.from_settings(t.settings).kind == LADDER]
-    return max((t.id for t in ladders), default=None)
 
 
 @ladder_app.command("start")
@@ -66,7 +59,7 @@ def ladder_start(
     name = get_game(game).name
     settings = RunSettings(parallel, move_timeout, start_timeout,
                            limits=ResourceLimits(), sandbox=not no_sandbox)
-    found = _ladder_of(store, name)
+    found = find_ladder(store, name)
     if found is None or bots or option or players is not None:
         found = create_ladder(store, name, players, parse_options(option or []), settings,
                               named=bots or [], rules=LadderRules(new_sigma=new_sigma))
@@ -123,7 +116,7 @@ def ladder_show(
     more."""
     store = open_store(db, reading=True)
     name = get_game(game).name
-    found = _ladder_of(store, name)
+    found = find_ladder(store, name)
     if found is None:
         raise Failure(f"no ladder of {name} in this database: `arena ladder start {name}`")
     tournament = store.get_tournament(found)

@@ -1,5 +1,5 @@
-"""``arena serve``: the operator service (bots, tournaments, matches, leaderboards) over gRPC,
-and the web app on a port of its own."""
+"""``arena serve``: the operator service over gRPC (docs/server.md), the scheduler of queued
+tournaments, and the web app on a port of its own."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ import typer
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
 from arena.cli.web import WEB_PORT
+from arena.games import get_game
 from arena.net.tls import server_credentials
+from arena.tournament.ladder import LadderRules, create_ladder, find_ladder
+from arena.tournament.settings import RunSettings
 
 
 @app.command("serve")
@@ -39,6 +42,10 @@ def serve_command(
     no_sandbox: Annotated[bool, typer.Option(
         "--no-sandbox", help="Run the managed bots of queued tournaments without the sandbox, "
         "as this user. Only for bots you trust, on a machine without bubblewrap.")] = False,
+    ladder: Annotated[list[str] | None, typer.Option(
+        "--ladder", metavar="GAME", help="Keep this game's ladder playing while the server runs "
+        "(its newest ladder, or a new one with the game's defaults); repeat for more games.")]
+    = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Serve the arena until interrupted: the operator service (submissions, queued
@@ -46,9 +53,10 @@ def serve_command(
     queued tournaments (resumed after a crash), and the web app.
 
     The operator's token may do everything; authors' tokens (`arena author add`) may
-    submit and read their own bots and read what is public. Bots do not connect here but to a tournament (`arena tournament run --listen`). The web
-    app (leaderboards, bots, tournaments, replays: docs/web.md) is read-only and public:
-    it asks for no token.
+    submit and read their own bots and read what is public. Managed and submitted bots are
+    started by the server; remote bots connect to a tournament of their own (`arena
+    tournament run --listen`). The web app (leaderboards, bots, tournaments, replays:
+    docs/web.md) is read-only and public: it asks for no token.
     """
     from arena.service.serve import SocketPathError, prepare_socket_path, serve
     from leaderboard.web.server import WebServer, bind
@@ -63,6 +71,14 @@ def serve_command(
     except SocketPathError as err:
         raise Failure(f"cannot use --operator-socket: {err}") from None
     store = open_store(db)
+    ladders = []
+    for game in ladder or []:
+        name = get_game(game).name
+        found = find_ladder(store, name)
+        if found is None:
+            found = create_ladder(store, name, None, {}, RunSettings(parallel),
+                                  rules=LadderRules())
+        ladders.append(found)
     web = None
     if not no_web:
         try:
@@ -77,7 +93,7 @@ def serve_command(
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
-                              sandbox=not no_sandbox))
+                              sandbox=not no_sandbox, ladders=ladders))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

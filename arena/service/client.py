@@ -75,7 +75,7 @@ def _tournament_row(info: pb.TournamentInfo) -> dict[str, Any]:
     return {"id": info.id, "game": info.game, "players": info.players, "bots": list(info.bots),
             "format": info.format, "finished": info.finished, "total": info.matches,
             "void": info.void, "status": info.status, "created_at": info.created_at or None,
-            "note": info.note or None}
+            "finished_at": info.finished_at or None, "note": info.note or None}
 
 
 class ArenaClient:

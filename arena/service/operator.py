@@ -142,6 +142,15 @@ def _text(value: str, what: str, limit: int = MAX_TEXT) -> str:
     return value
 
 
+def _name(text: str, what: str) -> str:
+    """A bot's name, version or label, as the store allows them; INVALID_ARGUMENT if not."""
+    try:
+        check_bot_name(text, what)
+    except StoreError as err:
+        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
+    return text
+
+
 def _names(values: Any, what: str) -> list[str]:
     names = list(values)
     if len(names) > MAX_NAMES:
@@ -277,7 +286,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             if first:
                 label = _text(request.label, "the label", 64) or None
                 if label is not None:
-                    check_bot_name(label, "label")
+                    _name(label, "label")
                 first = False
             elif request.label:
                 raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
@@ -296,7 +305,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     async def _submit(self, who: Caller, label: str | None, submission: submissions.Submission,
                       context: Context) -> pb.SubmitBotResponse:
         manifest = submission.manifest
-        check_bot_name(manifest.name, "bot name")
+        _name(manifest.name, "bot name")
         if who.author_id is not None:  # before anything is built: another's name is refused
             self.store.check_name_free_for(manifest.name, who.author_id)
         authors = self._authors()
@@ -326,9 +335,9 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         who = await _who(context)
         try:
             name, version = name_version(_text(request.bot, "the bot"))
-            check_bot_name(name, "bot name")
+            _name(name, "bot name")
             if version is not None:
-                check_bot_name(version, "bot version")
+                _name(version, "bot version")
             limit = request.max_bytes or LOG_BYTES
             if limit > MAX_LOG_BYTES:
                 raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
@@ -379,7 +388,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         return pb.TournamentInfo(id=t.id, game=t.game, status=str(t.status), players=t.players,
                                  matches=t.total, finished=t.finished, bots=list(t.bots),
                                  format=Format.from_settings(t.settings).kind, void=void,
-                                 created_at=_when(t.created_at), note=note)
+                                 created_at=_when(t.created_at), note=note,
+                                 finished_at=_when(t.finished_at))
 
     async def GetTournament(self, request: pb.GetTournamentRequest,
                             context: Context) -> pb.TournamentReport:

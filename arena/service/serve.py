@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import signal
 import socket
 import stat
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import grpc
@@ -22,7 +24,9 @@ from rich.console import Console
 from arena.net.bot_service import bind
 from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.storage.store import Store
+from arena.tournament.ladder import run_ladder
 from arena.tournament.scheduler import Scheduler
+from arena.tournament.settings import RunSettings
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from leaderboard.web.server import WebServer
 
@@ -99,16 +103,29 @@ async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc
     return server
 
 
+def _ladder_job(store: Store, ladder: int, data_dir: Path, parallel: int, sandbox: bool,
+                console: Console) -> Callable[[asyncio.Event], Awaitable[object]]:
+    saved = RunSettings.from_saved(store.get_tournament(ladder).settings, parallel)
+    settings = dataclasses.replace(saved, sandbox=sandbox)
+
+    def job(stop: asyncio.Event) -> Awaitable[object]:
+        return run_ladder(store, ladder, data_dir, settings, stop,
+                          notice=lambda text: console.print(text, highlight=False))
+    return job
+
+
 async def serve(store: Store, address: str, console: Console, operator_token: str,
                 credentials: grpc.ServerCredentials | None = None,
                 operator_socket: Path | None = None, web: WebServer | None = None, *,
-                data_dir: Path | None = None, parallel: int = 2, sandbox: bool = True) -> None:
+                data_dir: Path | None = None, parallel: int = 2, sandbox: bool = True,
+                ladders: Sequence[int] = ()) -> None:
     """Serve the operator service on ``address`` until cancelled or SIGTERM; with
     ``credentials`` over TLS, with ``operator_socket`` also on that Unix socket,
     without a token (see :func:`prepare_socket_path`), and with ``web`` the web app (its
     socket bound already), stopped with the rest. With ``data_dir`` (bot logs, submitted code)
     the scheduler plays queued tournaments, at most ``parallel`` matches at once, managed bots
-    in the sandbox unless not ``sandbox`` (:mod:`arena.tournament.scheduler`)."""
+    in the sandbox unless not ``sandbox`` (:mod:`arena.tournament.scheduler`), and keeps the
+    ``ladders`` (tournament ids, :mod:`arena.tournament.ladder`) playing for as long as it runs."""
     scheduler = None if data_dir is None else Scheduler(
         store, data_dir, parallel, sandbox=sandbox, stop_grace_s=10.0,
         say=lambda text: console.print(text, highlight=False))
@@ -134,6 +151,12 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
                           "once" + ("" if sandbox else ", managed bots WITHOUT the sandbox"),
                           highlight=False)
             scheduling = asyncio.create_task(scheduler.run())
+            for ladder in ladders:
+                assert data_dir is not None  # a scheduler has one
+                scheduler.start_job(f"ladder {ladder}", _ladder_job(store, ladder, data_dir,
+                                                                    parallel, sandbox, console))
+                console.print(f"ladder {ladder} of {store.get_tournament(ladder).game}: playing",
+                              highlight=False)
         stopping = asyncio.Event()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)

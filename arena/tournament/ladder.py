@@ -166,6 +166,13 @@ def create_ladder(store: Store, game_name: str, players: int | None,
     return store.create_tournament(game.name, seats, options, 0, 1, saved, [], [])
 
 
+def find_ladder(store: Store, game: str) -> int | None:
+    """The newest ladder of ``game`` in the store, if any."""
+    ladders = [t.id for t in store.list_tournaments()
+               if t.game == game and Format.from_settings(t.settings).kind == LADDER]
+    return max(ladders, default=None)
+
+
 @dataclass
 class LadderSummary:
     played: int = 0
@@ -307,5 +314,5 @@ async def _play_while_same(store: Store, tournament_id: int, game: str, players:
             await asyncio.gather(*playing, return_exceptions=True)
 
 
-__all__ = ["LadderRules", "LadderSummary", "Rung", "create_ladder", "entered", "ladder_standings",
-           "pick", "run_ladder", "suspension"]
+__all__ = ["LadderRules", "LadderSummary", "Rung", "create_ladder", "entered", "find_ladder",
+           "ladder_standings", "pick", "run_ladder", "suspension"]

@@ -16,11 +16,14 @@ slots about evenly. At most ``parallel`` tournaments run at once (each has its o
 processes); the others wait for their turn in the order they were queued.
 
 **Crashes.** A tournament is played under its run lock (:meth:`Store.running`), and every
-match is finished exactly once by the store, so a restarted server that finds a
-tournament it was playing (still ``running`` in the database, its lock free) resumes it:
-a match that was being played is played again from the start, no finished match is
-played or counted twice. A server stopped gracefully (SIGTERM, Ctrl-C) lets the matches
-in play finish for up to ``stop_grace_s`` and queues the tournaments again.
+match is finished exactly once by the store, so a restarted server that finds an
+unfinished tournament it was given (still ``running`` in the database, or
+``interrupted``, its lock free) resumes it: a match that was being played is played
+again from the start, no finished match is played or counted twice. A tournament that
+cannot be played (a bot that does not start) is left ``interrupted`` with a note saying
+why, and not tried again until the server starts again. A server stopped gracefully
+(SIGTERM, Ctrl-C) lets the matches in play finish for up to ``stop_grace_s`` and queues
+the tournaments again.
 
 **Jobs.** A tournament's run is one kind of job: :meth:`Scheduler.start_job` runs any
 long-running coroutine (a ladder, say) the same way, with a stop event it must honour,
@@ -75,6 +78,7 @@ class Scheduler:
         self._say = say or (lambda _text: None)
         self._said: set[str] = set()
         self._jobs: dict[str, _Running] = {}
+        self._cancelled: set[int] = set()  # by an operator: never started again
         self._wake = asyncio.Event()
         self._stopping = False
 
@@ -109,8 +113,9 @@ class Scheduler:
         for tournament in waiting:
             if sum(1 for key in self._jobs if key.startswith("tournament ")) >= self.parallel:
                 return
-            if self.playing(tournament.id) or tournament.id in self.notes:
-                continue  # under way, or given up on (its note says why) until a restart
+            if self.playing(tournament.id) or tournament.id in self.notes or \
+                    tournament.id in self._cancelled:
+                continue  # under way, given up on (its note says why) until a restart, or cancelled
             self.start_job(tournament_job(tournament.id), self._player(tournament.id))
 
     # ---------------------------------------------------------------- jobs
@@ -144,6 +149,8 @@ class Scheduler:
         store = self.store
         try:
             info = store.get_tournament(tournament_id)
+            if info.status is TournamentStatus.FINISHED:  # cancelled meanwhile
+                return None
             settings = resume_settings(store, info, min(self.parallel, max(
                 1, int(info.settings.get("parallel", 2)))))
             settings = replace(settings, sandbox=self.sandbox)
@@ -183,6 +190,7 @@ class Scheduler:
         """Stop a tournament at once if this scheduler plays it (its matches in play are
         abandoned), then void its unfinished matches; how many were voided. A tournament
         another process runs is a :class:`StoreError`, as :meth:`Store.cancel_tournament`."""
+        self._cancelled.add(tournament_id)
         running = self._jobs.get(tournament_job(tournament_id))
         if running is not None and running.task is not None:
             running.cancelled = True

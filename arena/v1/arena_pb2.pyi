@@ -306,7 +306,7 @@ class ReadBotLogResponse(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., files: _Optional[_Iterable[_Union[BotLogFile, _Mapping]]] = ...) -> None: ...
 
 class TournamentInfo(_message.Message):
-    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots", "format", "void", "created_at", "note")
+    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots", "format", "void", "created_at", "note", "finished_at")
     ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -318,6 +318,7 @@ class TournamentInfo(_message.Message):
     VOID_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
     id: int
     game: str
     status: str
@@ -329,7 +330,8 @@ class TournamentInfo(_message.Message):
     void: int
     created_at: str
     note: str
-    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., format: _Optional[str] = ..., void: _Optional[int] = ..., created_at: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
+    finished_at: str
+    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., format: _Optional[str] = ..., void: _Optional[int] = ..., created_at: _Optional[str] = ..., note: _Optional[str] = ..., finished_at: _Optional[str] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
     __slots__ = ()

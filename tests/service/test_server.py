@@ -24,20 +24,23 @@ import sys
 import threading
 import time
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import grpc
 
 from arena.match.replay import read_log
-from arena.storage.store import MatchStatus, Store
+from arena.storage.store import MatchStatus, Store, TournamentInfo
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.codec import codec_for
 from tests.helpers import arena
 
+T = TypeVar("T")
 OPERATOR = "operator-token-for-this-test"
 GAME = "kill"
+QUICK = "face-card-kill-card"  # short two-seat matches: the ladder's test
 BOT = '''
 import sys
 import time
@@ -57,11 +60,11 @@ run(Slow)
 '''
 
 
-def _bot_folder(where: Path, name: str, delay: float = 0.05) -> Path:
+def _bot_folder(where: Path, name: str, delay: float = 0.07, game: str = GAME) -> Path:
     folder = where / name
     folder.mkdir(parents=True)
     (folder / "arena-bot.toml").write_text(
-        f'name = "{name}"\ncommand = "python bot.py"\ngames = ["{GAME}"]\n')
+        f'name = "{name}"\ncommand = "python bot.py"\ngames = ["{game}"]\n')
     (folder / "bot.py").write_text(BOT.replace("NAME", name).replace("DELAY", str(delay)))
     return folder
 
@@ -116,10 +119,20 @@ def _stub(server: Server) -> tuple[grpc.Channel, pb_grpc.OperatorServiceStub]:
 AUTH = (("authorization", f"Bearer {OPERATOR}"),)
 
 
-def _wait(what: str, predicate: object, timeout: float = 60.0, every: float = 0.2) -> object:
+def _tournament(db: Path, tournament_id: int) -> TournamentInfo:
+    with Store(str(db)) as store:
+        return store.get_tournament(tournament_id)
+
+
+def _running_matches(db: Path, tournament_id: int) -> list[int]:
+    with Store(str(db)) as store:
+        return [m.id for m in store.tournament_matches(tournament_id) if m.status == "running"]
+
+
+def _wait(what: str, predicate: Callable[[], T], timeout: float = 60.0, every: float = 0.2) -> T:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        value = predicate()  # type: ignore[operator]
+        value = predicate()
         if value:
             return value
         time.sleep(every)
@@ -158,7 +171,7 @@ def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_e
                 m for m in stub.ListMatches(pb.ListMatchesRequest(tournament_id=tid),
                                             metadata=AUTH, timeout=10).matches
                 if m.status == "running"])
-            match_id = running[0].id  # type: ignore[index]
+            match_id = running[0].id
             updates = list(stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id),
                                            metadata=(("authorization", f"Bearer {bob}"),),
                                            timeout=60))
@@ -169,7 +182,7 @@ def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_e
         watched = [e.SerializeToString() for u in updates for e in u.events]
 
         finished = _wait("some matches finished", lambda: (
-            n if 2 <= (n := Store(str(db)).get_tournament(tid).finished) else 0))
+            n if (n := _tournament(db, tid).finished) >= 2 else 0))
         assert finished < 9, "the tournament finished before the server could be killed"
         server.stop(signal.SIGKILL)  # mid-tournament: matches in play are lost with it
         with Store(str(db)) as store:
@@ -184,8 +197,8 @@ def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_e
         assert watched == [codec.event(line.value).SerializeToString() for line in public]
 
         server = Server(db)  # restarted: it resumes the tournament by itself
-        done = _wait("the tournament to finish", lambda: Store(str(db)).get_tournament(tid)
-                     .status == "finished", timeout=120)
+        done = _wait("the tournament to finish",
+                     lambda: _tournament(db, tid).status == "finished", timeout=120)
         assert done
         shown = remote(server, ann, "tournament", "show", str(tid)).stdout
         assert "finished: 9 of 9 matches finished, 0 void" in shown
@@ -290,8 +303,7 @@ def test_what_an_author_may_not_do_uploads_over_the_cap_hostile_archives_and_can
         tid = json.loads(remote(server, OPERATOR, "tournament", "create", "--game", GAME,
                                 "--bot", "bob-a", "--bot", "house-b", "--bot", "house-c",
                                 "--players", "3", "-n", "3", "--json").stdout)["tournament"]["id"]
-        _wait("a match in play", lambda: Store(str(db)).get_tournament(tid).status == "running"
-              and any(m.status == "running" for m in Store(str(db)).tournament_matches(tid)))
+        _wait("a match in play", lambda: _running_matches(db, tid))
         cancelled = remote(server, OPERATOR, "tournament", "cancel", str(tid)).stdout
         assert re.search(r"cancelled: \d+ unfinished matches void", cancelled), cancelled
         listed = remote(server, ann, "tournament", "list", "--json").stdout
@@ -304,3 +316,37 @@ def test_what_an_author_may_not_do_uploads_over_the_cap_hostile_archives_and_can
     with Store(str(db)) as store:
         assert {m.status for m in store.tournament_matches(tid)} <= {MatchStatus.FINISHED,
                                                                      MatchStatus.VOID}
+
+
+def test_the_server_keeps_a_ladder_playing_and_a_submission_joins_it_first(tmp_path: Path) -> None:
+    """`arena serve --ladder face-card-kill-card`: the ladder plays among the bots entered for the game while
+    the server runs; a version an author submits meanwhile joins it and is in the matches
+    right after; stopped and started again, the server goes on with the same ladder."""
+    db = tmp_path / "arena.db"
+    for name in ("ann", "bob", "cat"):
+        arena("bot", "submit", str(_bot_folder(tmp_path, name, 0.0, QUICK)), db=db)
+    author = _token(arena("author", "add", "dan", db=db).stdout)
+    server = Server(db, "--ladder", QUICK, "--parallel", "2")
+    try:
+        _wait("the ladder's first 15 matches",
+              lambda: _tournament(db, 1).finished >= 15, timeout=120)
+        remote(server, author, "bot", "submit", str(_bot_folder(tmp_path, "dan", 0.0, QUICK)))
+        joined = _tournament(db, 1).total
+        _wait("20 more matches", lambda: _tournament(db, 1).finished >= joined + 20, timeout=120)
+    finally:
+        said = server.stop()
+    assert f"ladder 1 of {QUICK}: playing" in said
+    again = Server(db, "--ladder", QUICK)
+    try:
+        before = _tournament(db, 1).finished
+        _wait("the same ladder going on", lambda: _tournament(db, 1).finished >= before + 3,
+              timeout=120)
+    finally:
+        again.stop()
+    with Store(str(db)) as store:
+        matches = sorted(store.tournament_matches(1), key=lambda m: m.index)
+        assert len(store.list_tournaments()) == 1  # one ladder, gone on with
+        assert len(matches) >= 38 and {m.status for m in matches} <= {MatchStatus.FINISHED}
+        dan = [i for i, m in enumerate(matches) if any(s.bot.startswith("dan@") for s in m.seats)]
+        assert dan and dan[0] >= joined - 2  # it entered once submitted ...
+        assert dan[:5] == list(range(dan[0], dan[0] + 5))  # ... and played its first matches next
