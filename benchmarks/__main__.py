@@ -24,6 +24,7 @@ from benchmarks import (
     memory,
     ratings,
     sockets,
+    submit,
     tournament,
     transport,
     web,
@@ -40,6 +41,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "bot-start": contained.run_bot_start,  # (7) one bot's start, each way, and its pieces
     "socket": sockets.run,         # (8) the referee over a Unix socket against TCP
     "ladder": ladder.run,          # (11) the ladder's matches per minute against a round-robin
+    "submit": submit.run,          # (12) arena bot submit with one small dependency
     "web": web.run,                # the web app's pages over a million matches
 }
 

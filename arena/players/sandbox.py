@@ -54,8 +54,11 @@ SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
              "nsswitch.conf", "passwd", "group", "mime.types")  # not ssl/: private keys live there
-NETWORK_FILES = ("resolv.conf", "hosts", "host.conf", "gai.conf")
-"""What a build, which may reach the package index, needs of ``/etc`` besides."""
+NETWORK_FILES = ("resolv.conf", "hosts", "host.conf", "gai.conf", "ssl/certs",
+                 "ca-certificates", "pip.conf", "xdg/pip")
+"""What a build, which may reach the package index, needs of ``/etc`` besides: name
+resolution, the certificate authorities (public certificates, never ``ssl/private``) and
+the machine's pip configuration (its index, proxy and certificates)."""
 RUNTIME_PACKAGES = ("arena", "sdk", "bots", "grpc", "google.protobuf")
 """The SDK's packages and the bundled bots (``python -m bots.random_bot``): a Python bot
 imports them, wherever they are installed (in an editable install, from the source tree)."""
@@ -163,6 +166,9 @@ class Sandbox:
         def is_hidden(path: Path) -> bool:
             return self._is_hidden(path, own)
 
+        cert = env.get("PIP_CERT", "")  # a certificate bundle pip is told of, wherever it is
+        if cert.startswith("/"):
+            shown.append(Path(cert))
         for path in shown + _outermost([*self.runtime, own[0]]):
             args += _mirror(path, is_hidden, self._holds_hidden)
         args += ["--bind", str(own[1]), str(own[1]), "--chdir", str(own[0]), "--clearenv",

@@ -538,8 +538,8 @@ def build(code: Path, requirements: str, deps: Path, log: Path, sandbox: bool = 
 def _build_env() -> dict[str, str]:
     """What pip is given of the arena's environment: where the package index is, and proxies."""
     keep = ("PATH", "LANG", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_TRUSTED_HOST",
-            "PIP_FIND_LINKS", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy",
-            "http_proxy", "no_proxy")
+            "PIP_FIND_LINKS", "PIP_CERT", "PIP_DEFAULT_TIMEOUT", "HTTPS_PROXY", "HTTP_PROXY",
+            "NO_PROXY", "https_proxy", "http_proxy", "no_proxy", "SSL_CERT_FILE")
     return {k: v for k, v in os.environ.items() if k in keep}
 
 
