@@ -19,7 +19,9 @@ migrates it; the rows then go in with bulk SQL, a transaction per few tournament
   players), its bytes copied into every finished match of the game (``--log-share`` below 1
   keeps a log in that share of them only, for a smaller file);
 * ``finish_seq`` in play order, and the ratings and rating history exactly as
-  ``Store.finish_match`` would have written them (the same ``RatingBook``, match by match).
+  ``Store.finish_match`` would have written them (the same ``RatingBook``, match by match);
+  so too the summaries kept with them: the head-to-head counts, each tournament's standings
+  (the same ``StandingsBook``) and its crosstable counts.
 
 It prints the time taken and the file's size. SQLite only (the rows are written with
 sqlite3's executemany).
@@ -46,6 +48,7 @@ from arena.games import all_games
 from arena.match.links import LocalLink, Player
 from arena.match.referee import MatchSettings, run_match
 from arena.rating import Placed, RatingBook
+from arena.rating.standings import Seat, StandingsBook, count_pairs, outcome, pairings
 from arena.storage.store import Store
 from arena.storage.tables import json_dumps
 
@@ -167,6 +170,13 @@ def _plans(bots: list[Bot], matches: int, draw: random.Random) -> Iterator[Plan]
                    [b.id for b in chosen], kind, challengers, field, seatings)
 
 
+REASONS = {"timeout": "no answer to decision 12 in time", "crashed": "its process died",
+           "illegal-action": "chose index 7 of 3 legal actions",
+           "disconnected": "its stream closed", "error": "KeyError: 'QS'",
+           "no-show": "did not connect within 30 s"}
+"""A faulted seat's reason, as the referee words it (the real ones name the decision)."""
+
+
 def _outcome(bots: Sequence[Bot], game: str, draw: random.Random) -> tuple[list[float], list[int],
                                                                             list[str]]:
     faults = ["" if draw.random() >= FAULT_RATE else
@@ -190,6 +200,7 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
     db.execute("PRAGMA synchronous = OFF")
     db.execute("PRAGMA cache_size = -400000")
     book = RatingBook()
+    head_to_head: dict[tuple[int, str, int], list[int]] = {}  # wins, losses, ties, rank sum
     clock = datetime.now(UTC) - timedelta(days=365)
     match_id = finish_seq = 0
     plans = list(_plans(bots, matches, draw))
@@ -203,6 +214,8 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
         match_rows: list[tuple[Any, ...]] = []
         seat_rows: list[tuple[Any, ...]] = []
         options_text = json_dumps(plan.options)
+        standings = StandingsBook()
+        pairs: dict[tuple[int, int], list[int]] = {}
         for index, seating in enumerate(plan.seatings):
             match_id += 1
             seed_text = str(draw.getrandbits(63))
@@ -218,11 +231,18 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
             finish_seq += 1
             book.apply(plan.pool, match_id, finish_seq,
                        [Placed(b, r, f != "") for b, r, f in zip(seating, ranks, faults, strict=True)])
+            standings.apply(match_id, [Seat(b, r, f) for b, r, f in
+                                       zip(seating, ranks, faults, strict=True)])
+            count_pairs(pairs, zip(seating, ranks, strict=True))
+            for a, b, rank_a, rank_b in pairings(zip(seating, ranks, strict=True)):
+                counted = head_to_head.setdefault((a, plan.pool, b), [0, 0, 0, 0])
+                counted[outcome(rank_a, rank_b)] += 1
+                counted[3] += rank_a
             log = logs[plan.game] if draw.random() < log_share else None
             match_rows.append((match_id, number, index, plan.game, options_text, seed_text,
                                index % plan.players, "finished", _when(created),
                                _when(started), _when(clock), duration, finish_seq, log))
-            seat_rows += [(match_id, s, b, sc, r, f, None) for s, (b, sc, r, f) in
+            seat_rows += [(match_id, s, b, sc, r, f, None, REASONS.get(f)) for s, (b, sc, r, f) in
                           enumerate(zip(seating, scores, ranks, faults, strict=True))]
         status = "running" if last or before_last else "finished"
         settings = {"parallel": 2, "move_timeout_s": 10.0, "start_timeout_s": 30.0,
@@ -241,12 +261,21 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
             'INSERT INTO "match" (id, tournament_id, "index", game, options, seed, lane, status, '
             "created_at, started_at, finished_at, duration_s, finish_seq, log) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", match_rows)
-        db.executemany("INSERT INTO seat (match_id, seat, bot_id, score, rank, fault, peer) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)", seat_rows)
+        db.executemany("INSERT INTO seat (match_id, seat, bot_id, score, rank, fault, peer, "
+                       "reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", seat_rows)
         db.executemany("INSERT INTO rating_history (bot_id, game, match_id, mu, sigma, finish_seq) "
                        "VALUES (?, ?, ?, ?, ?, ?)",
                        [(h["bot_id"], h["game"], h["match_id"], h["mu"], h["sigma"],
                          h["finish_seq"]) for h in book.take_history()])
+        db.executemany(
+            "INSERT INTO tournament_standing (tournament_id, bot_id, mu, sigma, matches, wins, "
+            "rank_sum, faults) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(number, bot_id, line.mu, line.sigma, line.matches, line.wins, line.rank_sum,
+              json_dumps(line.faults)) for bot_id, line in sorted(standings.lines.items())])
+        db.executemany(
+            "INSERT INTO tournament_pair (tournament_id, bot_id, opponent_id, wins, losses, ties) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(number, a, b, *counted) for (a, b), counted in sorted(pairs.items())])
         written += len(match_rows)
         if number % 20 == 0 or last:
             db.execute("COMMIT")
@@ -261,6 +290,10 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(bot_id, pool, line.mu, line.sigma, line.matches, line.wins, line.faults)
          for (bot_id, pool), line in book.take_changed()])
+    db.executemany(
+        "INSERT INTO head_to_head (bot_id, pool, opponent_id, wins, losses, ties, rank_sum) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(a, pool, b, *counted) for (a, pool, b), counted in sorted(head_to_head.items())])
     db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()

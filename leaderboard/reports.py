@@ -2,8 +2,10 @@
 
 The standings rate the tournament's matches alone (TrueSkill, in schedule order:
 :func:`arena.rating.standings.standings`); the crosstable compares every two of its
-bots over the matches they shared. Both the CLI (:mod:`arena.cli.standings`) and the
-web app (:mod:`leaderboard.web`) build their documents here, so they share one shape
+bots over the matches they shared. The store keeps both as it rates the tournament's
+matches (:meth:`Store.tournament_standings`): a report reads them, it does not rate the
+tournament again. Both the CLI (:mod:`arena.cli.standings`) and the web app
+(:mod:`leaderboard.web`) build their documents here, so they share one shape
 (docs/json.md, ``arena tournament show --json``).
 """
 
@@ -14,7 +16,7 @@ from dataclasses import asdict
 from typing import Any
 
 from arena.games import pool_of
-from arena.rating.standings import Played, Seat, Standing, crosstable, standings
+from arena.rating.standings import Played, Seat, Standing
 from arena.storage.store import LeaderboardRow, MatchInfo, MatchStatus, Store, TournamentInfo
 from arena.tournament.formats import VERSUS, Format, sprt_state
 from leaderboard.documents import tournament_json
@@ -34,8 +36,7 @@ def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[Lea
                            version=bots[row.bot_id].version, mu=row.mu, sigma=row.sigma,
                            conservative=row.rating, matches=row.matches, wins=row.wins,
                            faults=sum(row.faults.values()), pool=pool)
-            for row in standings(store.tournament_played(tournament.id), tournament.game)
-            if row.bot_id in bots]
+            for row in store.tournament_standings(tournament.id)[0] if row.bot_id in bots]
 
 
 def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
@@ -51,16 +52,14 @@ def tournament_report(store: Store, tournament: TournamentInfo,
     ``tournament list --json`` gives it, and more. ``counts``: its matches by status, when the
     caller has them already (:meth:`Store.match_counts`).
 
-    The finished matches are read lean (ids, ranks and faults: :meth:`Store.tournament_played`);
-    only a versus match with an SPRT reads its matches whole, which its test needs."""
+    The standings and crosstable are the store's (:meth:`Store.tournament_standings`); only a
+    versus match with an SPRT reads its matches whole, which its test needs."""
     if counts is None:
         counts = store.match_counts([tournament.id]).get(tournament.id, {})
     statuses = dict(counts)
-    finished = store.tournament_played(tournament.id)
     labels = dict(zip(tournament.bot_ids, tournament.bots, strict=True))
     fmt = Format.from_settings(tournament.settings)
-    rows = standings(finished, tournament.game)
-    table = crosstable(finished, [r.bot_id for r in rows])  # row after row in standings order
+    rows, table = store.tournament_standings(tournament.id)  # table: in standings order
     state = None
     if fmt.kind == VERSUS and fmt.sprt is not None:
         state = sprt_state(store.tournament_matches(tournament.id), fmt, tournament.players)

@@ -73,6 +73,7 @@ class MatchReport:
     started_at: float
     duration_s: float
     peers: tuple[str | None, ...] = ()  # per seat, where it was played from (if its link knows)
+    reasons: tuple[str, ...] = ()  # per seat, why it faulted ("" for none; also in the log)
 
     @functools.cached_property
     def log(self) -> bytes:
@@ -205,6 +206,7 @@ async def _finish(game: Game[Any, Any, Any], state: Any, seats: list[_Seat],
     outcome = game.outcome(state)
     assert outcome is not None
     faults = tuple(s.fault for s in seats)
+    reasons = tuple(s.reason if s.fault else "" for s in seats)
     ranks = ranks_after_faults(outcome, [bool(f) for f in faults])
     await asyncio.gather(*(_dismiss(seat, MatchEnd(outcome.scores, ranks, faults, seat.waiting))
                            for seat in seats if seat.link is not None))
@@ -213,6 +215,7 @@ async def _finish(game: Game[Any, Any, Any], state: Any, seats: list[_Seat],
         scores=outcome.scores,
         ranks=ranks,
         faults=faults,
+        reasons=reasons,
         entries=log,
         decisions=decisions,
         rejected_replies=sum(s.rejected for s in seats),

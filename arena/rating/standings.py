@@ -1,20 +1,25 @@
 """A tournament's standings and crosstable, from its finished matches (pure: no SQL).
 
 The standings rate the tournament's matches on their own, in schedule order, with
-the same TrueSkill book as the arena's ratings (:class:`~arena.rating.book.RatingBook`),
-so that a tournament reads the same whatever else its bots played. The crosstable
-gives, for every two bots, the matches they shared and how often each placed above
-the other.
+the same TrueSkill update as the arena's ratings (:func:`~arena.rating.ratings.rate`,
+as :class:`~arena.rating.book.RatingBook` applies it), so that a tournament reads the
+same whatever else its bots played. The crosstable gives, for every two bots, the
+matches they shared and how often each placed above the other.
+
+Both are kept match by match: :class:`StandingsBook` holds each bot's
+:class:`StandingLine` and moves it with one more match, :func:`pairings` gives what
+one match adds to every pair's tally. The store keeps them up to date as it rates a
+tournament's matches (and a rebuild replays them), so a report reads its lines
+instead of rating the whole tournament again; :func:`standings` and
+:func:`crosstable` are the same bookkeeping over a list of matches.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from arena.rating.book import Placed, RatingBook
-from arena.rating.ratings import DEFAULT, conservative
+from arena.rating.ratings import DEFAULT, conservative, rate
 from arena.rating.stats import Comparison, tally
 
 
@@ -56,29 +61,71 @@ class Standing:
         return self.wins / self.matches if self.matches else 0.0
 
 
+@dataclass(slots=True)
+class StandingLine:
+    """A bot's standing in one tournament so far: its rating from the tournament's matches alone
+    (the defaults until it met another bot), its seats (a bot seated twice in a match counts
+    both), the seats it placed first in, the sum of their ranks, and its faults by name."""
+
+    mu: float = DEFAULT[0]
+    sigma: float = DEFAULT[1]
+    matches: int = 0
+    wins: int = 0
+    rank_sum: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+
+    def standing(self, bot_id: int) -> Standing:
+        return Standing(bot_id, self.mu, self.sigma, self.matches, self.wins,
+                        self.rank_sum / self.matches if self.matches else 0.0, dict(self.faults))
+
+
+class StandingsBook:
+    """The lines of one tournament's bots (by bot id), moved a match at a time by :meth:`apply`,
+    in schedule order. ``lines`` (taken as they are, updated in place) are where the
+    tournament stood; :attr:`changed` collects the bots whose line moved."""
+
+    __slots__ = ("changed", "lines")
+
+    def __init__(self, lines: Mapping[int, StandingLine] | None = None) -> None:
+        self.lines: dict[int, StandingLine] = dict(lines or {})
+        self.changed: set[int] = set()
+
+    def apply(self, match_id: int, seats: Sequence[Seat]) -> None:
+        """One more finished match. A rank below 1 raises ``ValueError`` (from
+        :func:`~arena.rating.ratings.rate`) and leaves the book as it was."""
+        lines = self.lines
+        priors = {s.bot_id: (line.mu, line.sigma) for s in seats
+                  if (line := lines.get(s.bot_id)) is not None}
+        new = rate(priors, [(s.bot_id, s.rank) for s in seats], tie_key=match_id)
+        for seat in seats:
+            line = lines.get(seat.bot_id)
+            if line is None:
+                line = lines[seat.bot_id] = StandingLine()
+            line.matches += 1
+            line.wins += seat.rank == 1
+            line.rank_sum += seat.rank
+            if seat.fault:
+                line.faults[seat.fault] = line.faults.get(seat.fault, 0) + 1
+            self.changed.add(seat.bot_id)
+        for bot_id, (mu, sigma) in new.items():
+            line = lines[bot_id]
+            line.mu, line.sigma = mu, sigma
+
+    def standings(self) -> list[Standing]:
+        """Every bot that played, best conservative rating first."""
+        rows = [line.standing(bot_id) for bot_id, line in self.lines.items() if line.matches]
+        rows.sort(key=lambda r: (-r.rating, -r.mu, r.bot_id))
+        return rows
+
+
 def standings(played: Sequence[Played], game: str) -> list[Standing]:
     """Every bot that played, best conservative rating first; ratings from these matches
-    alone, applied in schedule order."""
-    book = RatingBook()
-    ranks: dict[int, list[int]] = {}
-    faults: dict[int, Counter[str]] = {}
-    for number, match in enumerate(sorted(played, key=lambda m: m.index)):
-        book.apply(game, match.match_id, number + 1,
-                   [Placed(s.bot_id, s.rank, s.fault != "") for s in match.seats])
-        for seat in match.seats:
-            ranks.setdefault(seat.bot_id, []).append(seat.rank)
-            counted = faults.setdefault(seat.bot_id, Counter())
-            if seat.fault:
-                counted[seat.fault] += 1
-    rows = []
-    for bot_id, bot_ranks in ranks.items():
-        line = book.line(bot_id, game)  # None: it never met another bot
-        mu, sigma = (line.mu, line.sigma) if line is not None else DEFAULT
-        rows.append(Standing(bot_id, mu, sigma, len(bot_ranks),
-                             sum(1 for r in bot_ranks if r == 1),
-                             sum(bot_ranks) / len(bot_ranks), dict(faults[bot_id])))
-    rows.sort(key=lambda r: (-r.rating, -r.mu, r.bot_id))
-    return rows
+    alone, applied in schedule order. (``game`` names the tournament's game: every game is
+    rated alike.)"""
+    book = StandingsBook()
+    for match in sorted(played, key=lambda m: m.index):
+        book.apply(match.match_id, match.seats)
+    return book.standings()
 
 
 def best_ranks(seats: Iterable[tuple[int, int]]) -> dict[int, int]:
@@ -100,6 +147,44 @@ def paired_ranks(played: Sequence[Played], a: int, b: int) -> list[tuple[int, in
     return pairs
 
 
+def pairings(seats: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int, int, int]]:
+    """Every ordered pair of different bots of one match, from its (bot id, rank) seats:
+    ``(a, b, a's rank, b's rank)``, each bot's better seat when it had two (see
+    :func:`best_ranks`); nothing when fewer than two bots took part."""
+    ranks = best_ranks(seats)
+    for a, rank_a in ranks.items():
+        for b, rank_b in ranks.items():
+            if a != b:
+                yield a, b, rank_a, rank_b
+
+
+def outcome(rank_a: int, rank_b: int) -> int:
+    """Where a pair's match goes in its ``[wins, losses, ties]`` (of ``a``): 0, 1 or 2."""
+    return 0 if rank_a < rank_b else 1 if rank_a > rank_b else 2
+
+
+def count_pairs(counts: dict[tuple[int, int], list[int]], seats: Iterable[tuple[int, int]]) -> None:
+    """Add one match to ``counts``: (a, b) -> [wins, losses, ties] of a against b."""
+    for a, b, rank_a, rank_b in pairings(seats):
+        tally_ab = counts.get((a, b))
+        if tally_ab is None:
+            tally_ab = counts[a, b] = [0, 0, 0]
+        tally_ab[outcome(rank_a, rank_b)] += 1
+
+
+def cross_cells(counts: Mapping[tuple[int, int], Sequence[int]],
+                bot_ids: Sequence[int]) -> dict[tuple[int, int], Comparison]:
+    """The crosstable of pair counts (``[wins, losses, ties]`` of the row bot), rows and columns
+    in ``bot_ids`` order, a cell for every ordered pair that shared a match."""
+    cells = {}
+    for a in bot_ids:
+        for b in bot_ids:
+            found = counts.get((a, b)) if a != b else None
+            if found is not None:
+                cells[a, b] = tally(found[0], found[1], found[2])
+    return cells
+
+
 def crosstable(played: Sequence[Played], bot_ids: Sequence[int]) -> dict[tuple[int, int], Comparison]:
     """For every ordered pair of different bots that shared a match, the row bot against the
     column bot (:func:`arena.rating.stats.compare`), rows and columns in ``bot_ids`` order.
@@ -109,11 +194,5 @@ def crosstable(played: Sequence[Played], bot_ids: Sequence[int]) -> dict[tuple[i
     wanted = set(bot_ids)
     counts: dict[tuple[int, int], list[int]] = {}  # (a, b): [wins, losses, ties] of a
     for match in played:
-        ranks = best_ranks((s.bot_id, s.rank) for s in match.seats if s.bot_id in wanted)
-        for a, rank_a in ranks.items():
-            for b, rank_b in ranks.items():
-                if a != b:
-                    tally_ab = counts.setdefault((a, b), [0, 0, 0])
-                    tally_ab[0 if rank_a < rank_b else 1 if rank_a > rank_b else 2] += 1
-    return {(a, b): tally(*counts[a, b])
-            for a in bot_ids for b in bot_ids if a != b and (a, b) in counts}
+        count_pairs(counts, ((s.bot_id, s.rank) for s in match.seats if s.bot_id in wanted))
+    return cross_cells(counts, bot_ids)

@@ -7,8 +7,10 @@ Write discipline:
 
 * a tournament and every match of its schedule are written, ``pending``, in one
   transaction; a match is finished in one transaction that also writes its
-  seats, its log, its ``finish_seq`` and the ratings it moves, so an
-  interruption at any moment leaves either all of it or none of it;
+  seats, its log, its ``finish_seq``, the ratings it moves and the summaries
+  kept with them (head-to-head counts, the tournament's standings and
+  crosstable), so an interruption at any moment leaves either all of it or none
+  of it;
 * finishing an already finished match changes nothing (the second write of a
   result is dropped), so a resumed tournament never counts a match twice;
 * ratings move in schedule order within a tournament: a finished match is rated
@@ -62,14 +64,25 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from alembic.util import CommandError
 from sqlalchemy import exc as sa_exc
+from sqlalchemy.dialects import postgresql as postgresql_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, create_engine, delete, func, select
 
 from arena import rating
 from arena.games import base_game, pool_of
 from arena.match.faults import Fault
-from arena.rating.standings import Played
+from arena.rating.standings import (
+    Played,
+    Standing,
+    StandingLine,
+    StandingsBook,
+    cross_cells,
+    outcome,
+    pairings,
+)
 from arena.rating.standings import Seat as PlayedSeat
+from arena.rating.stats import Comparison
 from arena.storage import schema
 from arena.storage.runs import Busy, RunLocks
 from arena.storage.tables import (
@@ -77,12 +90,16 @@ from arena.storage.tables import (
     Author,
     Bot,
     BotArchive,
+    HeadToHeadTally,
     MatchStatus,
     Rating,
     RatingHistory,
     Tournament,
+    TournamentPair,
+    TournamentStanding,
     TournamentStatus,
     json_dumps,
+    metadata,
     now,
     utc,
 )
@@ -227,6 +244,7 @@ class MatchResult:
     started_at: datetime | None = None
     duration_s: float | None = None
     peers: tuple[str | None, ...] = ()  # per seat: the connection a remote bot played over
+    reasons: tuple[str, ...] = ()  # per seat: why it faulted ("" for none), as the log has it
 
 
 @dataclass(frozen=True)
@@ -302,7 +320,8 @@ class HistoryPoint:
 
 @dataclass(frozen=True)
 class FaultInfo:
-    """A seat that faulted: which match, which seat, and the fault (its reason is in the log)."""
+    """A seat that faulted: which match, which seat, the fault and why (``reason``: as the
+    referee logged it; None for a match played before reasons were kept)."""
 
     match_id: int
     seat: int
@@ -310,6 +329,7 @@ class FaultInfo:
     game: str
     tournament_id: int | None
     finished_at: datetime | None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1126,14 +1146,16 @@ class Store:
             match.live_log = None  # the full log is kept now
             s.add(match)
             peers = result.peers or (None,) * n
-            if len(peers) != n:
+            reasons = result.reasons or ("",) * n
+            if len(peers) != n or len(reasons) != n:
                 raise StoreError(f"match {match_id} has {n} seats but the result has "
-                                 f"{len(peers)} peers")
-            for seat, score, rank, fault, peer in zip(
-                seats, result.scores, result.ranks, faults, peers, strict=True
+                                 f"{len(peers)} peers and {len(reasons)} reasons")
+            for seat, score, rank, fault, peer, reason in zip(
+                seats, result.scores, result.ranks, faults, peers, reasons, strict=True
             ):
                 seat.score, seat.rank, seat.fault = float(score), int(rank), fault
                 seat.peer = peer
+                seat.reason = reason if fault and reason else None
                 s.add(seat)
             s.flush()
             _rate_ready(s, match)
@@ -1253,21 +1275,25 @@ class Store:
             return [HistoryPoint(h.match_id, h.finish_seq, h.mu, h.sigma) for h in rows]
 
     def rebuild_ratings(self) -> int:
-        """Recompute every rating and its history from the finished matches, in finish order.
+        """Recompute every rating and its history from the finished matches, in finish order,
+        and the summaries kept with them (head-to-head counts, tournament standings and
+        crosstables: :mod:`arena.storage.tables`).
 
         Gives the very numbers the incremental updates gave. Returns the number
         of matches replayed. One transaction: a failure leaves the old ratings.
         Seats are streamed in finish order (one query) and history rows written
         in bulk as the replay goes, so memory stays flat however many matches
-        there are.
+        there are (the summaries hold a few rows per bot, pool and tournament).
         """
         with self._writing("rebuild ratings") as s:
             conn = s.connection()
             conn.execute(delete(RatingHistory))
             conn.execute(delete(Rating))
+            for table in (_HEAD_TO_HEAD, _STANDING, _PAIR):
+                conn.execute(sa.delete(table))
             rows = conn.execute(
                 sa.select(
-                    col(Match.id), col(Match.game), col(Match.finish_seq),
+                    col(Match.id), col(Match.game), col(Match.finish_seq), col(Match.tournament_id),
                     col(Seat.bot_id), col(Seat.rank), _FAULT_TEXT,
                 )
                 .select_from(Match)
@@ -1284,25 +1310,29 @@ class Store:
                            col(Match.finish_seq).is_not(None)))
             }
             book = rating.RatingBook()
+            summaries = _Summaries()
             replayed = 0
             match_id: int | None = None
+            tournament_id: int | None = None
             game, finish_seq = "", 0
-            placed: list[rating.Placed] = []
-            for row_match, row_game, row_seq, bot_id, rank, fault in rows:
+            placed: list[PlayedSeat] = []
+            for row_match, row_game, row_seq, row_tournament, bot_id, rank, fault in rows:
                 if row_match != match_id:
                     if match_id is not None:
-                        _replay(book, game, match_id, finish_seq, placed)
+                        _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed)
                         replayed += 1
                         if len(book.history) >= _HISTORY_CHUNK:
                             _write_history(conn, book.take_history())
                     match_id, game, finish_seq, placed = (row_match, pools.get(row_match, row_game),
                                                           int(row_seq or 0), [])
+                    tournament_id = row_tournament
                 if bot_id is not None:  # a finished match without seats rates nothing
-                    placed.append(rating.Placed(bot_id, int(rank or 0), fault != ""))
+                    placed.append(PlayedSeat(bot_id, int(rank or 0), fault or ""))
             if match_id is not None:
-                _replay(book, game, match_id, finish_seq, placed)
+                _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed)
                 replayed += 1
             _save_ratings(conn, book, {})
+            summaries.save(conn)
             return replayed
 
     # ---------------------------------------------------------------- read-only views (CLI)
@@ -1392,11 +1422,13 @@ class Store:
 
     def tournaments_to_serve(self) -> list[TournamentInfo]:
         """The tournaments the server's scheduler is to play, oldest first: those queued, and
-        those it was playing when it died (``kill -9``, a crash): created queued (``served``
-        in their settings), still running in the database, and no run holds their lock."""
+        the unfinished ones created queued (``served`` in their settings) that no run holds
+        the lock of: left running by a server that died (``kill -9``, a crash), or
+        interrupted."""
         with self._reading("list queued tournaments") as s:
             rows = s.exec(select(Tournament).where(col(Tournament.status).in_(
-                (TournamentStatus.QUEUED, TournamentStatus.RUNNING))).order_by(col(Tournament.id))).all()
+                (TournamentStatus.QUEUED, TournamentStatus.RUNNING, TournamentStatus.INTERRUPTED)))
+                .order_by(col(Tournament.id))).all()
             wanted = [t for t in rows if t.status is TournamentStatus.QUEUED or (
                 t.settings.get("served") and t.id is not None and not self._runs.held(t.id))]
             return self._tournament_infos(s, wanted)
@@ -1463,25 +1495,8 @@ class Store:
         """A tournament's finished matches as its standings read them (schedule order), in
         one query of their seats; nothing but ids, ranks and faults is loaded."""
         with self._reading("read a tournament's results") as s:
-            out: list[Played] = []
-            seats: list[PlayedSeat] = []
-            current: tuple[int, int] | None = None
-            for match_id, index, bot_id, rank, fault in s.execute(
-                sa.select(col(Match.id), col(Match.index), col(Seat.bot_id), col(Seat.rank),
-                          _FAULT_TEXT)
-                .select_from(Match).join(Seat, col(Seat.match_id) == col(Match.id))
-                .where(col(Match.tournament_id) == tournament_id,
-                       col(Match.status) == MatchStatus.FINISHED)
-                .order_by(col(Match.index), col(Seat.seat))
-            ):
-                if current is not None and current[0] != match_id:
-                    out.append(Played(current[0], current[1], tuple(seats)))
-                    seats = []
-                current = (int(match_id), int(index))
-                seats.append(PlayedSeat(int(bot_id), int(rank or 0), str(fault or "")))
-            if current is not None:
-                out.append(Played(current[0], current[1], tuple(seats)))
-            return out
+            return _played(s, sa.and_(col(Match.tournament_id) == tournament_id,
+                                      col(Match.status) == MatchStatus.FINISHED))
 
     def bot_matches(self, bot_id: int, before: int | None, limit: int) -> list[MatchInfo]:
         """The matches a bot version took a seat in, newest first, those with an id below
@@ -1499,13 +1514,14 @@ class Store:
         ``before`` (all: None), at most ``limit``."""
         with self._reading("list a bot's faults") as s:
             query = (sa.select(col(Seat.match_id), col(Seat.seat), _FAULT_TEXT, col(Match.game),
-                               col(Match.tournament_id), col(Match.finished_at))
+                               col(Match.tournament_id), col(Match.finished_at),
+                               col(Seat.reason))
                      .select_from(Seat).join(Match, col(Match.id) == col(Seat.match_id))
                      .where(col(Seat.bot_id) == bot_id, FAULTED))
             if before is not None:
                 query = query.where(col(Seat.match_id) < before)
-            return [FaultInfo(int(m), int(seat), Fault(fault), str(game), tid, utc(when))
-                    for m, seat, fault, game, tid, when in s.execute(
+            return [FaultInfo(int(m), int(seat), Fault(fault), str(game), tid, utc(when), reason)
+                    for m, seat, fault, game, tid, when, reason in s.execute(
                         query.order_by(col(Seat.match_id).desc(), col(Seat.seat)).limit(limit))]
 
     def bot_fault_counts(self, bot_id: int) -> dict[Fault, int]:
@@ -1515,43 +1531,57 @@ class Store:
                 sa.select(_FAULT_TEXT, func.count()).where(col(Seat.bot_id) == bot_id, FAULTED)
                 .group_by(_FAULT_TEXT))}
 
-    def head_to_head(self, bot_id: int, pool: str,
-                     after: int = 0) -> tuple[list[HeadToHead], int]:
-        """A bot version against every bot it shared a rated match of a pool with, over its
-        matches rated after finish number ``after`` (all: 0), by opponent id (see
-        :class:`HeadToHead`); and the last finish number counted (``after`` when none is
-        new). One query from the bot's rating history (an index range) and the seats of those
-        matches: the web app keeps the tallies and asks only for the matches rated since."""
-        history = sa.inspect(RatingHistory).local_table
-        seat_table = sa.inspect(Seat).local_table
-        me, other = seat_table.alias("me"), seat_table.alias("other")
+    def head_to_head(self, bot_id: int) -> list[HeadToHead]:
+        """A bot version against every bot it shared a rated match with, per rating pool (see
+        :class:`HeadToHead`), by pool then opponent id: the bot's rows of the head-to-head
+        summary, kept up to date as matches are rated (one index range)."""
+        table = _HEAD_TO_HEAD
         with self._reading("read a bot's head-to-head results") as s:
-            last = s.execute(sa.select(func.max(history.c.finish_seq)).where(
-                history.c.bot_id == bot_id, history.c.game == pool)).scalar()
-            if last is None or int(last) <= after:
-                return [], after
-            per_match = (
-                sa.select(other.c.bot_id.label("opponent"), func.min(me.c.rank).label("mine"),
-                          func.min(other.c.rank).label("theirs"))
-                .select_from(history
-                             .join(me, sa.and_(me.c.match_id == history.c.match_id,
-                                               me.c.bot_id == history.c.bot_id))
-                             .join(other, sa.and_(other.c.match_id == history.c.match_id,
-                                                  other.c.bot_id != history.c.bot_id)))
-                .where(history.c.bot_id == bot_id, history.c.game == pool,
-                       history.c.finish_seq > after, history.c.finish_seq <= int(last))
-                .group_by(history.c.match_id, other.c.bot_id)
-            ).subquery()
-            mine, theirs = per_match.c.mine, per_match.c.theirs
             rows = s.execute(
-                sa.select(per_match.c.opponent,
-                          func.sum(sa.case((mine < theirs, 1), else_=0)),
-                          func.sum(sa.case((mine > theirs, 1), else_=0)),
-                          func.sum(sa.case((mine == theirs, 1), else_=0)),
-                          func.sum(mine))
-                .group_by(per_match.c.opponent).order_by(per_match.c.opponent)).all()
-        return [HeadToHead(pool, int(opp), int(wins), int(losses), int(ties), int(ranks or 0))
-                for opp, wins, losses, ties, ranks in rows], int(last)
+                sa.select(table.c.pool, table.c.opponent_id, table.c.wins, table.c.losses,
+                          table.c.ties, table.c.rank_sum)
+                .where(table.c.bot_id == bot_id)
+                .order_by(table.c.pool, table.c.opponent_id)).all()
+        return [HeadToHead(str(pool), int(opp), int(wins), int(losses), int(ties), int(ranks))
+                for pool, opp, wins, losses, ties, ranks in rows]
+
+    def tournament_standings(
+        self, tournament_id: int,
+    ) -> tuple[list[Standing], dict[tuple[int, int], Comparison]]:
+        """A tournament's standings (its matches rated alone, in schedule order: as
+        :func:`arena.rating.standings.standings` gives them over its finished matches) and its
+        crosstable in their order (:func:`arena.rating.standings.crosstable`).
+
+        Read from the tournament's summary rows (its rated matches: a few rows per bot), then,
+        while matches of it are still to play, the finished matches not rated yet (those that
+        wait for an earlier one) applied on top, in schedule order."""
+        with self._reading("read a tournament's standings") as s:
+            lines = {int(bot_id): StandingLine(mu, sigma, matches, wins, rank_sum, dict(faults))
+                     for bot_id, mu, sigma, matches, wins, rank_sum, faults in s.execute(
+                         sa.select(_STANDING.c.bot_id, _STANDING.c.mu, _STANDING.c.sigma,
+                                   _STANDING.c.matches, _STANDING.c.wins, _STANDING.c.rank_sum,
+                                   _STANDING.c.faults)
+                         .where(_STANDING.c.tournament_id == tournament_id))}
+            counts = {(int(a), int(b)): [int(w), int(lo), int(ti)]
+                      for a, b, w, lo, ti in s.execute(
+                          sa.select(_PAIR.c.bot_id, _PAIR.c.opponent_id, _PAIR.c.wins,
+                                    _PAIR.c.losses, _PAIR.c.ties)
+                          .where(_PAIR.c.tournament_id == tournament_id))}
+            to_play = s.execute(sa.select(col(Match.id)).where(
+                col(Match.tournament_id) == tournament_id,
+                col(Match.status).in_((MatchStatus.PENDING, MatchStatus.RUNNING))).limit(1)).first()
+            waiting: list[Played] = []
+            if to_play is not None:  # else every finished match of it is rated
+                waiting = _played(s, sa.and_(col(Match.tournament_id) == tournament_id,
+                                             col(Match.status) == MatchStatus.FINISHED,
+                                             col(Match.finish_seq).is_(None)))
+        book = StandingsBook(lines)
+        for match in waiting:
+            book.apply(match.match_id, match.seats)
+            for a, b, rank_a, rank_b in pairings((p.bot_id, p.rank) for p in match.seats):
+                counts.setdefault((a, b), [0, 0, 0])[outcome(rank_a, rank_b)] += 1
+        rows = book.standings()
+        return rows, cross_cells(counts, [r.bot_id for r in rows])
 
     def bot_ratings(self, bot_id: int) -> list[LeaderboardRow]:
         """A bot version's rating in every pool it is rated in, by pool."""
@@ -1649,7 +1679,8 @@ def _rate_ready(s: Session, changed: Match) -> None:
 
     Outside a tournament that is just ``changed`` (if finished). In a tournament
     it is every finished, unrated match scheduled before the first one still
-    pending or running. Each gets the next ``finish_seq``.
+    pending or running. Each gets the next ``finish_seq``. The summaries move with
+    the ratings: the head-to-head counts, and the tournament's standings and crosstable.
     """
     ready: list[int]
     if changed.tournament_id is None:
@@ -1674,36 +1705,44 @@ def _rate_ready(s: Session, changed: Match) -> None:
         ready = [int(m) for m in s.execute(query).scalars()]
     if not ready:
         return
-    placed: dict[int, list[rating.Placed]] = {}
+    seats: dict[int, list[PlayedSeat]] = {}
     for chunk in _chunks(ready):
         for match_id, bot_id, rank, fault in s.execute(
             sa.select(col(Seat.match_id), col(Seat.bot_id), col(Seat.rank), _FAULT_TEXT)
             .where(col(Seat.match_id).in_(chunk))
             .order_by(col(Seat.match_id), col(Seat.seat))
         ):
-            placed.setdefault(match_id, []).append(
-                rating.Placed(bot_id, int(rank or 0), fault != "")
-            )
+            seats.setdefault(match_id, []).append(PlayedSeat(bot_id, int(rank or 0), fault or ""))
     conn = s.connection()
     game = pool_of(changed.game, changed.options)  # a tournament's matches share their options
-    book, row_ids = _load_ratings(conn, game, {p.bot_id for seats in placed.values() for p in seats})
+    book, row_ids = _load_ratings(conn, game, {p.bot_id for row in seats.values() for p in row})
+    summaries = _Summaries()
+    if changed.tournament_id is not None:
+        summaries.load_tournament(conn, changed.tournament_id,
+                                  {p.bot_id for row in seats.values() for p in row})
     next_seq = (s.execute(select(func.max(Match.finish_seq))).scalar() or 0) + 1
     numbered = []
     for match_id in ready:
-        book.apply(game, match_id, next_seq, placed.get(match_id, []))
+        played = seats.get(match_id, [])
+        book.apply(game, match_id, next_seq, [rating.Placed(p.bot_id, p.rank, p.fault != "")
+                                              for p in played])
+        summaries.add(game, changed.tournament_id, match_id, played)
         numbered.append({"id": match_id, "finish_seq": next_seq})
         next_seq += 1
     s.execute(sa.update(Match), numbered)  # ORM bulk update by primary key
     _save_ratings(conn, book, row_ids)
+    summaries.save(conn)
 
 
 def _replay(
-    book: rating.RatingBook, game: str, match_id: int, finish_seq: int,
-    placed: Sequence[rating.Placed],
+    book: rating.RatingBook, summaries: _Summaries, game: str, tournament_id: int | None,
+    match_id: int, finish_seq: int, seats: Sequence[PlayedSeat],
 ) -> None:
     """One stored match into the rebuild; a stored rank no rating can take is a StoreError."""
     try:
-        book.apply(game, match_id, finish_seq, placed)
+        book.apply(game, match_id, finish_seq,
+                   [rating.Placed(p.bot_id, p.rank, p.fault != "") for p in seats])
+        summaries.add(game, tournament_id, match_id, seats)
     except ValueError as error:
         raise StoreError(f"cannot rebuild ratings: stored match {match_id}: {error}") from None
 
@@ -1752,6 +1791,135 @@ def _save_ratings(
 def _write_history(conn: sa.Connection, moves: Sequence[rating.RatingMove]) -> None:
     if moves:  # the book's history points are keyed as the columns already
         conn.execute(sa.insert(RatingHistory), moves)
+
+
+# ---------------------------------------------------------------- summary rows
+#
+# The summary tables (head_to_head, tournament_standing, tournament_pair) move with the
+# ratings: what the rated matches add is gathered in memory (:class:`_Summaries`) and written
+# in one statement per table, counts added to the stored ones (an upsert), a standing's line
+# replaced by its new one. A rebuild empties them and gathers every rated match.
+
+_HEAD_TO_HEAD: sa.Table = metadata.tables[HeadToHeadTally.__tablename__]
+_STANDING: sa.Table = metadata.tables[TournamentStanding.__tablename__]
+_PAIR: sa.Table = metadata.tables[TournamentPair.__tablename__]
+_STANDING_UPDATE = sa.update(_STANDING).where(_STANDING.c.tournament_id == sa.bindparam("t_id"),
+                                              _STANDING.c.bot_id == sa.bindparam("b_id"))
+_STANDING_INSERT = sa.insert(_STANDING)
+
+
+class _Summaries:
+    """What some rated matches add to the summary tables: per (bot, pool, opponent) the
+    head-to-head counts, per tournament its standings (a :class:`StandingsBook` from the
+    tournament's stored lines, :meth:`load_tournament`) and its crosstable counts."""
+
+    __slots__ = ("books", "head_to_head", "pairs", "stored")
+
+    def __init__(self) -> None:
+        self.head_to_head: dict[tuple[int, str, int], list[int]] = {}  # [wins, losses, ties, rank_sum]
+        self.books: dict[int, StandingsBook] = {}
+        self.stored: dict[int, set[int]] = {}  # per tournament: the bots with a stored line
+        self.pairs: dict[int, dict[tuple[int, int], list[int]]] = {}  # [wins, losses, ties]
+
+    def load_tournament(self, conn: sa.Connection, tournament_id: int, bot_ids: set[int]) -> None:
+        """Start the tournament's book from its stored lines of these bots."""
+        lines: dict[int, StandingLine] = {}
+        for chunk in _chunks(sorted(bot_ids)):
+            for bot_id, mu, sigma, matches, wins, rank_sum, faults in conn.execute(
+                sa.select(_STANDING.c.bot_id, _STANDING.c.mu, _STANDING.c.sigma,
+                          _STANDING.c.matches, _STANDING.c.wins, _STANDING.c.rank_sum,
+                          _STANDING.c.faults)
+                .where(_STANDING.c.tournament_id == tournament_id, _STANDING.c.bot_id.in_(chunk))
+            ):
+                lines[int(bot_id)] = StandingLine(mu, sigma, matches, wins, rank_sum, dict(faults))
+        self.books[tournament_id] = StandingsBook(lines)
+        self.stored[tournament_id] = set(lines)
+
+    def add(self, pool: str, tournament_id: int | None, match_id: int,
+            seats: Sequence[PlayedSeat]) -> None:
+        """One rated match (in rating order); a rank below 1 is a ValueError."""
+        ranked = [(p.bot_id, p.rank) for p in seats]
+        if tournament_id is not None:
+            book = self.books.get(tournament_id)
+            if book is None:
+                book = self.books[tournament_id] = StandingsBook()
+            book.apply(match_id, seats)
+            pairs = self.pairs.setdefault(tournament_id, {})
+        head_to_head = self.head_to_head
+        for a, b, rank_a, rank_b in pairings(ranked):  # nothing unless two bots met
+            found = head_to_head.get((a, pool, b))
+            if found is None:
+                found = head_to_head[a, pool, b] = [0, 0, 0, 0]
+            found[outcome(rank_a, rank_b)] += 1
+            found[3] += rank_a
+            if tournament_id is not None:
+                cell = pairs.get((a, b))
+                if cell is None:
+                    cell = pairs[a, b] = [0, 0, 0]
+                cell[outcome(rank_a, rank_b)] += 1
+
+    def save(self, conn: sa.Connection) -> None:
+        """Add the counts to the stored ones and write every standing line that moved."""
+        _add_counts(conn, _HEAD_TO_HEAD, ("bot_id", "pool", "opponent_id"), [
+            {"bot_id": a, "pool": pool, "opponent_id": b, "wins": w, "losses": lo, "ties": ti,
+             "rank_sum": ranks}
+            for (a, pool, b), (w, lo, ti, ranks) in sorted(self.head_to_head.items())])
+        _add_counts(conn, _PAIR, ("tournament_id", "bot_id", "opponent_id"), [
+            {"tournament_id": t, "bot_id": a, "opponent_id": b, "wins": w, "losses": lo, "ties": ti}
+            for t, pairs in sorted(self.pairs.items())
+            for (a, b), (w, lo, ti) in sorted(pairs.items())])
+        updates: list[dict[str, Any]] = []
+        inserts: list[dict[str, Any]] = []
+        for tournament_id, book in sorted(self.books.items()):
+            stored = self.stored.get(tournament_id, set())
+            for bot_id in sorted(book.changed):
+                line = book.lines[bot_id]
+                values = {"mu": line.mu, "sigma": line.sigma, "matches": line.matches,
+                          "wins": line.wins, "rank_sum": line.rank_sum,
+                          "faults": dict(sorted(line.faults.items()))}
+                if bot_id in stored:
+                    updates.append({"t_id": tournament_id, "b_id": bot_id, **values})
+                else:
+                    inserts.append({"tournament_id": tournament_id, "bot_id": bot_id, **values})
+            book.changed.clear()
+        if updates:
+            conn.execute(_STANDING_UPDATE, updates)
+        if inserts:
+            conn.execute(_STANDING_INSERT, inserts)
+        self.head_to_head.clear()
+        self.pairs.clear()
+
+
+_COUNTS = ("wins", "losses", "ties", "rank_sum")
+
+_UPSERTS: dict[tuple[str, str], Any] = {}
+"""The upsert of each (dialect, summary table), built once: building one (its ``excluded``
+alias) costs more than running it."""
+
+
+def _add_counts(conn: sa.Connection, table: sa.Table, keys: Sequence[str],
+                rows: Sequence[Mapping[str, Any]]) -> None:
+    """Add each row's counts to the stored row with its keys (a new row if none): one upsert
+    statement on SQLite and PostgreSQL, an update or insert per row elsewhere."""
+    if not rows:
+        return
+    counts = [name for name in _COUNTS if name in table.c]
+    dialect = conn.dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        upsert = _UPSERTS.get((dialect, table.name))
+        if upsert is None:
+            insert = (sqlite_dialect.insert if dialect == "sqlite"
+                      else postgresql_dialect.insert)(table)
+            upsert = _UPSERTS[dialect, table.name] = insert.on_conflict_do_update(
+                index_elements=[table.c[k] for k in keys],
+                set_={name: table.c[name] + insert.excluded[name] for name in counts})
+        conn.execute(upsert, rows)
+        return
+    for row in rows:
+        done = conn.execute(sa.update(table).where(*(table.c[k] == row[k] for k in keys))
+                            .values({name: table.c[name] + row[name] for name in counts}))
+        if not done.rowcount:
+            conn.execute(sa.insert(table), [dict(row)])
 
 
 # ---------------------------------------------------------------- helpers
@@ -1910,6 +2078,28 @@ def _lean_matches(s: Session, ids: list[int], *, by_index: bool = False) -> list
             seed=int(seed), status=MatchStatus(status), created_at=utc(created) or created,
             started_at=utc(started), finished_at=utc(finished), duration_s=duration,
             finish_seq=seq, seats=seats.get(mid, ())))
+    return out
+
+
+def _played(s: Session, which: sa.ColumnElement[bool]) -> list[Played]:
+    """The matches ``which`` selects (of one tournament) as its standings read them, in schedule
+    order, from one query of their seats."""
+    out: list[Played] = []
+    seats: list[PlayedSeat] = []
+    current: tuple[int, int] | None = None
+    for match_id, index, bot_id, rank, fault in s.execute(
+        sa.select(col(Match.id), col(Match.index), col(Seat.bot_id), col(Seat.rank), _FAULT_TEXT)
+        .select_from(Match).join(Seat, col(Seat.match_id) == col(Match.id))
+        .where(which)
+        .order_by(col(Match.index), col(Seat.seat))
+    ):
+        if current is not None and current[0] != match_id:
+            out.append(Played(current[0], current[1], tuple(seats)))
+            seats = []
+        current = (int(match_id), int(index))
+        seats.append(PlayedSeat(int(bot_id), int(rank or 0), str(fault or "")))
+    if current is not None:
+        out.append(Played(current[0], current[1], tuple(seats)))
     return out
 
 

@@ -198,6 +198,7 @@ class Seat(SQLModel, table=True):
         default=Fault.NONE, sa_column=sa.Column(choice(Fault, "ck_seat_fault"), nullable=False)
     )
     peer: str | None = None  # the connection a remote bot played the seat over
+    reason: str | None = None  # why it faulted, as the referee logged it (None: no fault)
 
 
 class Rating(SQLModel, table=True):
@@ -227,9 +228,70 @@ class RatingHistory(SQLModel, table=True):
     finish_seq: int
 
 
+# ---------------------------------------------------------------- summaries
+#
+# Kept up to date in the transaction that rates a match (``Store``'s ``_rate_ready``), rebuilt
+# by ``Store.rebuild_ratings``, so that a page reads a bot's or a tournament's numbers from a
+# few rows instead of counting over every match. Each holds only what the rated matches say.
+
+
+class HeadToHeadTally(SQLModel, table=True):
+    """A bot against one opponent over the rated matches of a rating pool in which both took a
+    seat (a bot in two seats counts its better one): how often it placed above (``wins``),
+    below (``losses``) and level with (``ties``) the opponent, and the sum of its ranks in
+    those matches (``rank_sum``). Both directions are kept: (a, b) and (b, a)."""
+
+    __tablename__ = "head_to_head"
+
+    bot_id: int = Field(foreign_key="bot.id", primary_key=True)
+    pool: str = Field(primary_key=True)
+    opponent_id: int = Field(foreign_key="bot.id", primary_key=True)
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    rank_sum: int = 0
+
+
+class TournamentStanding(SQLModel, table=True):
+    """A bot's standing in one tournament, its rated matches rated alone (in schedule order,
+    from the default rating): ``mu``, ``sigma`` (the defaults until it met another bot), its
+    seats (``matches``: a bot seated twice in a match counts both), the seats it placed first
+    in (``wins``), the sum of their ranks (``rank_sum``) and its faults by name."""
+
+    __tablename__ = "tournament_standing"
+
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", primary_key=True)
+    mu: float
+    sigma: float
+    matches: int = 0
+    wins: int = 0
+    rank_sum: int = 0
+    faults: dict[str, int] = _json(dict)
+
+
+class TournamentPair(SQLModel, table=True):
+    """A tournament's crosstable cell: a bot against another over the tournament's rated
+    matches both took a seat in (its better seat if it had two): ``wins`` (placed above),
+    ``losses`` (below), ``ties``."""
+
+    __tablename__ = "tournament_pair"
+
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", primary_key=True)
+    opponent_id: int = Field(foreign_key="bot.id", primary_key=True)
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+
+
+SUMMARY_TABLES: tuple[str, ...] = ("head_to_head", "tournament_standing", "tournament_pair")
+"""The tables that only summarize the rated matches (rebuilt with the ratings)."""
+
 TABLES: tuple[sa.Table, ...] = tuple(
     SQLModel.metadata.tables[name]
-    for name in ("bot_archive", "author", "bot", "tournament", "match", "seat", "rating", "rating_history")
+    for name in ("bot_archive", "author", "bot", "tournament", "match", "seat", "rating", "rating_history",
+                 *SUMMARY_TABLES)
 )
 """The arena's tables, parents before children."""
 
@@ -240,7 +302,8 @@ metadata = SQLModel.metadata
 
 
 __all__ = [
-    "CHOICE_LENGTH", "FAULTED", "TABLES", "TABLE_NAMES", "Author", "Bot", "Fault", "Match", "MatchStatus",
-    "Rating", "RatingHistory", "Seat", "Tournament", "TournamentStatus", "choice", "json_dumps", "metadata",
+    "CHOICE_LENGTH", "FAULTED", "SUMMARY_TABLES", "TABLES", "TABLE_NAMES", "Author", "Bot", "Fault",
+    "HeadToHeadTally", "Match", "MatchStatus", "Rating", "RatingHistory", "Seat", "Tournament",
+    "TournamentPair", "TournamentStanding", "TournamentStatus", "choice", "json_dumps", "metadata",
     "now", "utc",
 ]

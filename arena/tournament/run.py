@@ -306,7 +306,8 @@ def _finish(store: Store, match_id: int, report: MatchReport) -> bool:
 def _result(report: MatchReport) -> MatchResult:
     return MatchResult(scores=report.scores, ranks=report.ranks, faults=report.faults,
                        log=report.log, started_at=datetime.fromtimestamp(report.started_at, UTC),
-                       duration_s=report.duration_s, peers=report.peers)
+                       duration_s=report.duration_s, peers=report.peers,
+                       reasons=report.reasons)
 
 
 def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,

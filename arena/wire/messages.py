@@ -13,6 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from google.protobuf.message import DecodeError
+
 from arena.games.base import OptionValue
 from arena.v1 import arena_pb2 as pb
 from arena.wire.codec import GameCodec
@@ -152,11 +154,14 @@ def match_log(codec: GameCodec, entries: Iterable[LogEntry]) -> bytes:
     return log.SerializeToString()
 
 
-def logged_faults(data: bytes) -> list[LoggedFault]:
-    """The faults of a ``MatchLog``'s bytes, without decoding its game values."""
-    return [LoggedFault(e.fault.seat, FAULT_NAMES.get(e.fault.fault, str(e.fault.fault)),
-                        e.fault.reason)
-            for e in pb.MatchLog.FromString(data).entries if e.WhichOneof("entry") == "fault"]
+def fault_reasons(data: bytes) -> dict[int, str]:
+    """Each faulting seat's reason in a ``MatchLog``'s bytes, without decoding its game
+    values; none for bytes that are no ``MatchLog``."""
+    try:
+        entries = pb.MatchLog.FromString(data).entries
+    except DecodeError:
+        return {}
+    return {e.fault.seat: e.fault.reason for e in entries if e.WhichOneof("entry") == "fault"}
 
 
 def read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:

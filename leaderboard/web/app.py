@@ -32,6 +32,13 @@ def _validation_message(error: RequestValidationError) -> str:
     return "; ".join(problems) or "bad request"
 
 
+def warm_templates() -> None:
+    """Compile every template now (Jinja keeps them, once per process), so that no visitor's
+    first request waits for it: the first view of the home page spent most of its time there."""
+    for name in TEMPLATES.env.list_templates(extensions=["html"]):
+        TEMPLATES.env.get_template(name)
+
+
 def create_app(store: Store) -> FastAPI:
     """The web app over ``store`` (kept in ``app.state.store`` for every router)."""
     from leaderboard.web import pages, replay  # they import this module (store_of, TEMPLATES)
@@ -42,7 +49,7 @@ def create_app(store: Store) -> FastAPI:
                   docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     app.state.store = store
     app.state.reports = pages.ReportCache()
-    app.state.head_to_head = pages.HeadToHeadCache()
+    warm_templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
     app.include_router(replay.router)

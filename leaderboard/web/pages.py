@@ -35,7 +35,6 @@ from arena.storage.store import (
     Store,
     TournamentInfo,
 )
-from arena.wire.messages import logged_faults
 from leaderboard.documents import (
     bot_json,
     document,
@@ -218,10 +217,10 @@ def page_tournaments(request: Request, before: Before = None,
 
 
 class ReportCache:
-    """The latest tournament reports (standings and crosstable rate every finished match of a
-    tournament: a few hundred milliseconds for a few thousand matches), each kept while its
-    tournament has the same status and match counts. A finished tournament never changes
-    (voiding it changes its counts), so its report is worked out once."""
+    """The latest tournament reports, each kept while its tournament has the same status and
+    match counts (the store keeps a tournament's standings and crosstable as it rates its
+    matches, so a report costs a few indexed reads; this saves even those while a page is
+    polled). A finished tournament never changes (voiding it changes its counts)."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
@@ -394,46 +393,18 @@ def _head_to_head_json(bot: BotInfo, row: HeadToHead,
             "mean_rank": row.rank_sum / row.n if row.n else None}
 
 
-class HeadToHeadCache:
-    """Each bot's head-to-head tallies (:meth:`Store.head_to_head`), kept up to date: a bot's
-    first view counts all its rated matches (on a big arena that takes a while: every seat of
-    every one of its matches), later views only the matches rated since, which is quick. A
-    bot's tallies are counted afresh when one of its rating lines has fewer matches than
-    before (a tournament voided, the ratings rebuilt).
-
-    The tallies are per game: the pools of a game (its variants) add up."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._bots: OrderedDict[int, tuple[dict[str, int], dict[str, int],
-                                           dict[tuple[str, int], HeadToHead]]] = OrderedDict()
-
-    def tallies(self, store: Store, bot_id: int, lines: Mapping[str, int]) -> list[HeadToHead]:
-        """``lines``: the bot's rated matches by pool (its rating rows)."""
-        with self._lock:
-            found = self._bots.get(bot_id)
-        counted, through, totals = ({}, {}, {}) if found is None else (
-            dict(found[0]), dict(found[1]), dict(found[2]))
-        if any(lines.get(pool, 0) < n for pool, n in counted.items()):
-            counted, through, totals = {}, {}, {}  # fewer matches than counted: start again
-        for pool in sorted(lines):
-            rows, last = store.head_to_head(bot_id, pool, through.get(pool, 0))
-            through[pool] = last
-            for row in rows:
-                key = (base_game(pool), row.opponent_id)
-                old = totals.get(key)
-                totals[key] = HeadToHead(key[0], row.opponent_id, row.wins, row.losses,
-                                         row.ties, row.rank_sum) if old is None else HeadToHead(
-                    key[0], row.opponent_id, old.wins + row.wins, old.losses + row.losses,
-                    old.ties + row.ties, old.rank_sum + row.rank_sum)
-        counted = dict(lines)
-        with self._lock:
-            self._bots[bot_id] = (counted, through, totals)
-            self._bots.move_to_end(bot_id)
-            while len(self._bots) > self.size:
-                self._bots.popitem(last=False)
-        return [totals[key] for key in sorted(totals)]
+def head_to_head_by_game(rows: Sequence[HeadToHead]) -> list[HeadToHead]:
+    """A bot's head-to-head rows (:meth:`Store.head_to_head`, per pool) added up per game: the
+    pools of a game (its variants) add up. By game, then opponent id."""
+    totals: dict[tuple[str, int], HeadToHead] = {}
+    for row in rows:
+        key = (base_game(row.pool), row.opponent_id)
+        old = totals.get(key)
+        totals[key] = HeadToHead(key[0], row.opponent_id, row.wins, row.losses, row.ties,
+                                 row.rank_sum) if old is None else HeadToHead(
+            key[0], row.opponent_id, old.wins + row.wins, old.losses + row.losses,
+            old.ties + row.ties, old.rank_sum + row.rank_sum)
+    return [totals[key] for key in sorted(totals)]
 
 
 def _fault_json(fault: FaultInfo, reason: str | None = None) -> dict[str, Any]:
@@ -443,18 +414,11 @@ def _fault_json(fault: FaultInfo, reason: str | None = None) -> dict[str, Any]:
 
 
 def _faults_json(store: Store, faults: list[FaultInfo]) -> list[dict[str, Any]]:
-    """The faults with their reasons, read from their matches' logs: ``null`` for a match
-    without a log, and for one whose deal another rotation has still to play (a bot's own
-    error message may name its cards)."""
-    out = []
-    for fault in faults:
-        reason = None
-        if store.deal_in_play(fault.match_id) is None:
-            log = store.get_match(fault.match_id).log
-            reason = next((f.reason for f in logged_faults(log) if f.seat == fault.seat),
-                          None) if log else None
-        out.append(_fault_json(fault, reason))
-    return out
+    """The faults with their reasons: ``null`` for a match played before reasons were kept,
+    and for one whose deal another rotation has still to play (a bot's own error message
+    may name its cards)."""
+    return [_fault_json(f, f.reason if f.reason and store.deal_in_play(f.match_id) is None
+                        else None) for f in faults]
 
 
 def bot_matches_data(store: Store, request: Request, bot: BotInfo, before: int | None,
@@ -485,8 +449,7 @@ def bot_data(store: Store, request: Request, label: str, before: int | None,
     faults, faults_next = bot_faults_data(store, request, bot, faults_before, limit,
                                           cursor="faults_before")
     history = [store.rating_history_sample(bot.id, r.pool, HISTORY_POINTS) for r in ratings]
-    head_to_head: HeadToHeadCache = request.app.state.head_to_head
-    tallies = head_to_head.tallies(store, bot.id, {r.pool: r.matches for r in ratings})
+    tallies = head_to_head_by_game(store.head_to_head(bot.id))
     labels = {b.id: b.label for b in store.bots_by_id({t.opponent_id for t in tallies})}
     return document("bot", {
         **bot_json(bot),
@@ -546,4 +509,4 @@ def _chart(history: dict[str, Any]) -> HistoryChart | None:
         for p in history["points"])))
 
 
-__all__ = ["HeadToHeadCache", "ReportCache", "router"]
+__all__ = ["ReportCache", "head_to_head_by_game", "router"]

@@ -37,9 +37,12 @@ from arena.storage.store import (
     SubmittedCode,
     TournamentStatus,
 )
-from arena.storage.tables import TABLE_NAMES, metadata
+from arena.storage.tables import SUMMARY_TABLES, TABLE_NAMES, metadata
+from arena.wire.codec import codec_for
+from arena.wire.messages import LoggedFault, match_log
 from tests.conftest import new_postgres_database
 from tests.helpers import arena, open_and_add
+from tests.storage.test_summaries import assert_summaries_as_recomputed
 
 GAME = "some-game"
 
@@ -471,14 +474,16 @@ _JSON_COLUMNS = {("tournament", "options"), ("tournament", "settings"), ("tourna
 
 
 def _raw_rows(url: str) -> dict[str, list[dict[str, Any]]]:
-    """Every row of every table, read with plain SQL; JSON text parsed, so that text and the
-    JSON type compare (PostgreSQL's driver parses JSON columns itself)."""
+    """Every row of every table (but the summaries of the rated matches, which an upgrade fills
+    and a rebuild makes anew: see the test of revision 0009), read with plain SQL; JSON text
+    parsed, so that text and the JSON type compare (PostgreSQL's driver parses JSON columns
+    itself)."""
     keys = {"seat": "match_id, seat", "bot_archive": "sha256"}
     engine = _engine(url)
     out: dict[str, list[dict[str, Any]]] = {}
     with engine.connect() as conn:
         present = set(sa.inspect(conn).get_table_names())
-        for table in sorted(TABLE_NAMES):
+        for table in sorted(TABLE_NAMES - set(SUMMARY_TABLES)):
             if table not in present:  # not yet at the database's revision: no rows
                 out[table] = []
                 continue
@@ -506,6 +511,8 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0006": {},  # indexes only
     "0007": {"bot": {"content_hash": None, "games": None}},  # registered, not submitted
     "0008": {"bot": {"author_id": None}},  # the operator's
+    "0009": {},  # new tables only: summaries of the rated matches, filled from them
+    "0010": {"seat": {"reason": None}},  # the old logs hold no faults' reasons
 }
 """The columns each revision adds, with what a row written before it gets."""
 
@@ -980,6 +987,71 @@ def test_revision_0008_adds_authors_and_queued_tournaments_and_downgrades_withou
     assert "author" not in _describe(url)
     with pytest.raises(sa.exc.IntegrityError):
         _set_status(url, "queued")
+
+
+def _summaries(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    engine = _engine(url)
+    with engine.connect() as conn:
+        rows = {table: [tuple(row) for row in conn.execute(sa.text(
+            f"SELECT * FROM {table} ORDER BY 1, 2, 3"))] for table in SUMMARY_TABLES}
+    engine.dispose()
+    return rows
+
+
+def test_revision_0009_fills_the_summaries_as_a_rebuild_and_downgrades_without_them(
+    url: str,
+) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0008")
+    before = _raw_rows(url)
+    _migrate(url, "upgrade", "0009")
+    assert _stored_revisions(url) == {"0009"}
+    assert _raw_rows(url) == _upgraded(before, "0008", "0009")  # nothing else touched
+    filled = _summaries(url)
+    assert all(filled.values())  # every table has rows: the old matches are summarized
+    # the finished tournaments' pages read as they did (their matches rated at view time)...
+    with Store(url) as store:
+        assert_summaries_as_recomputed(store)
+        assert store.rebuild_ratings() == sum(m[5] is not None for m in MATCHES)
+    # ... and a rebuild gives the very rows the upgrade wrote
+    assert _summaries(url) == filled
+    rebuilt = _raw_rows(url)  # (the rating rows numbered anew)
+    _migrate(url, "downgrade", "0008")
+    assert not set(SUMMARY_TABLES) & set(_describe(url))
+    assert _raw_rows(url) == _downgraded(rebuilt, "0008")  # (the store had gone on to the newest)
+
+
+def test_revision_0010_keeps_each_faults_reason_from_the_log_and_downgrades_without_it(
+    url: str,
+) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0009")
+    # match 5's seat 1 faulted ("disconnected"): give it a log that says why, as the referee does
+    log = match_log(codec_for("kill"), [LoggedFault(1, "disconnected", "its stream closed")])
+    engine = _engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("UPDATE match SET log = :log WHERE id = 5"), {"log": log})
+    engine.dispose()
+    before = _raw_rows(url)
+    _migrate(url, "upgrade", "0010")
+    after = _raw_rows(url)
+    reasons = {(r["match_id"], r["seat"]): r["reason"] for r in after["seat"]}
+    assert reasons.pop((5, 1)) == "its stream closed"
+    assert set(reasons.values()) == {None}  # no fault, or an old log that gives no reason
+    expected = _upgraded(before, "0009", "0010")
+    for row in expected["seat"]:
+        if (row["match_id"], row["seat"]) == (5, 1):
+            row["reason"] = "its stream closed"
+    assert after == expected  # nothing else touched
+    with Store(url) as store:
+        faults = store.bot_faults(next(s.bot_id for s in store.get_match(5).seats
+                                       if s.seat == 1), None, 10)
+        assert [(f.match_id, f.reason) for f in faults if f.match_id == 5] == \
+            [(5, "its stream closed")]
+    _migrate(url, "downgrade", "0009")
+    assert "reason" not in {name for name, _, _ in _columns(url, "seat")}
 
 
 def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path: Path) -> None:

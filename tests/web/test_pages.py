@@ -93,7 +93,7 @@ def test_the_bot_page_shows_versions_chart_head_to_head_and_faults(played: Arena
                   if s["bot"] == "illegal@1" and s["fault"])
     assert f"illegal-action {faulted} (seats)" in text
     assert html.count('<polyline class="mu"') == 1 and 'class="band"' in html
-    assert "the reason, in its log" in text
+    assert "chose index " in text and " legal actions" in text  # each fault's reason
     bot = played.get("/bots/heuristic@1").text
     assert "random@1" in _text(bot) and "illegal@1" in _text(bot)
     assert "active" in _text(bot) and 'href="/bots/heuristic@2"' in bot
