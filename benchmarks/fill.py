@@ -222,7 +222,7 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
             if index >= played_upto:
                 match_rows.append((match_id, number, index, plan.game, options_text, seed_text, 0,
                                    "pending", _when(created), None, None, None, None, None))
-                seat_rows += [(match_id, s, b, None, None, "", None) for s, b in enumerate(seating)]
+                seat_rows += [(match_id, s, b, None, None, "", None, None) for s, b in enumerate(seating)]
                 continue
             seated = [by_id[b] for b in seating]
             scores, ranks, faults = _outcome(seated, plan.game, draw)
