@@ -1199,6 +1199,20 @@ class Store:
                 col(Match.seed) == row[1], col(Match.id) != match_id).limit(1)).first()
             return None if found is None else int(found[0])
 
+    def deals_in_play(self, match_ids: Sequence[int]) -> set[int]:
+        """Those of ``match_ids`` whose deal another match of their tournament has still to
+        play (see :meth:`deal_in_play`), in one query."""
+        if not match_ids:
+            return set()
+        other = sa.orm.aliased(Match)
+        with self._reading("look for deals in play") as s:
+            return {int(found) for (found,) in s.execute(
+                sa.select(col(Match.id)).distinct().join(other, sa.and_(
+                    col(other.tournament_id) == col(Match.tournament_id),
+                    col(other.seed) == col(Match.seed), col(other.id) != col(Match.id),
+                    col(other.status).in_((MatchStatus.PENDING, MatchStatus.RUNNING))))
+                .where(col(Match.id).in_(list(match_ids))))}
+
     def get_match(self, match_id: int) -> MatchInfo:
         """A match with its seats and its log bytes."""
         with self._reading("read a match") as s:

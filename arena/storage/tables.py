@@ -185,7 +185,7 @@ class Seat(SQLModel, table=True):
         # a bot's seats in match order (its latest matches, its head-to-head results)
         sa.Index("ix_seat_bot_match", "bot_id", "match_id"),
         # only the seats that faulted: a bot's faults without reading its other seats
-        sa.Index("ix_seat_bot_fault", "bot_id", "match_id", sqlite_where=FAULTED,
+        sa.Index("ix_seat_bot_fault", "bot_id", "match_id", "fault", sqlite_where=FAULTED,
                  postgresql_where=FAULTED),
     )
 

@@ -51,7 +51,7 @@ router = APIRouter()
 
 TREND_POINTS = 30
 """Points in a leaderboard row's sparkline: the bot's last rated matches in the pool."""
-HISTORY_POINTS = 300
+HISTORY_POINTS = 120
 """Points at most in a bot's rating history chart (spread evenly over all its matches)."""
 RECENT_MATCHES = 20
 
@@ -417,8 +417,8 @@ def _faults_json(store: Store, faults: list[FaultInfo]) -> list[dict[str, Any]]:
     """The faults with their reasons: ``null`` for a match played before reasons were kept,
     and for one whose deal another rotation has still to play (a bot's own error message
     may name its cards)."""
-    return [_fault_json(f, f.reason if f.reason and store.deal_in_play(f.match_id) is None
-                        else None) for f in faults]
+    hidden = store.deals_in_play([f.match_id for f in faults if f.reason])
+    return [_fault_json(f, None if f.match_id in hidden else f.reason) for f in faults]
 
 
 def bot_matches_data(store: Store, request: Request, bot: BotInfo, before: int | None,

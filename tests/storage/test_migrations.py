@@ -890,7 +890,7 @@ def test_revision_0006_indexes_a_bots_seats_and_faults_and_downgrades_without_th
     assert _raw_rows(url) == before  # indexes only: every row as it was
     indexes = {name: columns for name, columns, _unique in _describe(url)["seat"]["indexes"]}
     assert indexes == {"ix_seat_bot_match": ("bot_id", "match_id"),
-                       "ix_seat_bot_fault": ("bot_id", "match_id")}
+                       "ix_seat_bot_fault": ("bot_id", "match_id", "fault")}
     assert "WHERE" in _seat_index_sql(url)["ix_seat_bot_fault"]  # only the seats that faulted
     assert "WHERE" not in _seat_index_sql(url)["ix_seat_bot_match"]
     after = _describe(url)

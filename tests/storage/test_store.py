@@ -563,3 +563,22 @@ def test_a_new_database_file_is_readable_by_its_owner_only(tmp_path: Path) -> No
     store.close()
     assert modes["private.db"] == 0o600 and modes.get("private.db-wal", 0o600) == 0o600
     assert all(mode & 0o077 == 0 for mode in modes.values()), modes
+
+
+def test_deals_in_play_are_the_matches_whose_cards_another_rotation_has_still_to_deal(
+        tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "arena.db"))
+    a, b, c = three_bots(store)
+    tid = store.create_tournament(GAME, 2, {}, 1, 1, {}, [a, b, c], [
+        ScheduledMatch(0, 11, (a, b)), ScheduledMatch(1, 11, (b, a)),  # one deal, two rotations
+        ScheduledMatch(2, 12, (a, c)), ScheduledMatch(3, 12, (c, a))])
+    first, second, third, fourth = (m.id for m in store.claim_unfinished(tid))
+    for match in (first, third, fourth):
+        store.finish_match(match, result_for((a, b), 5))
+    # the first match's cards are dealt again by the second, unplayed: hidden until it is
+    assert store.deals_in_play([first, second, third, fourth]) == {first}
+    assert [store.deal_in_play(m) is not None for m in (first, second, third, fourth)] == \
+        [True, False, False, False]
+    assert store.deals_in_play([]) == set()
+    store.finish_match(second, result_for((b, a), 6))
+    assert store.deals_in_play([first, second]) == set()

@@ -5,9 +5,9 @@ match order from the index itself, so a bot's page lists its latest matches (and
 pages back through them) and gathers its head-to-head results without sorting
 every seat it ever took; every query ``seat (bot_id)`` served, this one serves.
 
-``seat (bot_id, match_id) WHERE fault != ''`` (a partial index, on SQLite and
-PostgreSQL alike) holds only the seats that faulted: a bot's faults are found
-without reading its other seats.
+``seat (bot_id, match_id, fault) WHERE fault != ''`` (a partial index, on SQLite
+and PostgreSQL alike) holds only the seats that faulted: a bot's faults are found
+without reading its other seats, and counted by kind from the index alone.
 
 Only indexes change: no row is touched.
 
@@ -32,7 +32,7 @@ FAULTED = "fault != ''"
 def upgrade() -> None:
     op.create_index("ix_seat_bot_match", "seat", ["bot_id", "match_id"])
     op.drop_index("ix_seat_bot_id", table_name="seat")
-    op.create_index("ix_seat_bot_fault", "seat", ["bot_id", "match_id"],
+    op.create_index("ix_seat_bot_fault", "seat", ["bot_id", "match_id", "fault"],
                     sqlite_where=sa.text(FAULTED), postgresql_where=sa.text(FAULTED))
 
 
