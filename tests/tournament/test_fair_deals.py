@@ -149,8 +149,10 @@ def test_a_bot_that_searches_a_small_seed_space_finds_nothing(tmp_path: Path,
                     if "recognised" in r and r["matches"] == 60)  # each lane's last report
         assert known > 60, known
         # its lanes search after their first match, on a thread, so under load it knows the
-        # deals later: a smaller margin than the memorizer's (it won 57% against 32% alone)
-        assert shares["seed-search"] - shares["honest"] > GAIN / 2, shares
+        # deals later and gains less: 57% against 32% alone, 47% against 43% once in CI with
+        # the machine's two cores busy. What shows the attack works is the deals it knew
+        # (above); here only that it gained
+        assert shares["seed-search"] > shares["honest"], shares
     else:
         assert {r["found"] for r in searches} == {None}
         assert abs(shares["seed-search"] - shares["honest"]) < NOISE, shares
