@@ -92,17 +92,18 @@ def _api_path(request: Request) -> str:
 def _page(request: Request, template: str, data: dict[str, Any], **extra: Any) -> Response:
     return TEMPLATES.TemplateResponse(request, template, {
         **data, **extra, "api": _api_path(request), "fault_meaning": FAULT_MEANING,
-        "games": list(all_games().values()), "faults_counted": FAULTS_COUNTED})
+        "all_games": list(all_games().values()), "faults_counted": FAULTS_COUNTED})
 
 
 # ---------------------------------------------------------------- home
 
 
 def home_data(store: Store, request: Request) -> dict[str, Any]:
-    leaders: dict[str, LeaderboardRow] = {}
+    leaders: dict[str, LeaderboardRow] = {}  # the standard pool's, else the game's first rated
     for row in store.leaderboard():
-        if row.pool == row.game and row.game not in leaders:
-            leaders[row.game] = row
+        game = base_game(row.pool)
+        if game not in leaders or (row.pool == game != leaders[game].pool):
+            leaders[game] = row
     running = store.running_tournaments()
     counts = store.match_counts([t.id for t in running])
     return document("home", {
@@ -133,7 +134,8 @@ def leaderboard_data(store: Store, request: Request, game: str, pool: str | None
                      limit: int) -> dict[str, Any]:
     name = get_game(game).name  # an unknown game: OptionError, a 404
     pools = store.pools(name)
-    chosen = pool or name
+    # by default its standard rules, or, when nothing is rated there, its first rated pool
+    chosen = pool or (name if name in pools or not pools else pools[0])
     if chosen != name and not chosen.startswith(f"{name}["):
         raise NotFoundError(f"{chosen!r} is no rating pool of {name} (its pools: "
                             f"{', '.join(pools) or name})")

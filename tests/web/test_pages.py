@@ -6,7 +6,12 @@ from __future__ import annotations
 import re
 import sqlite3
 from html.parser import HTMLParser
+from pathlib import Path
 
+from fastapi.testclient import TestClient
+
+from arena.storage.store import MatchResult, ScheduledMatch, Store
+from leaderboard.web.app import create_app
 from tests.helpers import GAME
 from tests.web.conftest import ILLEGAL_COMMAND, MARKUP, Arena
 
@@ -205,3 +210,21 @@ def test_every_query_a_page_makes_is_answered_from_an_index(played: Arena) -> No
     assert any("rating_history USING" in line for line in lines)
     assert _unindexed("SCAN match", "SELECT * FROM match")  # what it would refuse
     assert _unindexed("SCAN me", "SELECT 1")
+
+
+def test_a_game_rated_only_in_another_pool_shows_that_pool_by_default(tmp_path: Path) -> None:
+    """As after `arena demo`, whose short matches are rated in pools of their own: the home
+    page names that pool's leader, and the game's leaderboard opens on it."""
+    store = Store(str(tmp_path / "arena.db"))
+    a, b = (store.add_bot(name, "python -m bots.random_bot").id for name in ("ann", "bob"))
+    tid = store.create_tournament("kill", 3, {"target_score": 11}, 1, 1, {}, [a, b],
+                                  [ScheduledMatch(0, 5, (a, b, b))])
+    [match] = store.claim_unfinished(tid)
+    store.finish_match(match.id, MatchResult((11.0, 3.0, 2.0), (1, 2, 3), ("", "", "")))
+    client = TestClient(create_app(store))
+    kill = next(g for g in client.get("/api/home").json()["home"]["games"] if g["name"] == "kill")
+    assert (kill["leader"]["bot"], kill["leader"]["pool"]) == ("ann@1", "kill[target_score=11]")
+    board = client.get("/api/leaderboard/kill").json()
+    assert board["pool"] == "kill[target_score=11]" and board["leaderboard"][0]["bot"] == "ann@1"
+    assert client.get("/api/leaderboard/kill?pool=kill").json()["leaderboard"] == []
+    assert "kill[target_score=11]" in client.get("/").text
