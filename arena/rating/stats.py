@@ -303,7 +303,9 @@ def wilson_interval(share: float, n: int, z: float = Z95) -> tuple[float, float]
     denominator = 1.0 + z2 / n
     centre = (share + z2 / (2.0 * n)) / denominator
     spread = z * math.sqrt(share * (1.0 - share) / n + z2 / (4.0 * n * n)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
+    # the interval holds the share itself, to the last bit (at a share of 0 or 1 the rounding
+    # of centre - spread can land a hair on the wrong side of it)
+    return max(0.0, min(share, centre - spread)), min(1.0, max(share, centre + spread))
 
 
 def likelihood_of_superiority(wins: int, losses: int) -> float:

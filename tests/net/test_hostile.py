@@ -124,8 +124,8 @@ def test_stream_storms_are_refused_and_the_match_in_progress_finishes(tmp_path: 
 
             async def attend(token: str, kind: str) -> grpc.aio.UnaryStreamCall[bytes, bytes]:
                 call = attend_call(channel, token)
-                try:
-                    await asyncio.wait_for(call.read(), 1.0)
+                try:  # a refusal comes at once, but under load "at once" can pass a second
+                    await asyncio.wait_for(call.read(), 5.0)
                     codes[kind].append("ANSWERED")
                 except grpc.aio.AioRpcError as err:
                     codes[kind].append(err.code().name)

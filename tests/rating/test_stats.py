@@ -356,6 +356,14 @@ def test_elo_estimate_refuses_nothing_and_nonsense() -> None:
 # --- compare -------------------------------------------------------------------------------------
 
 
+def test_a_wilson_interval_holds_its_share_at_the_ends() -> None:
+    """At a share of 0 or 1 the interval's end is the share itself, not a rounding away."""
+    for n in range(1, 200):
+        for share in (0.0, 1.0, 0.5):
+            low, high = wilson_interval(share, n)
+            assert 0.0 <= low <= share <= high <= 1.0, (share, n, low, high)
+
+
 def test_wilson_known_values() -> None:
     low, high = wilson_interval(0.8, 10)
     assert low == pytest.approx(0.4902, abs=5e-4)
