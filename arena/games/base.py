@@ -403,7 +403,6 @@ class Game(ABC, Generic[State, Action, Observation]):
     def observe(self, state: State, seat: int) -> Observation:
         """Everything ``seat`` may know now, and nothing more."""
 
-    @abstractmethod
     def spectate(self, state: State) -> Any:
         """The public view: everything every seat may know now, and nothing more (a
         spectator's view, a :attr:`public_view_type`): the table, piles, open cards, the
@@ -411,7 +410,16 @@ class Game(ABC, Generic[State, Action, Observation]):
 
         Its cards are in every seat's observation while the match is live; two states that
         differ only in cards hidden from some seat (:meth:`redeal_hidden`) give equal views.
+
+        By default it is the observation without what is private to its seat: the fields of
+        :attr:`public_view_type`, taken from seat 0's observation. They must be the same in
+        every seat's observation (the conformance suite checks that a public view agrees
+        with every seat's on the fields they share). A game whose public view holds more
+        (cards shown only at the end, say) writes its own.
         """
+        seen = self.observe(state, 0)
+        return self.public_view_type(**{f.name: getattr(seen, f.name)
+                                        for f in fields(self.public_view_type)})
 
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None:

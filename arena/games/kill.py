@@ -942,30 +942,6 @@ class KillGame(Game[State, Action, Observation]):
             previous_rounds=tuple(state.previous_rounds),
         )
 
-    def spectate(self, state: State) -> PublicView:
-        return PublicView(
-            players=state.players,
-            round_index=state.round_index,
-            starter=state.starter,
-            phase=state.phase,
-            to_act=state.to_act,
-            drawn=state.drawn,
-            statuses=tuple(state.status),
-            hand_sizes=tuple(len(h) + (1 if state.gift_recipient == s else 0)
-                             for s, h in enumerate(state.hands)),
-            immune=tuple(state.immune),
-            had_turn=tuple(state.had_turn),
-            round_points=tuple(state.round_points),
-            totals=tuple(state.totals),
-            seat_suits=SEAT_SUITS[:state.players],
-            face_up=tuple(tuple(h) if state.status[s] is not Status.ACTIVE else ()
-                          for s, h in enumerate(state.hands)),
-            deck_size=len(state.deck),
-            used_size=len(state.used),
-            turns_completed=state.turns_completed,
-            previous_rounds=tuple(state.previous_rounds),
-        )
-
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None

@@ -42,7 +42,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
@@ -479,7 +479,6 @@ class PublicView:
     totals: tuple[int, ...]
 
 
-_PUBLIC_FIELDS = tuple(f.name for f in fields(PublicView))
 _observation = fast_constructor(Observation)  # one at every decision: see fast_constructor
 
 
@@ -897,10 +896,6 @@ class King(Game[State, Action, Observation]):
             results=state.results,
             totals=tuple(state.totals),
         )
-
-    def spectate(self, state: State) -> PublicView:
-        seen = self.observe(state, 0)  # everything but the hand is the same for every seat
-        return PublicView(**{name: getattr(seen, name) for name in _PUBLIC_FIELDS})
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:

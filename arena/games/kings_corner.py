@@ -476,22 +476,6 @@ class KingsCorner(Game[State, Action, Observation]):
             target_score=int(state.options["target_score"]),
         )
 
-    def spectate(self, state: State) -> PublicView:
-        return PublicView(
-            players=state.players,
-            deal=state.deal,
-            dealer=state.dealer,
-            to_act=state.to_act,
-            hand_sizes=tuple(len(h) for h in state.hands),
-            piles=tuple(tuple(p) for p in state.piles),
-            stock_size=len(state.stock),
-            totals=tuple(state.totals),
-            moves_this_turn=state.moves_this_turn,
-            consecutive_idle_turns=state.consecutive_idle_turns,
-            turns_this_deal=state.turns_this_deal,
-            target_score=int(state.options["target_score"]),
-        )
-
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None

@@ -822,30 +822,6 @@ class Knives(Game[State, Action, Observation]):
             totals=tuple(state.totals),
         )
 
-    def spectate(self, state: State) -> PublicView:
-        trick = state.trick
-        return PublicView(
-            hand_index=state.hand_no if not state.over else state.hand_no - 1,
-            dealer=state.dealer,
-            phase=state.phase,
-            to_act=state.to_act,
-            hand_sizes=tuple(len(h) for h in state.hands),
-            bank_size=len(state.bank),
-            revealed=tuple(state.revealed),
-            strong=state.strong,
-            calls=tuple(state.calls),
-            banker=state.banker,
-            announcement=state.announcement,
-            ghost_played_by=state.ghost_played_by,
-            mode=state.mode,
-            trick_leader=trick.leader if trick is not None else None,
-            trick_seats=tuple(trick.seats) if trick is not None else (),
-            trick_cards=tuple(trick.cards) if trick is not None else (),
-            tricks=tuple(state.tricks),
-            stars_taken=tuple(state.stars_taken),
-            totals=tuple(state.totals),
-        )
-
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None

@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
@@ -529,10 +529,6 @@ class SerialKiller(Game[State, Action, Observation]):
             killed_this_turn=state.killed_this_turn,
             max_turns=int(state.options["max_turns"]),
         )
-
-    def spectate(self, state: State) -> PublicView:
-        seen = self.observe(state, 0)  # every seat observes the same, but for its number
-        return PublicView(**{f.name: getattr(seen, f.name) for f in fields(PublicView)})
 
     def outcome(self, state: State) -> Outcome | None:
         if state.end_reason is None:

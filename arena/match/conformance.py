@@ -274,11 +274,22 @@ def _public_shown(game: Game[Any, Any, Any], state: Any, events: list[Any]) -> s
 
 def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: Any,
                   at: str) -> None:
-    """The public view is typed and shows no card that some seat cannot see."""
+    """The public view is typed, shows no card that some seat cannot see, and, when it is
+    the default one, agrees with every seat's observation on the fields they share (so it
+    holds nothing of seat 0's own)."""
     assert isinstance(public, game.public_view_type), f"{at}: untyped public view"
     shown = set(_cards_in(public))
+    # the default public view (part of seat 0's observation) must be what every seat sees;
+    # a game's own may mean something else by a name (unseen by the spectator, not the seat)
+    shared = [f.name for f in dataclasses.fields(game.public_view_type)
+              if f.name in {o.name for o in dataclasses.fields(game.observation_type)}] \
+        if type(game).spectate is Game.spectate else []
     for seat in range(players):
-        hidden = shown - set(_cards_in(game.observe(state, seat)))
+        seen = game.observe(state, seat)
+        differ = [name for name in shared if getattr(seen, name) != getattr(public, name)]
+        assert not differ, f"{at}: the public view's {differ} differ from seat {seat}'s " \
+                           "observation of them (seat-dependent, or private)"
+        hidden = shown - set(_cards_in(seen))
         assert not hidden, f"{at}: the public view shows {sorted(map(str, hidden))}, " \
                            f"which seat {seat} cannot see"
 

@@ -90,3 +90,21 @@ def test_a_public_view_that_shows_a_hidden_card_is_caught(monkeypatch: pytest.Mo
     monkeypatch.setattr(type(king), "spectate", leaky)
     with pytest.raises(AssertionError, match="public view"):
         suite.hidden_information(king, 1, budget=20)
+
+
+def test_a_public_view_taken_from_one_seats_observation_must_not_depend_on_the_seat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default public view is seat 0's observation without its private fields: a field
+    they share that each seat observes differently fails the property."""
+    import dataclasses
+
+    king = get_game("king")
+    honest = type(king).observe
+
+    def per_seat(self: Any, state: Any, seat: int) -> Any:
+        seen = honest(self, state, seat)
+        return dataclasses.replace(seen, price=seen.price + seat)  # the seat's own number
+
+    monkeypatch.setattr(type(king), "observe", per_seat)
+    with pytest.raises(AssertionError, match=r"\['price'\] differ from seat 1's observation"):
+        suite.hidden_information(king, 1, budget=20)
