@@ -44,7 +44,7 @@ from arena.tournament.errors import TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.formats import LADDER, Format
 from arena.tournament.local import LocalExecutor
-from arena.tournament.run import _finish, _write_live_log, entrant_of
+from arena.tournament.run import entrant_of, play_stored
 from arena.tournament.settings import RunSettings
 
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
@@ -196,32 +196,24 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
     if Format.from_settings(tournament.settings).kind != LADDER:
         raise TournamentError(f"tournament {tournament_id} is not a ladder")
     saved = tournament.settings.get("ladder", {})
-    rules, named = LadderRules.from_saved(saved), tuple(saved.get("named", ()))
     game = get_game(tournament.game)
-    options: dict[str, OptionValue] = game.parse_options(tournament.players, tournament.options)
-    say = notice or (lambda _: None)
-    rng = rng or random.Random(secrets.randbits(64))
-    summary = LadderSummary()
+    ladder = _Ladder(store, tournament_id, settings, game.name, tournament.players,
+                     game.parse_options(tournament.players, tournament.options),
+                     LadderRules.from_saved(saved), tuple(saved.get("named", ())),
+                     rng or random.Random(secrets.randbits(64)), notice or (lambda _: None))
     began = time.perf_counter()
-    writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-ladder-store")
-    loop = asyncio.get_running_loop()
-    waited: dict[int, int] = {}
     submitted = data_dir / SUBMITTED_DIR
     with store.running(tournament_id):
         store.set_tournament_status(tournament_id, "running")
         try:
             leftover = store.claim_unfinished(tournament_id)  # a resume: these first, once
             while not stop.is_set():
-                rungs = ladder_standings(store, game.name, named, rules, options)
-                for rung in rungs:
-                    if rung.suspended and rung.bot.label not in summary.suspended:
-                        summary.suspended[rung.bot.label] = rung.suspended
-                        say(f"ladder: {rung.bot.label} suspended: {rung.suspended}")
+                rungs = ladder.standings()
                 active = [r for r in rungs if r.suspended is None]
                 if len(active) < 2 and not leftover:
-                    say("ladder: waiting for at least two versions that may play")
+                    ladder.say("ladder: waiting for at least two versions that may play")
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(stop.wait(), rules.look_every_s)
+                        await asyncio.wait_for(stop.wait(), ladder.rules.look_every_s)
                     continue
                 bots = {r.bot.id: r.bot for r in active}
                 for match in leftover:
@@ -233,85 +225,102 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
                 executor = executor_for() if executor_for else LocalExecutor(
                     data_dir, settings, notice,
                     hidden=(store.path,) if store.path is not None else ())
-                summary.restarts += 1
+                ladder.summary.restarts += 1
                 try:
                     await executor.start(list(entrants.values()))
-                    await _play_while_same(
-                        store, tournament_id, game.name, tournament.players, options, settings,
-                        executor, entrants, rungs, leftover, waited, rules, named, rng, stop,
-                        writer, loop, summary)
+                    await ladder.play_while_same(executor, entrants, rungs, leftover, stop)
                 finally:
                     await executor.close()
                 leftover = []
         finally:
-            writer.shutdown(wait=True)
+            ladder.writer.shutdown(wait=True)
             with contextlib.suppress(StoreError):
                 store.set_tournament_status(tournament_id, "interrupted")
-    summary.wall_s = time.perf_counter() - began
-    return summary
+    ladder.summary.wall_s = time.perf_counter() - began
+    return ladder.summary
 
 
-async def _play_while_same(store: Store, tournament_id: int, game: str, players: int,
-                           options: dict[str, OptionValue], settings: RunSettings,
-                           executor: Executor, entrants: dict[int, Entrant],
-                           rungs: list[Rung], leftover: list[MatchToRun], waited: dict[int, int],
-                           rules: LadderRules, named: Sequence[str], rng: random.Random,
-                           stop: asyncio.Event, writer: ThreadPoolExecutor,
-                           loop: asyncio.AbstractEventLoop, summary: LadderSummary) -> None:
-    """Keep ``settings.parallel`` matches in play among these entrants until a stop, or until
-    the entered versions (or the suspended ones) are no longer these."""
-    playing: set[asyncio.Task[None]] = set()
-    todo = list(leftover)
-    members = {r.bot.id for r in rungs if r.suspended is None}
-    looked, since = time.monotonic(), 0
-    number = max(waited.values(), default=-1)
+@dataclass
+class _Ladder:
+    """A ladder being played: what its spells between two starts of the bots share."""
 
-    async def play(match: MatchToRun) -> None:
-        if not await loop.run_in_executor(writer, store.mark_running, match.id):
-            return
-        live = asyncio.ensure_future(_write_live_log(store, executor, match.id, game, writer))
+    store: Store
+    tournament_id: int
+    settings: RunSettings
+    game: str
+    players: int
+    options: dict[str, OptionValue]
+    rules: LadderRules
+    named: tuple[str, ...]
+    rng: random.Random
+    say: Notice
+    summary: LadderSummary = field(default_factory=LadderSummary)
+    waited: dict[int, int] = field(default_factory=dict)  # bot id: its last seat's number
+    writer: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(
+        max_workers=1, thread_name_prefix="arena-ladder-store"))
+
+    def standings(self) -> list[Rung]:
+        """The versions entered now (a newly suspended one said once)."""
+        rungs = ladder_standings(self.store, self.game, self.named, self.rules, self.options)
+        for rung in rungs:
+            if rung.suspended and rung.bot.label not in self.summary.suspended:
+                self.summary.suspended[rung.bot.label] = rung.suspended
+                self.say(f"ladder: {rung.bot.label} suspended: {rung.suspended}")
+        return rungs
+
+    async def play_while_same(self, executor: Executor, entrants: dict[int, Entrant],
+                              rungs: list[Rung], leftover: list[MatchToRun],
+                              stop: asyncio.Event) -> None:
+        """Keep ``settings.parallel`` matches in play among these entrants (the leftover
+        matches first) until a stop, or until the entered versions (or the suspended ones)
+        are no longer these."""
+        loop = asyncio.get_running_loop()
+        playing: set[asyncio.Task[None]] = set()
+        todo = list(leftover)
+        members = {r.bot.id for r in rungs if r.suspended is None}
+        looked, since = time.monotonic(), 0
+        number = max(self.waited.values(), default=-1)
         try:
-            report = await executor.play(MatchJob(
-                match_id=match.id, index=match.index, game=game, players=players,
-                seed=match.seed, options=options,
-                seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=settings.clocks))
+            while not stop.is_set():
+                while len(playing) < max(1, self.settings.parallel) and not stop.is_set():
+                    if todo:
+                        match = todo.pop(0)
+                    else:
+                        group = pick(rungs, self.players, self.waited, self.rng, self.rules)
+                        [match] = await loop.run_in_executor(
+                            self.writer, self.store.append_matches, self.tournament_id,
+                            [secrets.randbits(63)], [group])
+                    for bot_id in match.seat_bot_ids:
+                        number += 1
+                        self.waited[bot_id] = number
+                    playing.add(asyncio.ensure_future(self._play(executor, entrants, match)))
+                finished, playing = await asyncio.wait(playing,
+                                                       return_when=asyncio.FIRST_COMPLETED)
+                for task in finished:
+                    task.result()  # a store that refuses writes ends the ladder, said once
+                since += len(finished)
+                # the ratings that pair the next matches, looked up again every few matches
+                # (every match would cost the store a query per version each time)
+                if since >= max(4, 2 * self.settings.parallel) or \
+                        time.monotonic() - looked >= self.rules.look_every_s:
+                    fresh = await loop.run_in_executor(self.writer, self.standings)
+                    if {r.bot.id for r in fresh if r.suspended is None} != members:
+                        return  # new versions, or a suspension: start the processes afresh
+                    rungs = fresh
+                    looked, since = time.monotonic(), 0
         finally:
-            live.cancel()
-        await loop.run_in_executor(writer, _finish, store, match.id, report)
-        summary.played += 1
-        summary.faults += sum(1 for f in report.faults if f)
+            if playing:
+                await asyncio.gather(*playing, return_exceptions=True)
 
-    try:
-        while not stop.is_set():
-            while len(playing) < max(1, settings.parallel) and not stop.is_set():
-                if todo:
-                    match = todo.pop(0)
-                else:
-                    group = pick(rungs, players, waited, rng, rules)
-                    [match] = await loop.run_in_executor(
-                        writer, store.append_matches, tournament_id, [secrets.randbits(63)],
-                        [group])
-                for bot_id in match.seat_bot_ids:
-                    number += 1
-                    waited[bot_id] = number
-                playing.add(asyncio.ensure_future(play(match)))
-            finished, playing = await asyncio.wait(playing, return_when=asyncio.FIRST_COMPLETED)
-            for task in finished:
-                task.result()  # a store that refuses writes ends the ladder, said once
-            since += len(finished)
-            # the ratings that pair the next matches, looked up again every few matches (every
-            # match would cost the store a query per version each time)
-            if since >= max(4, 2 * settings.parallel) or \
-                    time.monotonic() - looked >= rules.look_every_s:
-                fresh = await loop.run_in_executor(
-                    writer, ladder_standings, store, game, named, rules, options)
-                if {r.bot.id for r in fresh if r.suspended is None} != members:
-                    return  # new versions, or a suspension: start the processes afresh
-                rungs[:] = fresh
-                looked, since = time.monotonic(), 0
-    finally:
-        if playing:
-            await asyncio.gather(*playing, return_exceptions=True)
+    async def _play(self, executor: Executor, entrants: dict[int, Entrant],
+                    match: MatchToRun) -> None:
+        report = await play_stored(self.store, executor, self.writer, MatchJob(
+            match_id=match.id, index=match.index, game=self.game, players=self.players,
+            seed=match.seed, options=self.options,
+            seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=self.settings.clocks))
+        if report is not None:
+            self.summary.played += 1
+            self.summary.faults += sum(1 for f in report.faults if f)
 
 
 __all__ = ["LadderRules", "LadderSummary", "Rung", "create_ladder", "entered", "find_ladder",

@@ -156,7 +156,6 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
         progress(done, total)
     clocks = settings.clocks
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-store")
-    loop = asyncio.get_running_loop()
     try:
         try:
             await _start(executor, list(entrants.values()), stop)
@@ -172,26 +171,16 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                 if stop.is_set():
                     return
                 try:
-                    await loop.run_in_executor(writer, store.mark_running, match.id)
-                except StoreError as err:
-                    refused.append(err)
-                    stop.set()
-                    return
-                live = asyncio.ensure_future(_write_live_log(store, executor, match.id,
-                                                             game.name, writer))
-                try:
-                    report = await executor.play(MatchJob(
+                    report = await play_stored(store, executor, writer, MatchJob(
                         match_id=match.id, index=match.index, game=game.name,
                         players=tournament.players, seed=match.seed, options=options,
                         seats=tuple(entrants[b] for b in match.seat_bot_ids), clocks=clocks,
                         lane=match.lane))
-                finally:  # a write under way still runs on the store thread, before the finish
-                    live.cancel()
-                try:  # the log is encoded there too, off the matches still in play
-                    await loop.run_in_executor(writer, _finish, store, match.id, report)
                 except StoreError as err:
                     refused.append(err)
                     stop.set()
+                    return
+                if report is None:  # void meanwhile (a cancel): not played
                     return
                 faults += sum(1 for f in report.faults if f)
                 done += 1
@@ -270,6 +259,24 @@ async def _start(executor: Executor, entrants: Sequence[Entrant], stop: asyncio.
                 await starting
     if not starting.cancelled():
         starting.result()  # its error, if any
+
+
+async def play_stored(store: Store, executor: Executor, writer: ThreadPoolExecutor,
+                      job: MatchJob) -> MatchReport | None:
+    """Play one stored match: marked running, its log so far kept for spectators while it
+    plays, its result stored (every store write on ``writer``, in order, off the matches
+    in play; the log is encoded there too). None, and nothing played, when the match is
+    finished or void already. A refused write is a :class:`StoreError`."""
+    loop = asyncio.get_running_loop()
+    if not await loop.run_in_executor(writer, store.mark_running, job.match_id):
+        return None
+    live = asyncio.ensure_future(_write_live_log(store, executor, job.match_id, job.game, writer))
+    try:
+        report = await executor.play(job)
+    finally:  # a write under way still runs on the store thread, before the finish
+        live.cancel()
+    await loop.run_in_executor(writer, _finish, store, job.match_id, report)
+    return report
 
 
 async def _write_live_log(store: Store, executor: Executor, match_id: int, game: str,
