@@ -124,55 +124,54 @@ class Sandbox:
         dependencies). The bot's own folders are shown even when they are kept inside a
         hidden one (a submitted version's code lies in the arena's data folder); what is
         hidden inside them stays hidden."""
-        found = check()
-        if not found.works or found.bwrap is None:
-            raise SandboxUnavailable(found.why_not)
-        args = [found.bwrap, *_NAMESPACES, "--proc", "/proc",
-                "--ro-bind", "/proc/sys", "/proc/sys",  # see the module's note on the uid
-                "--ro-bind-try", "/proc/pressure", "/proc/pressure",
-                "--dev", "/dev", "--size", str(self.scratch_mb * 2**20), "--tmpfs", "/dev/shm",
-                "--size", str(self.scratch_mb * 2**20), "--tmpfs", SCRATCH]  # first: a bot's
-        # folder or the runtime may lie under /tmp, and are then shown on the scratch
-        own = [folder.resolve(), *(p.resolve() for p in shown)]
-        system = [Path(p) for p in (*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES))]
-
-        def is_hidden(path: Path) -> bool:
-            return self._is_hidden(path, own)
-
-        for path in system + _outermost([*self.runtime, *own]):
-            args += _mirror(path, is_hidden, self._holds_hidden)
-        args += ["--ro-bind", str(socket), SOCKET_INSIDE, "--chdir", str(own[0]), "--clearenv",
-                 "--remount-ro", "/dev", "--remount-ro", "/"]
-        for key, value in {**ENVIRONMENT, **env}.items():
-            args += ["--setenv", key, value]
-        return [*args, "--", *argv]
+        return self._bwrap(argv, folder, env, shown=shown,
+                           binds=("--ro-bind", str(socket), SOCKET_INSIDE))
 
     def build_command(self, argv: Sequence[str], folder: Path, writable: Path,
                       env: Mapping[str, str], scratch_mb: int = 2048) -> list[str]:
         """The ``bwrap`` command line that builds a submitted version: ``argv`` run in
         ``folder`` (read-only) with write access to ``writable`` only, and the network (the
-        build may fetch packages; the bot never can). Everything else is as for a bot: its
-        own namespaces, the runtime read-only, nothing hidden, a private ``/tmp``."""
+        build may fetch packages; the bot never can), with what name resolution, the
+        certificate authorities and pip's configuration need of ``/etc``. Everything else is
+        as for a bot: its own namespaces, the runtime read-only, nothing hidden, a private
+        ``/tmp`` (of ``scratch_mb``: a build unpacks wheels there)."""
+        network = [Path(f"/etc/{name}") for name in NETWORK_FILES]
+        cert = env.get("PIP_CERT", "")  # a certificate bundle pip is told of, wherever it is
+        if cert.startswith("/"):
+            network.append(Path(cert))
+        return self._bwrap(argv, folder, env, network=network, writable=writable,
+                           scratch_mb=scratch_mb)
+
+    def _bwrap(self, argv: Sequence[str], folder: Path, env: Mapping[str, str], *,
+               shown: Sequence[Path] = (), binds: Sequence[str] = (),
+               network: Sequence[Path] | None = None, writable: Path | None = None,
+               scratch_mb: int | None = None) -> list[str]:
+        """The command line of both: ``network``, when given, shares the network and shows
+        these paths too; ``writable`` is bound writable; ``binds`` come last."""
         found = check()
         if not found.works or found.bwrap is None:
             raise SandboxUnavailable(found.why_not)
-        own = [folder.resolve(), writable.resolve()]
-        args = [found.bwrap, *_NAMESPACES, "--share-net", "--proc", "/proc",
-                "--ro-bind", "/proc/sys", "/proc/sys", "--dev", "/dev",
-                "--size", str(scratch_mb * 2**20), "--tmpfs", SCRATCH]
-        shown = [Path(p) for p in (*SYSTEM_DIRS, *(f"/etc/{name}" for name in
-                                                   (*ETC_FILES, *NETWORK_FILES)))]
+        size = str((scratch_mb or self.scratch_mb) * 2**20)
+        args = [found.bwrap, *_NAMESPACES, *(["--share-net"] if network is not None else []),
+                "--proc", "/proc",
+                "--ro-bind", "/proc/sys", "/proc/sys",  # see the module's note on the uid
+                "--ro-bind-try", "/proc/pressure", "/proc/pressure",
+                "--dev", "/dev", "--size", size, "--tmpfs", "/dev/shm",
+                "--size", size, "--tmpfs", SCRATCH]  # first: a bot's folder or the runtime
+        # may lie under /tmp, and are then shown on the scratch
+        own = [folder.resolve(), *(p.resolve() for p in shown)]
+        exempt = [*own, *([writable.resolve()] if writable is not None else [])]
+        system = [Path(p) for p in (*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES))]
 
         def is_hidden(path: Path) -> bool:
-            return self._is_hidden(path, own)
+            return self._is_hidden(path, exempt)
 
-        cert = env.get("PIP_CERT", "")  # a certificate bundle pip is told of, wherever it is
-        if cert.startswith("/"):
-            shown.append(Path(cert))
-        for path in shown + _outermost([*self.runtime, own[0]]):
+        for path in [*system, *(network or ()), *_outermost([*self.runtime, *own])]:
             args += _mirror(path, is_hidden, self._holds_hidden)
-        args += ["--bind", str(own[1]), str(own[1]), "--chdir", str(own[0]), "--clearenv",
-                 "--remount-ro", "/"]
+        if writable is not None:
+            args += ["--bind", str(exempt[-1]), str(exempt[-1])]
+        args += [*binds, "--chdir", str(own[0]), "--clearenv",
+                 "--remount-ro", "/dev", "--remount-ro", "/"]
         for key, value in {**ENVIRONMENT, **env}.items():
             args += ["--setenv", key, value]
         return [*args, "--", *argv]
