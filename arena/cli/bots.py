@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from pathlib import Path
 from typing import Annotated
@@ -24,7 +25,8 @@ from arena.games import all_games
 from arena.net.bot_service import digest
 from arena.players import submissions
 from arena.players.process import log_name, parse_command
-from arena.storage.store import BotInfo, SubmittedCode
+from arena.service.client import Submitted
+from arena.storage.store import NotFoundError, SubmittedCode
 from arena.tournament.setup import name_version
 
 
@@ -81,30 +83,18 @@ def bot_submit(
     With --arena, to that server (with your author token: your own bots only)."""
     if arena is not None:
         with remote(arena, token, tls_ca) as client:
-            sent = client.submit(path, label, list(all_games()))
-        if json_output:
-            emit_json(document("submission", {**bot_json(sent.bot), "author": sent.author or None,
-                                              "new": sent.new, "files": sent.files,
-                                              "size": sent.size, "build_s": sent.build_s}))
-        elif not sent.new:
-            console.print(f"{sent.bot.label} is this very code already (sha256 "
-                          f"{sent.bot.content_hash}): nothing to do", highlight=False)
-        else:
-            built = "" if sent.build_s is None else \
-                f"; requirements installed in {sent.build_s:.1f} s"
-            console.print(f"submitted {sent.bot.label}: sha256 {sent.bot.content_hash}, "
-                          f"{sent.files} files, {sent.size:,} bytes, games "
-                          f"{', '.join(sent.bot.games or ())}{built}", highlight=False)
+            _say_submitted(client.submit(path, label, list(all_games())), json_output)
         return
     submission = submissions.read_submission(path, list(all_games()))
     manifest = submission.manifest
-    exists = "://" in db or Path(db).exists()
-    if exists:  # the same code again: nothing to do, nothing built
-        same = [b for b in open_store(db, reading=True).list_bots(include_removed=True)
-                if b.name == manifest.name and b.content_hash == submission.sha256]
-        if same:
-            _submitted(same[0], submission, new=False, built_s=None, json_output=json_output)
-            return
+    if "://" in db or Path(db).exists():  # the same code again: nothing to do, nothing built
+        with contextlib.suppress(NotFoundError):
+            same = [b for b in open_store(db, reading=True).bot_versions(manifest.name)
+                    if b.content_hash == submission.sha256]
+            if same:
+                _say_submitted(Submitted(same[0], "", False, submission.files, submission.size,
+                                         None), json_output)
+                return
     try:
         _installed, built_s = submissions.install(submission,
                                                   data_dir_for(db) / submissions.SUBMITTED_DIR)
@@ -115,23 +105,26 @@ def bot_submit(
     bot, new = open_store(db).submit_bot(
         manifest.name, label, manifest.command, manifest.games,
         SubmittedCode(submission.sha256, submission.archive, submission.files, submission.size))
-    _submitted(bot, submission, new=new, built_s=built_s, json_output=json_output)
+    _say_submitted(Submitted(bot, "", new, submission.files, submission.size, built_s),
+                   json_output)
 
 
-def _submitted(bot: BotInfo, submission: submissions.Submission, *, new: bool,
-               built_s: float | None, json_output: bool) -> None:
+def _say_submitted(sent: Submitted, json_output: bool) -> None:
+    """What a submission did, to a server or to the local database alike."""
+    bot = sent.bot
     if json_output:
-        emit_json(document("submission", {**bot_json(bot), "new": new, "files": submission.files,
-                                          "size": submission.size, "build_s": built_s}))
-        return
-    if not new:
-        console.print(f"{bot.label} is this very code already (sha256 {submission.sha256}): "
+        emit_json(document("submission", {**bot_json(bot), "author": sent.author or None,
+                                          "new": sent.new, "files": sent.files,
+                                          "size": sent.size, "build_s": sent.build_s}))
+    elif not sent.new:
+        console.print(f"{bot.label} is this very code already (sha256 {bot.content_hash}): "
                       "nothing to do", highlight=False)
-        return
-    built = "" if built_s is None else f"; requirements installed in {built_s:.1f} s"
-    console.print(f"submitted {bot.label}: sha256 {submission.sha256}, {submission.files} "
-                  f"files, {submission.size:,} bytes, games {', '.join(bot.games or ())}{built}",
-                  highlight=False)
+    else:
+        built = "" if sent.build_s is None else \
+            f"; requirements installed in {sent.build_s:.1f} s"
+        console.print(f"submitted {bot.label}: sha256 {bot.content_hash}, {sent.files} files, "
+                      f"{sent.size:,} bytes, games {', '.join(bot.games or ())}{built}",
+                      highlight=False)
 
 
 def new_bot_token() -> str:

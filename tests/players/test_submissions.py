@@ -343,6 +343,9 @@ def test_a_hostile_submission_is_refused_in_one_line_and_nothing_is_written(
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
     assert said in done.stderr, done.stderr
     assert list(db.parent.iterdir()) == []  # no database, no data folder
+    # and the attack gained nothing: no file it names was written, in here or where it points
+    assert not [p for p in tmp_path.rglob("evil*")] and not Path("/tmp/evil").exists()
+    assert not Path("/etc/evil").exists()
 
 
 def test_a_stored_archive_is_unpacked_only_if_it_has_its_hash(tmp_path: Path) -> None:
