@@ -12,7 +12,14 @@ from rich.table import Table
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
 from arena.cli.output import JsonOption, document, emit_json
-from arena.cli.tournaments import NoSandboxOption, parse_options
+from arena.cli.tournaments import (
+    GameOptionsOption,
+    MoveTimeoutOption,
+    NoSandboxOption,
+    PlayersOption,
+    StartTimeoutOption,
+    parse_options,
+)
 from arena.games import get_game
 from arena.players.limits import ResourceLimits
 from arena.storage.store import Store, StoreError
@@ -37,14 +44,11 @@ def ladder_start(
     bots: Annotated[list[str] | None, typer.Option(
         "--bot", "-b", help="Enter a bot registered with a command (its newest version); "
         "submitted bots whose manifest names the game are entered by themselves.")] = None,
-    players: Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
-    = None,
+    players: PlayersOption = None,
     parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                                                     help="A game option NAME=VALUE.")] = None,
-    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
-    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
-    = 30.0,
+    option: GameOptionsOption = None,
+    move_timeout: MoveTimeoutOption = 10.0,
+    start_timeout: StartTimeoutOption = 30.0,
     matches: Annotated[int | None, typer.Option(
         min=1, help="Stop after this many matches (default: run until Ctrl-C or SIGTERM).")]
     = None,

@@ -20,7 +20,16 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.app import Failure, console, match_app, open_store
-from arena.cli.tournaments import KeepGoingOption, NoSandboxOption, parse_options, play
+from arena.cli.tournaments import (
+    GameOptionsOption,
+    KeepGoingOption,
+    MoveTimeoutOption,
+    NoSandboxOption,
+    StartTimeoutOption,
+    TimeBankOption,
+    parse_options,
+    play,
+)
 from arena.games import get_game
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_tournament
@@ -38,13 +47,10 @@ def match_play(
     = 1,
     seed: Annotated[int | None, typer.Option(help="The deals' seed (default: a random one, "
                                              "printed).")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                                                     help="A game option NAME=VALUE.")] = None,
-    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
-    time_bank: Annotated[float, typer.Option(min=0.0, help="Extra seconds per seat and match "
-                                             "for moves slower than --move-timeout.")] = 0.0,
-    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
-    = 30.0,
+    option: GameOptionsOption = None,
+    move_timeout: MoveTimeoutOption = 10.0,
+    time_bank: TimeBankOption = 0.0,
+    start_timeout: StartTimeoutOption = 30.0,
     keep: Annotated[Path | None, typer.Option(
         "--keep", metavar="DIR", help="Keep the database and the bots' logs in this new folder "
         "(for `arena match show --db DIR/arena.db`).")] = None,

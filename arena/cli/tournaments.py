@@ -92,70 +92,96 @@ WaitOption = Annotated[float, typer.Option(
     "connect before the first match (0: start at once; absent bots are no-shows).")]
 
 
+GameOption = Annotated[str, typer.Option("--game", "-g", help="The game (see `arena games`).")]
+BotsOption = Annotated[list[str], typer.Option(
+    "--bot", "-b", help="A bot NAME or NAME@VERSION; repeat for each bot.")]
+PlayersOption = Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
+RepetitionsOption = Annotated[int, typer.Option(
+    "--repetitions", "-n", min=1, help="How often the whole schedule is played.")]
+SeedOption = Annotated[int | None, typer.Option(
+    help="Tournament seed (default: random); it fixes the deals only with --deals-from-seed: "
+    "otherwise every deal comes from a secret key of the tournament's.")]
+DealsOption = Annotated[str | None, typer.Option(
+    "--deals", metavar="duplicate|independent",
+    help="duplicate: every seat rotation of a group plays the same deal, each rotation by "
+    "another process of each managed bot (default when every bot is managed); independent: "
+    "a deal per match (default with remote bots, which could remember a deal between "
+    "rotations).")]
+DealsFromSeedOption = Annotated[bool, typer.Option(
+    "--deals-from-seed", help="Derive the deals from --seed, so that anyone can reproduce them "
+    "(research runs). Unsafe against bots: one that searches seeds from the cards it sees can "
+    "learn every deal.")]
+GameOptionsOption = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", help="A game option NAME=VALUE.")]
+FormatOption = Annotated[str, typer.Option(
+    "--format", metavar="round-robin|gauntlet|versus",
+    help="round-robin: every group of the --bot bots; gauntlet: each --bot (a challenger) "
+    "against the --field, which never plays itself; versus: --bot A against --bot B over "
+    "duplicate sets (a deal in every seat rotation), the --field in the other seats.")]
+FieldOption = Annotated[list[str] | None, typer.Option(
+    "--field", "-f", help="A bot of the field (gauntlet, versus); repeat for each.")]
+SetsOption = Annotated[int | None, typer.Option(
+    min=1, help=f"versus: how many duplicate sets (default {VERSUS_SETS}; with --sprt, at most "
+    f"{VERSUS_SPRT_SETS}).")]
+SprtOption = Annotated[str | None, typer.Option(
+    metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
+    help="versus: stop as soon as a sequential probability ratio test on the sets' paired "
+    "outcomes decides between H0 (A not better than E0 Elo) and H1 (A better by E1); alpha "
+    "and beta (default 0.05) are its false positive and false negative rates.")]
+MoveTimeoutOption = Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")]
+StartTimeoutOption = Annotated[float, typer.Option(min=0.001,
+                                                   help="Seconds for bots to connect.")]
+TimeBankOption = Annotated[float, typer.Option(
+    min=0.0, help="Extra seconds per seat and match for moves slower than --move-timeout.")]
+EventDelayOption = Annotated[float, typer.Option(
+    min=0.0, help="Longest an event waits to ride with a seat's next decision request before "
+    "it is sent on its own; 0 sends every event at once.")]
+BotMemoryOption = Annotated[str, typer.Option(
+    help="Memory per bot, all its processes together (a memory cgroup; else address space per "
+    "process): MB, or a size like 512MB or 2GiB; 'unlimited'.")]
+BotCpuSecondsOption = Annotated[str, typer.Option(
+    help="CPU seconds per bot process start, over all its matches; 'unlimited'.")]
+BotProcessesOption = Annotated[str, typer.Option(
+    help="Processes and threads per bot, all together (a pids cgroup); 'unlimited'.")]
+BotCpusOption = Annotated[str, typer.Option(
+    help="Cores a bot may keep busy at once (a cpu cgroup), e.g. 1 or 0.5; 'unlimited'.")]
+BotOpenFilesOption = Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
+
+
+def bot_limits(memory: str, cpu_seconds: str, processes: str, cpus: str,
+               open_files: str) -> ResourceLimits:
+    """The ``--bot-*`` options, parsed."""
+    return ResourceLimits(memory_mb=parse_memory(memory),
+                          cpu_seconds=parse_count("--bot-cpu-seconds", cpu_seconds),
+                          processes=parse_count("--bot-processes", processes),
+                          open_files=parse_count("--bot-open-files", open_files),
+                          cpus=parse_cpus(cpus))
+
+
 @tournament_app.command("run")
 def tournament_run(
-    game: Annotated[str, typer.Option("--game", "-g", help="The game (see `arena games`).")],
-    bots: Annotated[list[str], typer.Option("--bot", "-b", help="A bot NAME or NAME@VERSION; "
-                                            "repeat for each bot.")],
-    players: Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
-    = None,
-    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1,
-                                             help="How often the whole schedule is played.")] = 1,
+    game: GameOption,
+    bots: BotsOption,
+    players: PlayersOption = None,
+    repetitions: RepetitionsOption = 1,
     parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
-    seed: Annotated[int | None, typer.Option(
-        help="Tournament seed (default: random); it fixes the deals only with "
-        "--deals-from-seed: otherwise every deal comes from a secret key of the tournament's.")]
-    = None,
-    deals: Annotated[str | None, typer.Option(
-        "--deals", metavar="duplicate|independent",
-        help="duplicate: every seat rotation of a group plays the same deal, each rotation by "
-        "another process of each managed bot (default when every bot is managed); independent: "
-        "a deal per match (default with remote bots, which could remember a deal between "
-        "rotations).")] = None,
-    deals_from_seed: Annotated[bool, typer.Option(
-        "--deals-from-seed", help="Derive the deals from --seed, so that anyone can reproduce "
-        "them (research runs). Unsafe against bots: one that searches seeds from the cards it "
-        "sees can learn every deal.")] = False,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                                                     help="A game option NAME=VALUE.")] = None,
-    tournament_format: Annotated[str, typer.Option(
-        "--format", metavar="round-robin|gauntlet|versus",
-        help="round-robin: every group of the --bot bots; gauntlet: each --bot (a challenger) "
-        "against the --field, which never plays itself; versus: --bot A against --bot B over "
-        "duplicate sets (a deal in every seat rotation), the --field in the other seats.")]
-    = ROUND_ROBIN,
-    field: Annotated[list[str] | None, typer.Option(
-        "--field", "-f", help="A bot of the field (gauntlet, versus); repeat for each.")] = None,
-    sets: Annotated[int | None, typer.Option(
-        min=1, help=f"versus: how many duplicate sets (default {VERSUS_SETS}; with --sprt, at "
-        f"most {VERSUS_SPRT_SETS}).")] = None,
-    sprt: Annotated[str | None, typer.Option(
-        metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
-        help="versus: stop as soon as a sequential probability ratio test on the sets' paired "
-        "outcomes decides between H0 (A not better than E0 Elo) and H1 (A better by E1); "
-        "alpha and beta (default 0.05) are its false positive and false negative rates.")]
-    = None,
-    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
-    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
-    = 30.0,
-    time_bank: Annotated[float, typer.Option(min=0.0, help="Extra seconds per seat and match "
-                                             "for moves slower than --move-timeout.")] = 0.0,
-    event_delay: Annotated[float, typer.Option(
-        min=0.0, help="Longest an event waits to ride with a seat's next decision request "
-        "before it is sent on its own; 0 sends every event at once.")] = 0.2,
-    bot_memory: Annotated[str, typer.Option(
-        help="Memory per bot, all its processes together (a memory cgroup; else address space "
-        "per process): MB, or a size like 512MB or 2GiB; 'unlimited'.")] = "2048MB",
-    bot_cpu_seconds: Annotated[str, typer.Option(
-        help="CPU seconds per bot process start, over all its matches; 'unlimited'.")] = "unlimited",
-    bot_processes: Annotated[str, typer.Option(
-        help="Processes and threads per bot, all together (a pids cgroup); 'unlimited'.")]
-    = "64",
-    bot_cpus: Annotated[str, typer.Option(
-        help="Cores a bot may keep busy at once (a cpu cgroup), e.g. 1 or 0.5; 'unlimited'.")]
-    = "1",
-    bot_open_files: Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
-    = "256",
+    seed: SeedOption = None,
+    deals: DealsOption = None,
+    deals_from_seed: DealsFromSeedOption = False,
+    option: GameOptionsOption = None,
+    tournament_format: FormatOption = ROUND_ROBIN,
+    field: FieldOption = None,
+    sets: SetsOption = None,
+    sprt: SprtOption = None,
+    move_timeout: MoveTimeoutOption = 10.0,
+    start_timeout: StartTimeoutOption = 30.0,
+    time_bank: TimeBankOption = 0.0,
+    event_delay: EventDelayOption = 0.2,
+    bot_memory: BotMemoryOption = "2048MB",
+    bot_cpu_seconds: BotCpuSecondsOption = "unlimited",
+    bot_processes: BotProcessesOption = "64",
+    bot_cpus: BotCpusOption = "1",
+    bot_open_files: BotOpenFilesOption = "256",
     no_sandbox: NoSandboxOption = False,
     keep_going: KeepGoingOption = False,
     listen: ListenOption = None,
@@ -165,11 +191,7 @@ def tournament_run(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Schedule a tournament (a round-robin unless --format says otherwise) and play it."""
-    limits = ResourceLimits(memory_mb=parse_memory(bot_memory),
-                            cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
-                            processes=parse_count("--bot-processes", bot_processes),
-                            open_files=parse_count("--bot-open-files", bot_open_files),
-                            cpus=parse_cpus(bot_cpus))
+    limits = bot_limits(bot_memory, bot_cpu_seconds, bot_processes, bot_cpus, bot_open_files)
     listen, cert, key = remote_access(listen, tls_cert, tls_key)
     settings = RunSettings(parallel, move_timeout, start_timeout, time_bank,
                            event_delay_s=event_delay, limits=limits, listen=listen, tls_cert=cert,
@@ -189,41 +211,30 @@ def tournament_run(
 
 @tournament_app.command("create")
 def tournament_create(
-    game: Annotated[str, typer.Option("--game", "-g", help="The game (see `arena games`).")],
-    bots: Annotated[list[str], typer.Option("--bot", "-b", help="A bot NAME or NAME@VERSION; "
-                                            "repeat for each bot.")],
-    players: Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
-    = None,
-    repetitions: Annotated[int, typer.Option("--repetitions", "-n", min=1,
-                                             help="How often the whole schedule is played.")] = 1,
+    game: GameOption,
+    bots: BotsOption,
+    players: PlayersOption = None,
+    repetitions: RepetitionsOption = 1,
     parallel: Annotated[int, typer.Option(
         min=1, max=256, help="Its matches played at once (the server's --parallel caps all "
         "tournaments together).")] = 2,
-    seed: Annotated[int | None, typer.Option(help="Tournament seed (as for `run`).")] = None,
-    deals: Annotated[str | None, typer.Option("--deals", metavar="duplicate|independent",
-                                              help="As for `run`.")] = None,
-    deals_from_seed: Annotated[bool, typer.Option("--deals-from-seed", help="As for `run`.")]
-    = False,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o",
-                                                     help="A game option NAME=VALUE.")] = None,
-    tournament_format: Annotated[str, typer.Option(
-        "--format", metavar="round-robin|gauntlet|versus", help="As for `run`.")] = ROUND_ROBIN,
-    field: Annotated[list[str] | None, typer.Option(
-        "--field", "-f", help="A bot of the field (gauntlet, versus); repeat for each.")] = None,
-    sets: Annotated[int | None, typer.Option(min=1, help="versus: how many duplicate sets.")]
-    = None,
-    sprt: Annotated[str | None, typer.Option(metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
-                                             help="versus: as for `run`.")] = None,
-    move_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")] = 10.0,
-    start_timeout: Annotated[float, typer.Option(min=0.001, help="Seconds for bots to connect.")]
-    = 30.0,
-    time_bank: Annotated[float, typer.Option(min=0.0, help="As for `run`.")] = 0.0,
-    event_delay: Annotated[float, typer.Option(min=0.0, help="As for `run`.")] = 0.2,
-    bot_memory: Annotated[str, typer.Option(help="As for `run`.")] = "2048MB",
-    bot_cpu_seconds: Annotated[str, typer.Option(help="As for `run`.")] = "unlimited",
-    bot_processes: Annotated[str, typer.Option(help="As for `run`.")] = "64",
-    bot_cpus: Annotated[str, typer.Option(help="As for `run`.")] = "1",
-    bot_open_files: Annotated[str, typer.Option(help="As for `run`.")] = "256",
+    seed: SeedOption = None,
+    deals: DealsOption = None,
+    deals_from_seed: DealsFromSeedOption = False,
+    option: GameOptionsOption = None,
+    tournament_format: FormatOption = ROUND_ROBIN,
+    field: FieldOption = None,
+    sets: SetsOption = None,
+    sprt: SprtOption = None,
+    move_timeout: MoveTimeoutOption = 10.0,
+    start_timeout: StartTimeoutOption = 30.0,
+    time_bank: TimeBankOption = 0.0,
+    event_delay: EventDelayOption = 0.2,
+    bot_memory: BotMemoryOption = "2048MB",
+    bot_cpu_seconds: BotCpuSecondsOption = "unlimited",
+    bot_processes: BotProcessesOption = "64",
+    bot_cpus: BotCpusOption = "1",
+    bot_open_files: BotOpenFilesOption = "256",
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
@@ -251,11 +262,8 @@ def tournament_create(
         store = open_store(db)
         settings = RunSettings(
             parallel, move_timeout, start_timeout, time_bank, event_delay_s=event_delay,
-            limits=ResourceLimits(memory_mb=parse_memory(bot_memory),
-                                  cpu_seconds=parse_count("--bot-cpu-seconds", bot_cpu_seconds),
-                                  processes=parse_count("--bot-processes", bot_processes),
-                                  open_files=parse_count("--bot-open-files", bot_open_files),
-                                  cpus=parse_cpus(bot_cpus)))
+            limits=bot_limits(bot_memory, bot_cpu_seconds, bot_processes, bot_cpus,
+                              bot_open_files))
         plan = Plan(kind=tournament_format, field=field or [], sets=sets,
                     sprt=None if sprt is None else parse_sprt(sprt))
         tournament_id = create_tournament(store, game, bots, players, repetitions, seed, options,
