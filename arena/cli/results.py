@@ -119,10 +119,13 @@ def match_show(
         raise Failure(f"match {match_id} has seats 0 to {players - 1}, not {seat}")
     lines = None if match.log is None else view(read_log(match.game, match.log), seat)
     if json_output:
-        emit_json(document("match", {**match_json(match), "options": match.options, "seen_by": seat,
+        emit_json(document("match", {**match_json(match), "options": match.options,
+                                     "node": match.node, "seen_by": seat,
                                      "log": None if lines is None else log_json(lines)}))
         return
     console.print(render_matches([match]))
+    if match.node is not None:  # played elsewhere: where, and where its logs are (never wrapped)
+        console.print(Text(f"played on: {match.node}"), highlight=False, soft_wrap=True)
     if lines is None:
         console.print(f"match {match_id} is {match.status}: no log yet")
         return

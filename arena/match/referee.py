@@ -74,6 +74,9 @@ class MatchReport:
     duration_s: float
     peers: tuple[str | None, ...] = ()  # per seat, where it was played from (if its link knows)
     reasons: tuple[str, ...] = ()  # per seat, why it faulted ("" for none; also in the log)
+    # where the match was played, when an executor plays it elsewhere: the node and where
+    # its logs are; None: this machine
+    node: str | None = None
 
     @functools.cached_property
     def log(self) -> bytes:

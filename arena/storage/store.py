@@ -245,6 +245,7 @@ class MatchResult:
     duration_s: float | None = None
     peers: tuple[str | None, ...] = ()  # per seat: the connection a remote bot played over
     reasons: tuple[str, ...] = ()  # per seat: why it faulted ("" for none), as the log has it
+    node: str | None = None  # where it was played, and its logs (None: this machine)
 
 
 @dataclass(frozen=True)
@@ -274,6 +275,10 @@ class MatchInfo:
     finish_seq: int | None
     seats: tuple[SeatInfo, ...]
     log: bytes | None = field(default=None, repr=False)  # only from get_match
+    # where it was played, when an executor played it elsewhere: the node and where its logs
+    # are (None: the machine that ran it; always None from the browsing queries, which read
+    # no column stored after the log)
+    node: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1144,6 +1149,7 @@ class Store:
             match.duration_s = result.duration_s
             match.log = result.log
             match.live_log = None  # the full log is kept now
+            match.node = result.node
             s.add(match)
             peers = result.peers or (None,) * n
             reasons = result.reasons or ("",) * n
@@ -2064,7 +2070,7 @@ def _match_info(m: Match, seats: tuple[SeatInfo, ...], *, with_log: bool) -> Mat
         options=dict(m.options), seed=int(m.seed), status=m.status,
         created_at=utc(m.created_at) or m.created_at, started_at=utc(m.started_at),
         finished_at=utc(m.finished_at), duration_s=m.duration_s, finish_seq=m.finish_seq,
-        seats=seats, log=m.log if with_log else None,
+        seats=seats, log=m.log if with_log else None, node=m.node,
     )
 
 

@@ -172,6 +172,9 @@ class Match(SQLModel, table=True):
     # a running match's log so far (MatchLog, all seats: the web shows only its public
     # view while the match runs); cleared when it finishes
     live_log: bytes | None = Field(default=None, sa_column=sa.Column(sa.LargeBinary, nullable=True))
+    # where it was played, when an executor played it elsewhere: the node and where its logs
+    # are, one line of text (None: the machine that ran the tournament)
+    node: str | None = None
 
 
 FAULTED = sa.text("fault != ''")

@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 
 from arena.net.bot_service import digest
-from arena.storage.store import Store
+from arena.storage.store import MatchResult, ScheduledMatch, Store
+from arena.wire.codec import codec_for
+from arena.wire.messages import LoggedFault, match_log
 from tests.helpers import GAME, arena
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -181,6 +183,8 @@ def test_match_show_gives_the_log_in_full_or_as_a_seat_saw_it(played: Played) ->
     full, seen = played.doc("show")["match"], played.doc("show_seat0")["match"]
     assert full["id"] == seen["id"] == 1 and full["seats"] == seen["seats"]
     assert (full["seen_by"], seen["seen_by"]) == (None, 0)
+    assert full["node"] is None and seen["node"] is None  # played on this machine
+    assert "played on:" not in arena("match", "show", "1", db=played.db).stdout
     for line in full["log"]:
         assert line["kind"] in ("decision", "event") and isinstance(line["value"], str)
         assert isinstance(line["fallback"], bool) and isinstance(line["type"], str)
@@ -195,6 +199,30 @@ def test_match_show_gives_the_log_in_full_or_as_a_seat_saw_it(played: Played) ->
     bad = played.out["bad_seat"]
     assert bad.returncode == 1 and bad.stdout == ""
     assert bad.stderr.strip() == "error: match 1 has seats 0 to 1, not 9"
+
+
+def test_match_show_says_which_node_played_a_match_played_elsewhere(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    node = "node 10.0.0.7 (id abc): bot logs /x, Ray logs /y"
+    with Store(str(db)) as store:  # as a tournament run on a cluster finishes a match
+        a, b = (store.add_bot(name, "python -m bots.random_bot").id for name in ("ann", "bob"))
+        tid = store.create_tournament(GAME, 2, {}, 3, 1, {}, [a, b],
+                                      [ScheduledMatch(0, 11, (a, b)), ScheduledMatch(1, 12, (b, a))])
+        elsewhere, here = (m.id for m in store.claim_unfinished(tid))
+        log = match_log(codec_for(GAME), [LoggedFault(1, "timeout", "no answer in time")])
+        store.finish_match(elsewhere, MatchResult((1.0, 0.0), (1, 2), ("", "timeout"), log,
+                                                  duration_s=0.5, node=node))
+        store.finish_match(here, MatchResult((1.0, 0.0), (1, 2), ("", "timeout"), log,
+                                             duration_s=0.5))
+    printed = arena("match", "show", str(elsewhere), db=db).stdout
+    header, _, rest = printed.partition(f"log of match {elsewhere}")
+    assert f"played on: {node}\n" in header  # with the match's row, before its log
+    assert "no answer in time" in rest
+    assert "played on:" not in arena("match", "show", str(here), db=db).stdout
+    shown = json.loads(arena("match", "show", str(elsewhere), "--json", db=db).stdout)["match"]
+    assert shown["node"] == node and shown["id"] == elsewhere
+    assert json.loads(arena("match", "show", str(here), "--json", db=db).stdout)["match"]["node"] \
+        is None
 
 
 def test_export_json_and_csv_agree_with_the_match_list(played: Played) -> None:

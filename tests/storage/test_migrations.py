@@ -513,6 +513,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0008": {"bot": {"author_id": None}},  # the operator's
     "0009": {},  # new tables only: summaries of the rated matches, filled from them
     "0010": {"seat": {"reason": None}},  # the old logs hold no faults' reasons
+    "0011": {"match": {"node": None}},  # played on the machine that ran the tournament
 }
 """The columns each revision adds, with what a row written before it gets."""
 
@@ -1052,6 +1053,44 @@ def test_revision_0010_keeps_each_faults_reason_from_the_log_and_downgrades_with
             [(5, "its stream closed")]
     _migrate(url, "downgrade", "0009")
     assert "reason" not in {name for name, _, _ in _columns(url, "seat")}
+
+
+def test_revision_0011_gives_old_matches_no_node_and_downgrades_without_it(url: str) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0010")
+    before = _raw_rows(url)
+    shape = _describe(url)
+    assert "node" not in {name for name, _, _ in _columns(url, "match")}
+    _migrate(url, "upgrade", "0011")
+    assert _stored_revisions(url) == {"0011"}
+    assert ("node", "VARCHAR", True) in _columns(url, "match")  # NULL: played here
+    assert _raw_rows(url) == _upgraded(before, "0010", "0011")  # nothing else touched
+    after = _describe(url)
+    for table in set(shape) & TABLE_NAMES:  # only the column is new: keys, indexes, checks
+        assert {k: v for k, v in after[table].items() if k != "columns"} == \
+            {k: v for k, v in shape[table].items() if k != "columns"}, table
+        assert [c for c in after[table]["columns"] if (table, c[0]) != ("match", "node")] == \
+            shape[table]["columns"]
+
+    node = "node 10.0.0.7 (id abc): bot logs /x, Ray logs /y"
+    with Store(url) as store:
+        assert {store.get_match(m[0]).node for m in MATCHES} == {None}
+        todo = store.claim_unfinished(2)  # and a new result carries its node
+        store.finish_match(todo[0].id, MatchResult((1.0, 0.0), (1, 2), (Fault.NONE, Fault.NONE),
+                                                   node=node))
+        assert store.get_match(todo[0].id).node == node
+    written = _raw_rows(url)
+    assert [m["node"] for m in written["match"]] == [node if m["id"] == todo[0].id else None
+                                                     for m in written["match"]]
+
+    _migrate(url, "downgrade", "0010")
+    assert _stored_revisions(url) == {"0010"}
+    assert "node" not in {name for name, _, _ in _columns(url, "match")}
+    # only the column is gone: every row, the new one too, and the schema of 0010
+    assert _raw_rows(url) == _downgraded(written, "0010")
+    assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
+        {k: v for k, v in shape.items() if k != "sql"}
 
 
 def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path: Path) -> None:

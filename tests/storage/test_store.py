@@ -284,6 +284,20 @@ def test_finish_match_twice_is_stored_once(store: Store) -> None:
     assert len(store.rating_history(a, GAME)) == 1
 
 
+def test_finish_match_keeps_the_node_a_match_was_played_on(store: Store) -> None:
+    a, b, _ = three_bots(store)
+    node = "node 10.0.0.7 (id abc): bot logs /x, Ray logs /y"
+    tid = store.create_tournament(GAME, 2, {}, 1, 1, {}, [a, b], round_robin([a, b], 2))
+    elsewhere, here = (m.id for m in store.claim_unfinished(tid))
+    assert store.get_match(elsewhere).node is None  # nothing before it finishes
+    store.finish_match(elsewhere, MatchResult((1.0, 0.0), (1, 2), ("", ""), b"log", node=node))
+    store.finish_match(here, MatchResult((0.0, 1.0), (2, 1), ("", ""), b"log"))
+    assert (store.get_match(elsewhere).node, store.get_match(here).node) == (node, None)
+    assert {m.id: m.node for m in store.list_matches(tid)} == {elsewhere: node, here: None}
+    with Store(store.url) as again:  # read back by another store, from the file
+        assert again.get_match(elsewhere).node == node
+
+
 def test_finish_match_is_atomic(store: Store) -> None:
     a, b, _ = three_bots(store)
     mid = store.create_match(GAME, {}, 1, [a, b])
