@@ -18,6 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 from benchmarks import (
+    cluster,
     contained,
     engine,
     ladder,
@@ -43,6 +44,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "ladder": ladder.run,          # (11) the ladder's matches per minute against a round-robin
     "submit": submit.run,          # (12) arena bot submit with one small dependency
     "web": web.run,                # the web app's pages over a million matches
+    "ray": cluster.run,            # (13) the Ray executor against the local one
 }
 
 

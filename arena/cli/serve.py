@@ -11,11 +11,12 @@ from typing import Annotated
 import typer
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
+from arena.cli.tournaments import ExecutorOption, RayAddressOption
 from arena.cli.web import WEB_PORT
 from arena.games import get_game
 from arena.net.tls import server_credentials
 from arena.tournament.ladder import LadderRules, create_ladder, find_ladder
-from arena.tournament.settings import RunSettings
+from arena.tournament.settings import PerRun, RunSettings
 
 
 @app.command("serve")
@@ -42,6 +43,8 @@ def serve_command(
     no_sandbox: Annotated[bool, typer.Option(
         "--no-sandbox", help="Run the managed bots of queued tournaments without the sandbox, "
         "as this user. Only for bots you trust, on a machine without bubblewrap.")] = False,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
     ladder: Annotated[list[str] | None, typer.Option(
         "--ladder", metavar="GAME", help="Keep this game's ladder playing while the server runs "
         "(its newest ladder, or a new one with the game's defaults); repeat for more games.")]
@@ -70,6 +73,8 @@ def serve_command(
         socket_path = prepare_socket_path(operator_socket) if operator_socket is not None else None
     except SocketPathError as err:
         raise Failure(f"cannot use --operator-socket: {err}") from None
+    per_run = PerRun(sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
+    per_run.applied(RunSettings())  # checked now, not at the first tournament
     store = open_store(db)
     ladders = []
     for game in ladder or []:
@@ -93,7 +98,7 @@ def serve_command(
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
-                              sandbox=not no_sandbox, ladders=ladders))
+                              per_run=per_run, ladders=ladders))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

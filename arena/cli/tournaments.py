@@ -59,6 +59,7 @@ from arena.tournament import (
     resume_settings,
     run_until_done,
 )
+from arena.tournament.cluster import check_cluster
 from arena.tournament.formats import ROUND_ROBIN, parse_sprt
 from arena.tournament.setup import VERSUS_SETS, VERSUS_SPRT_SETS
 from leaderboard.terminal import print_leaderboard
@@ -87,6 +88,13 @@ NoSandboxOption = Annotated[bool, typer.Option(
 KeepGoingOption = Annotated[bool, typer.Option(
     "--keep-going", help="Play on when a managed bot does not start (its seats are no-shows, "
     "rated) instead of stopping with its last words.")]
+ExecutorOption = Annotated[str, typer.Option(
+    "--executor", metavar="local|ray", help="Where matches are played: local (this machine) or "
+    "ray (the nodes of a Ray cluster, each match on one node, its bots started there in its "
+    "sandbox; needs pip install 'card-arena[ray]', and PostgreSQL for more than one node).")]
+RayAddressOption = Annotated[str | None, typer.Option(
+    "--ray-address", metavar="HOST:PORT", help="The Ray cluster's head (or 'auto'); by default "
+    "RAY_ADDRESS, else Ray started on this machine alone.")]
 WaitOption = Annotated[float, typer.Option(
     "--wait-for-remote", min=0.0, metavar="SECONDS", help="How long every remote bot has to "
     "connect before the first match (0: start at once; absent bots are no-shows).")]
@@ -184,6 +192,8 @@ def tournament_run(
     bot_open_files: BotOpenFilesOption = "256",
     no_sandbox: NoSandboxOption = False,
     keep_going: KeepGoingOption = False,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
     listen: ListenOption = None,
     tls_cert: TlsCertOption = None,
     tls_key: TlsKeyOption = None,
@@ -196,8 +206,11 @@ def tournament_run(
     settings = RunSettings(parallel, move_timeout, start_timeout, time_bank,
                            event_delay_s=event_delay, limits=limits, listen=listen, tls_cert=cert,
                            tls_key=key, wait_for_remote_s=wait_for_remote,
-                           sandbox=not no_sandbox, keep_going=keep_going)
+                           sandbox=not no_sandbox, keep_going=keep_going, executor=executor,
+                           ray_address=ray_address)
     store = open_store(db)
+    if executor == "ray":  # no cluster, or one SQLite cannot serve: said before anything is written
+        check_cluster(ray_address, shared_store=store.path is None)
     plan = Plan(kind=tournament_format, field=field or [], sets=sets,
                 sprt=None if sprt is None else parse_sprt(sprt))
     tournament_id = create_tournament(store, game, bots, players, repetitions, seed,
@@ -356,6 +369,8 @@ def tournament_resume(
         help="How long remote bots have to connect (default: as saved).")] = None,
     no_sandbox: NoSandboxOption = False,
     keep_going: KeepGoingOption = False,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
@@ -376,7 +391,10 @@ def tournament_resume(
     access = RemoteAccess(listen=listen, tls_cert=tls_cert, tls_key=tls_key,
                           wait_for_remote_s=wait_for_remote)
     settings = replace(resume_settings(store, tournament, parallel, repeated, access),
-                       sandbox=not no_sandbox, keep_going=keep_going)
+                       sandbox=not no_sandbox, keep_going=keep_going, executor=executor,
+                       ray_address=ray_address)
+    if executor == "ray":
+        check_cluster(ray_address, shared_store=store.path is None)
     left = tournament.total - tournament.finished
     console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
     play(store, tournament_id, settings, db)

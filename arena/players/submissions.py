@@ -51,7 +51,7 @@ import time
 import tomllib
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, BinaryIO, Literal
@@ -226,7 +226,21 @@ def _read_capped(stream: IO[bytes], path: str, tally: _Tally) -> bytes:
     return b"".join(chunks)
 
 
-def _read_folder(root: Path) -> Iterator[Entry]:
+def pack_folder(root: Path, leave_out: Collection[Path] = ()) -> tuple[bytes, str]:
+    """A bot's folder as a canonical archive and its SHA-256, for another machine to unpack
+    (:func:`unpack`), without the paths in ``leave_out`` (the arena's own files, where they
+    lie inside it) and without sockets and FIFOs (a running server's, say: not code); refused,
+    with the submissions' caps and link checks, as a submission."""
+    skipped = {p.resolve() for p in leave_out}
+    entries = list(_read_folder(root, skipped, special=False))
+    _check_links(entries)
+    archive = canonical_archive(entries)
+    return archive, hashlib.sha256(archive).hexdigest()
+
+
+def _read_folder(root: Path, skipped: Collection[Path] = (),
+                 special: bool = True) -> Iterator[Entry]:
+    """The folder's entries; a device file, FIFO or socket refused (``special``) or left out."""
     tally = _Tally()
     stack = [root]
     while stack:
@@ -236,7 +250,7 @@ def _read_folder(root: Path) -> Iterator[Entry]:
         for item in listed:
             full = Path(item.path)
             path = full.relative_to(root).as_posix()
-            if _left_out(path):
+            if _left_out(path) or (skipped and full.resolve() in skipped):
                 continue
             tally.entry(path)
             mode = item.stat(follow_symlinks=False).st_mode
@@ -249,7 +263,7 @@ def _read_folder(root: Path) -> Iterator[Entry]:
                 with full.open("rb") as stream:
                     data = _read_capped(stream, path, tally)
                 yield Entry(path, "file", data, executable=bool(mode & 0o111))
-            else:
+            elif special:
                 raise SubmissionError(f"{path!r} is a device file, FIFO or socket")
 
 
@@ -531,7 +545,7 @@ def build(code: Path, requirements: str, deps: Path, log: Path, sandbox: bool = 
                              tail(log.read_text(errors="replace")))
         (staging / "deps").rename(deps)
     finally:
-        _remove(staging)
+        remove(staging)
     return time.perf_counter() - began
 
 
@@ -561,7 +575,7 @@ def install(submission: Submission, root: Path,
         return materialize(submission.archive, submission.sha256, root, sandbox)
     except SubmissionError:
         if not existed:
-            _remove(made)
+            remove(made)
         raise
 
 
@@ -581,7 +595,7 @@ def materialize(archive: bytes, sha256: str, root: Path,
         except FileExistsError:
             pass  # unpacked meanwhile by another arena
         finally:
-            _remove(staging)
+            remove(staging)
     requirements = tomllib.loads((code / MANIFEST).read_text()).get("requirements")
     if requirements is None:
         return Installed(code, None), None
@@ -592,7 +606,7 @@ def materialize(archive: bytes, sha256: str, root: Path,
     return Installed(code, deps), took
 
 
-def _remove(path: Path) -> None:
+def remove(path: Path) -> None:
     """Remove a folder whose files and folders were made read-only."""
     if not path.exists():
         return

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import os
 import signal
 import socket
@@ -26,7 +25,7 @@ from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.storage.store import Store
 from arena.tournament.ladder import run_ladder
 from arena.tournament.scheduler import Scheduler
-from arena.tournament.settings import RunSettings
+from arena.tournament.settings import EVERY_RUN, PerRun, RunSettings
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from leaderboard.web.server import WebServer
 
@@ -103,10 +102,10 @@ async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc
     return server
 
 
-def _ladder_job(store: Store, ladder: int, data_dir: Path, parallel: int, sandbox: bool,
+def _ladder_job(store: Store, ladder: int, data_dir: Path, parallel: int, per_run: PerRun,
                 console: Console) -> Callable[[asyncio.Event], Awaitable[object]]:
-    saved = RunSettings.from_saved(store.get_tournament(ladder).settings, parallel)
-    settings = dataclasses.replace(saved, sandbox=sandbox)
+    settings = per_run.applied(RunSettings.from_saved(store.get_tournament(ladder).settings,
+                                                      parallel))
 
     def job(stop: asyncio.Event) -> Awaitable[object]:
         return run_ladder(store, ladder, data_dir, settings, stop,
@@ -117,17 +116,17 @@ def _ladder_job(store: Store, ladder: int, data_dir: Path, parallel: int, sandbo
 async def serve(store: Store, address: str, console: Console, operator_token: str,
                 credentials: grpc.ServerCredentials | None = None,
                 operator_socket: Path | None = None, web: WebServer | None = None, *,
-                data_dir: Path | None = None, parallel: int = 2, sandbox: bool = True,
+                data_dir: Path | None = None, parallel: int = 2, per_run: PerRun = EVERY_RUN,
                 ladders: Sequence[int] = ()) -> None:
     """Serve the operator service on ``address`` until cancelled or SIGTERM; with
     ``credentials`` over TLS, with ``operator_socket`` also on that Unix socket,
     without a token (see :func:`prepare_socket_path`), and with ``web`` the web app (its
     socket bound already), stopped with the rest. With ``data_dir`` (bot logs, submitted code)
-    the scheduler plays queued tournaments, at most ``parallel`` matches at once, managed bots
-    in the sandbox unless not ``sandbox`` (:mod:`arena.tournament.scheduler`), and keeps the
+    the scheduler plays queued tournaments, at most ``parallel`` matches at once, where and how
+    ``per_run`` says (:mod:`arena.tournament.scheduler`: the executor, the sandbox), and keeps the
     ``ladders`` (tournament ids, :mod:`arena.tournament.ladder`) playing for as long as it runs."""
     scheduler = None if data_dir is None else Scheduler(
-        store, data_dir, parallel, sandbox=sandbox, stop_grace_s=10.0,
+        store, data_dir, parallel, per_run=per_run, stop_grace_s=10.0,
         say=lambda text: console.print(text, highlight=False))
     operator = OperatorServicer(store, data_dir, scheduler)
     server, port = await _start_operator_server(operator, address, operator_token, credentials)
@@ -148,13 +147,15 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
             console.print(f"web app at {web.url}", highlight=False)
         if scheduler is not None:
             console.print(f"scheduler: plays queued tournaments, at most {parallel} matches at "
-                          "once" + ("" if sandbox else ", managed bots WITHOUT the sandbox"),
+                          "once" + ("" if per_run.sandbox else ", managed bots WITHOUT the sandbox")
+                          + (f", on Ray ({per_run.ray_address or 'RAY_ADDRESS'})"
+                             if per_run.executor == "ray" else ""),
                           highlight=False)
             scheduling = asyncio.create_task(scheduler.run())
             for ladder in ladders:
                 assert data_dir is not None  # a scheduler has one
                 scheduler.start_job(f"ladder {ladder}", _ladder_job(store, ladder, data_dir,
-                                                                    parallel, sandbox, console))
+                                                                    parallel, per_run, console))
                 console.print(f"ladder {ladder} of {store.get_tournament(ladder).game}: playing",
                               highlight=False)
         stopping = asyncio.Event()

@@ -62,6 +62,7 @@ class Entrant:
     limits: ResourceLimits = field(default_factory=ResourceLimits)  # for a managed bot's processes
     folder: str | None = None  # a managed bot's working directory (None: the executor's own)
     deps: str | None = None  # a submitted version's installed requirements, if it has any
+    content_hash: str | None = None  # a submitted version: the SHA-256 of its stored archive
     lanes: int = 1  # how many processes a managed bot needs: one per lane of its matches
 
     def __post_init__(self) -> None:

@@ -43,8 +43,8 @@ from arena.storage.store import BotInfo, MatchInfo, MatchToRun, Store, StoreErro
 from arena.tournament.errors import TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.formats import LADDER, Format
-from arena.tournament.local import LocalExecutor
 from arena.tournament.run import entrant_of, play_stored
+from arena.tournament.run import executor_for as default_executor
 from arena.tournament.settings import RunSettings
 
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
@@ -222,9 +222,8 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
                 entrants = {bot_id: entrant_of(store, bot, settings.limits, submitted,
                                                sandbox=settings.sandbox)
                             for bot_id, bot in sorted(bots.items())}
-                executor = executor_for() if executor_for else LocalExecutor(
-                    data_dir, settings, notice,
-                    hidden=(store.path,) if store.path is not None else ())
+                executor = executor_for() if executor_for else default_executor(
+                    store, data_dir, settings, notice)
                 ladder.summary.restarts += 1
                 try:
                     await executor.start(list(entrants.values()))

@@ -150,8 +150,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
     total, done = tournament.total, tournament.total - len(todo)
     entrants = _entrants(store, todo, settings, data_dir / SUBMITTED_DIR)
     if executor is None:
-        executor = LocalExecutor(data_dir, settings, notice,
-                                 hidden=(store.path,) if store.path is not None else ())
+        executor = executor_for(store, data_dir, settings, notice)
     if progress:
         progress(done, total)
     clocks = settings.clocks
@@ -212,6 +211,20 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
         writer.shutdown(wait=True)  # a write under way (even when cancelled) completes
 
 
+def executor_for(store: Store, data_dir: Path, settings: RunSettings,
+                 notice: Notice | None = None) -> Executor:
+    """The executor ``settings.executor`` names: this machine's, or a Ray cluster's (whose
+    nodes get submitted versions from the store's archives)."""
+    hidden = (data_dir, *((store.path,) if store.path is not None else ()))
+    if settings.executor == "ray":
+        from arena.tournament.cluster import RayExecutor
+
+        return RayExecutor(settings.ray_address, settings, notice,
+                           archives=lambda sha256: store.bot_code(sha256).archive,
+                           shared_store=store.path is None, hidden=hidden)
+    return LocalExecutor(data_dir, settings, notice, hidden=hidden[1:])
+
+
 def _entrants(store: Store, todo: Sequence[MatchToRun], settings: RunSettings,
               submitted: Path) -> dict[int, Entrant]:
     """The bots of the matches still to play, by id, in id order."""
@@ -242,7 +255,7 @@ def entrant_of(store: Store, info: BotInfo, limits: ResourceLimits, submitted: P
         folder = str(installed.code)
         deps = None if installed.deps is None else str(installed.deps)
     return Entrant(info.id, info.label, command=info.command, limits=limits, folder=folder,
-                   deps=deps, lanes=lanes)
+                   deps=deps, content_hash=info.content_hash, lanes=lanes)
 
 
 async def _start(executor: Executor, entrants: Sequence[Entrant], stop: asyncio.Event) -> None:
@@ -314,7 +327,7 @@ def _result(report: MatchReport) -> MatchResult:
     return MatchResult(scores=report.scores, ranks=report.ranks, faults=report.faults,
                        log=report.log, started_at=datetime.fromtimestamp(report.started_at, UTC),
                        duration_s=report.duration_s, peers=report.peers,
-                       reasons=report.reasons)
+                       reasons=report.reasons, node=report.node)
 
 
 def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,

@@ -5,8 +5,8 @@ the executor, several at once within one limit of matches, and resumes after a c
 tournaments to play (:meth:`Store.tournaments_to_serve`: those queued through the
 operator service, and those it was playing when its process died) when woken
 (:meth:`Scheduler.wake`, as a tournament is queued) and every ``poll_s``, and plays each
-with :func:`~arena.tournament.run.run_tournament`, the local executor, managed bots in
-the sandbox unless told otherwise.
+with :func:`~arena.tournament.run.run_tournament`, as its :class:`PerRun` says: on this
+machine or a Ray cluster, managed bots in the sandbox unless told otherwise.
 
 **Sharing the matches.** At most ``parallel`` matches are played at once over all the
 tournaments: each tournament plays at most its own ``--parallel`` matches at once, and
@@ -35,11 +35,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.storage.store import Store, StoreError, TournamentStatus
 from arena.tournament.run import RunSummary, run_tournament
+from arena.tournament.settings import EVERY_RUN, PerRun
 from arena.tournament.setup import resume_settings
 
 Job = Callable[[asyncio.Event], Awaitable[object]]
@@ -62,14 +63,15 @@ def tournament_job(tournament_id: int) -> str:
 class Scheduler:
     """Plays the tournaments the server is given (see the module's documentation)."""
 
-    def __init__(self, store: Store, data_dir: Path, parallel: int = 2, *, sandbox: bool = True,
-                 say: Say | None = None, poll_s: float = 2.0, stop_grace_s: float = 30.0) -> None:
+    def __init__(self, store: Store, data_dir: Path, parallel: int = 2, *,
+                 per_run: PerRun = EVERY_RUN, say: Say | None = None, poll_s: float = 2.0,
+                 stop_grace_s: float = 30.0) -> None:
         if parallel < 1:
             raise ValueError(f"parallel must be at least 1, not {parallel}")
         self.store = store
         self.data_dir = data_dir
         self.parallel = parallel
-        self.sandbox = sandbox
+        self.per_run = per_run  # the sandbox, the executor
         self.poll_s = poll_s
         self.stop_grace_s = stop_grace_s
         self.slots = asyncio.Semaphore(parallel)
@@ -153,7 +155,7 @@ class Scheduler:
                 return None
             settings = resume_settings(store, info, min(self.parallel, max(
                 1, int(info.settings.get("parallel", 2)))))
-            settings = replace(settings, sandbox=self.sandbox)
+            settings = self.per_run.applied(settings)
             left = info.total - info.finished
             self._say(f"tournament {tournament_id}: playing {left} of {info.total} matches "
                       f"({info.game}, {', '.join(info.bots)})")

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from arena.match.referee import MatchSettings
 from arena.players.limits import ResourceLimits
 from arena.tournament.errors import TournamentError
 
-PER_RUN = ("sandbox", "keep_going")
+PER_RUN = ("sandbox", "keep_going", "executor", "ray_address")
 """Settings asked for at every run of a tournament, never saved with it."""
+
+EXECUTORS = ("local", "ray")
+"""Where a run's matches can be played: this machine, or the nodes of a Ray cluster."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ class RunSettings:
     wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
     sandbox: bool = True  # managed bots in the sandbox; asked for at every run, never saved
     keep_going: bool = False  # play on when a managed bot does not start (never saved)
+    executor: str = "local"  # where matches are played: "local" or "ray" (never saved)
+    ray_address: str | None = None  # the Ray cluster's, for the ray executor (never saved)
 
     def __post_init__(self) -> None:
         for name in ("move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s",
@@ -43,6 +48,11 @@ class RunSettings:
                                       f"{'above' if positive else 'at least'} 0, not {value:g}")
         if self.parallel < 1:
             raise TournamentError(f"--parallel must be at least 1, not {self.parallel}")
+        if self.executor not in EXECUTORS:
+            raise TournamentError(f"--executor must be {' or '.join(EXECUTORS)}, not "
+                                  f"{self.executor!r}")
+        if self.ray_address is not None and self.executor != "ray":
+            raise TournamentError("--ray-address is for the ray executor: add --executor ray")
 
     def saved(self) -> dict[str, Any]:
         """The settings as stored with the tournament (``resume`` reads them back)."""
@@ -63,3 +73,21 @@ class RunSettings:
         """The clocks of every match of the tournament."""
         return MatchSettings(move_timeout_s=self.move_timeout_s, start_timeout_s=self.start_timeout_s,
                              time_bank_s=self.time_bank_s, event_delay_s=self.event_delay_s)
+
+
+@dataclass(frozen=True)
+class PerRun:
+    """What a run is asked for each time (the RunSettings of :data:`PER_RUN`): a server
+    applies its own to every tournament it plays."""
+
+    sandbox: bool = True
+    keep_going: bool = False
+    executor: str = "local"
+    ray_address: str | None = None
+
+    def applied(self, settings: RunSettings) -> RunSettings:
+        return replace(settings, **asdict(self))
+
+
+EVERY_RUN = PerRun()
+"""The defaults: this machine, in the sandbox."""
