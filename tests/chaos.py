@@ -8,7 +8,9 @@ process may outlive the tournament.
     python -m tests.chaos [--players 2] [--repetitions 2] [--parallel 4] [--db chaos.db]
                           [--attackers all|none|NAME,NAME...]
 
-The hostile bots need the sandbox (bubblewrap): without it they are left out.
+The hostile bots need the sandbox (bubblewrap): without it they are left out. The
+exit code is 1 when a match is unfinished, an attacker wins more seats than its twin
+beyond noise, or a bot process outlives the tournament.
 ``tests/tournament/test_chaos.py`` runs a short version.
 """
 
@@ -219,11 +221,23 @@ def main() -> None:
             print(f"  {attack:12} {report.wins[attack]:4} of {report.seats[attack]:4}  "
                   f"({report.wins[attack] - report.wins[TWIN]:+d}); reports per lane: "
                   + ", ".join(f"{n}" for n in report.attacks[attack].values()))
-    time.sleep(1)
     from tests.helpers import processes_with
 
-    left = processes_with(marker)
+    deadline = time.monotonic() + 5  # as tests/tournament/test_chaos.py waits for the last ones
+    while (left := processes_with(marker)) and time.monotonic() < deadline:
+        time.sleep(0.1)
     print(f"bot processes left after the tournament: {len(left)}")
+    problems = []  # what the chaos check promises (see the module's docstring)
+    if report.finished != report.matches:
+        problems.append(f"{report.matches - report.finished} of {report.matches} matches unfinished")
+    ahead = [a for a in report.attackers if report.wins[a] - report.wins[TWIN] > beyond_noise(report)]
+    if ahead:
+        problems.append(f"ahead of their honest twin beyond noise: {', '.join(ahead)}")
+    if left:
+        problems.append(f"{len(left)} bot processes outlived the tournament")
+    if problems:
+        print(f"chaos check failed: {'; '.join(problems)}")
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,14 @@ class SandboxCheck:
     version: str
     why_not: str = ""
 
+    @property
+    def remedy(self) -> str:
+        """What the operator can do about it."""
+        if self.bwrap is None:
+            return "install bubblewrap (scripts/install-system-packages)"
+        return ("let this user make namespaces (user namespaces may be turned off, e.g. by "
+                "sysctl kernel.unprivileged_userns_clone=0 or a container's seccomp policy)")
+
 
 @functools.cache
 def check() -> SandboxCheck:
@@ -150,7 +158,7 @@ class Sandbox:
         these paths too; ``writable`` is bound writable; ``binds`` come last."""
         found = check()
         if not found.works or found.bwrap is None:
-            raise SandboxUnavailable(found.why_not)
+            raise SandboxUnavailable(f"{found.why_not}; {found.remedy}")
         size = str((scratch_mb or self.scratch_mb) * 2**20)
         args = [found.bwrap, *_NAMESPACES, *(["--share-net"] if network is not None else []),
                 "--proc", "/proc",

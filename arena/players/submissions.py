@@ -527,8 +527,7 @@ def build(code: Path, requirements: str, deps: Path, log: Path, sandbox: bool = 
             command = Sandbox().build_command(command, source, staging, env)
         except SandboxUnavailable as err:
             shutil.rmtree(staging, ignore_errors=True)
-            raise SubmissionError(f"cannot build its requirements in the sandbox: {err}; install "
-                                  "bubblewrap (scripts/install-system-packages)") from None
+            raise SubmissionError(f"cannot build its requirements in the sandbox: {err}") from None
         env = {}
     with log.open("wb") as out:
         try:

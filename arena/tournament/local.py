@@ -171,9 +171,8 @@ class LocalExecutor(Executor):
             return contained
         check = sandbox.check()
         if not check.works:
-            raise TournamentError(f"cannot sandbox managed bots: {check.why_not}; install "
-                                  "bubblewrap (scripts/install-system-packages) or pass "
-                                  "--no-sandbox to run them uncontained")
+            raise TournamentError(f"cannot sandbox managed bots: {check.why_not}; "
+                                  f"{check.remedy}, or pass --no-sandbox to run them uncontained")
         hidden = self._hidden + ((self._sockets,) if self._sockets else ())
         say(f"sandbox: {check.version}: each managed bot sees only its folder and the runtime, "
             "no network, no other process")

@@ -47,11 +47,33 @@ def test_without_bubblewrap_managed_bots_are_refused_unless_no_sandbox(tmp_path:
     assert refused.returncode == 1
     assert refused.stderr.strip().splitlines() == [
         "error: cannot sandbox managed bots: bubblewrap (bwrap) is not installed; install "
-        "bubblewrap (scripts/install-system-packages) or pass --no-sandbox to run them uncontained"]
+        "bubblewrap (scripts/install-system-packages), or pass --no-sandbox to run them "
+        "uncontained"]
     assert finished_matches(db) == 0
     resumed = arena("tournament", "resume", "1", "--no-sandbox", db=db, env=env)
     assert "sandbox: off (--no-sandbox)" in resumed.stdout
     assert finished_matches(db) == 6
+
+
+def test_a_bubblewrap_that_cannot_make_namespaces_is_said_so_with_its_remedy(
+        tmp_path: Path) -> None:
+    """bwrap installed, but the machine refuses it the namespaces (a container, a sysctl):
+    the one line says why and what to change, not to install it."""
+    db = tmp_path / "arena.db"
+    args = _three_bots(db)
+    env = _without_bwrap(tmp_path)
+    refusing = Path(env["PATH"]) / "bwrap"
+    refusing.write_text("#!/bin/sh\n[ \"$1\" = --version ] && echo 'bubblewrap 0.8.0' && exit 0\n"
+                        "echo 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    refusing.chmod(0o755)
+    refused = arena("tournament", "run", *args, db=db, env=env, check=False)
+    assert refused.returncode == 1
+    assert refused.stderr.strip().splitlines() == [
+        "error: cannot sandbox managed bots: bubblewrap cannot make namespaces here: bwrap: No "
+        "permissions to create new namespace; let this user make namespaces (user namespaces "
+        "may be turned off, e.g. by sysctl kernel.unprivileged_userns_clone=0 or a container's "
+        "seccomp policy), or pass --no-sandbox to run them uncontained"]
+    assert finished_matches(db) == 0
 
 
 def test_the_demo_runs_without_bubblewrap_and_says_so(tmp_path: Path) -> None:
