@@ -28,7 +28,7 @@ from pathlib import Path
 
 from arena.players import sandbox
 from arena.players.limits import ResourceLimits
-from arena.storage.store import Store
+from arena.storage.store import MatchInfo, Store
 from arena.tournament import RunSettings, create_tournament, run_until_done
 
 GAME = "face-card-kill-card"
@@ -84,6 +84,7 @@ class ChaosReport:
     wins: Counter[str]     # per bot: seats ranked first (alone or tied)
     attackers: tuple[str, ...]
     attacks: dict[str, dict[str, int]]  # per attacker, per log of it (one per lane): its reports
+    lead_terms: dict[str, list[int]]  # per attacker: its lead over the twin, group by group
     bots: int              # in the round-robin
     players: int
     repetitions: int
@@ -134,6 +135,7 @@ def run_chaos(db: Path, players: int = 2, repetitions: int = 1, parallel: int = 
                     bad_last += 1
                 else:
                     bad_not_last += 1
+    lead_terms = {attacker: _lead_terms(matches, attacker) for attacker in attackers}
     flood_logs = {log.name: log.stat().st_size
                   for log in sorted((data / "logs").glob("flood@1*.log"))}  # every lane's
     attacks = {attacker: {log.name: sum(line.startswith(b"ATTACK ")
@@ -146,41 +148,53 @@ def run_chaos(db: Path, players: int = 2, repetitions: int = 1, parallel: int = 
         matches=tournament.total, finished=tournament.finished, faults=dict(faults),
         bad_last=bad_last, bad_not_last=bad_not_last,
         flood_log_bytes=flood_logs, wall_s=summary.wall_s,
-        seats=seats, wins=wins, attackers=tuple(attackers), attacks=attacks,
+        seats=seats, wins=wins, attackers=tuple(attackers), attacks=attacks, lead_terms=lead_terms,
         bots=len(commands), players=players,
         repetitions=repetitions)
 
 
-def beyond_noise(report: ChaosReport, false_alarm: float = 1e-3) -> int:
-    """How many more seats an attacker may win than its honest twin by chance alone: with
+def _lead_terms(matches: Sequence[MatchInfo], attacker: str) -> list[int]:
+    """The attacker's lead in wins over its twin, as a sum of one term per group of
+    opponents: the attacker's wins among a group less the twin's wins among the same group
+    (the two groups it makes with each), and for a group holding both, the attacker's wins
+    in it less the twin's."""
+    terms: Counter[tuple[str, frozenset[str]]] = Counter()
+    for match in matches:
+        names = [seat.bot.split("@")[0] for seat in match.seats]
+        won = {name for name, seat in zip(names, match.seats, strict=True) if seat.rank == 1}
+        present = set(names)
+        if attacker in present and TWIN in present:
+            terms["both", frozenset(present)] += (attacker in won) - (TWIN in won)
+        elif attacker in present:
+            terms["alone", frozenset(present - {attacker})] += attacker in won
+        elif TWIN in present:
+            terms["alone", frozenset(present - {TWIN})] -= TWIN in won
+    return list(terms.values())
+
+
+def beyond_noise(report: ChaosReport, attacker: str, false_alarm: float = 1e-2) -> int:
+    """How many more seats ``attacker`` may win than its honest twin by chance alone: with
     every attack harmless, the chance that any attacker is further ahead is below
     ``false_alarm``.
 
-    If an attack changes nothing, the attacker and its twin are the same player, and they
-    have the same opponents: in the round-robin each group of ``players`` bots plays every
-    seating once (per repetition), and the attacker's groups without the twin are the
-    twin's groups without the attacker, but for the bot swapped. The difference D of their
-    wins is a sum of independent terms, one per group (every bot draws afresh in each
-    match, and the misbehaving ones fault alike whoever they meet): +wins for a group of
-    the attacker's alone (range p, the matches of the group), -wins for one of the
-    twin's alone (range p), and their difference for a group of both (range 2p). Its
-    mean is 0, and by Hoeffding's inequality
-
-        P(D >= t) <= exp(-2 t^2 / sum of the ranges squared),
-
-    which for two players is exp(-t^2 / (4 N r)) with N bots and r repetitions. With A
-    attackers at once, by the union bound, each may be ahead by up to
-    t = sqrt(sum / 2 * ln(A / false_alarm)). The bound holds for any game and any bots
-    (it needs no variance, only the ranges); the price is that only a large advantage
-    shows, above half of the attacker's seats in a short tournament.
+    If an attack changes nothing, the attacker and its twin are the same player with the
+    same opponents: in the round-robin each group of ``players`` bots plays every seating
+    once (per repetition), and the attacker's groups without the twin are the twin's groups
+    without the attacker, but for the bot swapped. Their lead D (the attacker's wins less
+    the twin's) is then a sum of independent terms, one per group of opponents
+    (:func:`_lead_terms`; every bot draws afresh in each match, and the misbehaving ones
+    fault alike whoever they meet), and each term is symmetric about 0: the attacker and
+    the twin could swap names. For independent symmetric terms X_i, whatever their
+    distributions, P(sum X_i >= x sqrt(sum X_i^2)) <= exp(-x^2 / 2) (the self-normalized
+    bound, from their signs being fair coins given their sizes). So with A attackers at
+    once (the union bound), an attacker further ahead than
+    t = sqrt(2 ln(A / false_alarm) sum X_i^2) is so by its attack, not by chance. The
+    threshold follows the terms actually seen, so a tournament where most groups split
+    evenly shows a smaller lead than ranges alone would (Hoeffding's bound, used before,
+    allowed more seats than an attacker could win over its twin in the short version).
     """
-    if not report.attackers:
-        return 0
-    n, p = report.bots, report.players
-    alone = math.comb(n - 2, p - 1) * report.repetitions  # groups of one of the two only
-    both = math.comb(n - 2, p - 2) * report.repetitions  # groups of the two
-    squares = 2 * alone * p**2 + both * (2 * p) ** 2
-    return math.ceil(math.sqrt(squares / 2 * math.log(len(report.attackers) / false_alarm)))
+    squares = sum(term * term for term in report.lead_terms[attacker])
+    return math.floor(math.sqrt(2 * math.log(len(report.attackers) / false_alarm) * squares))
 
 
 def main() -> None:
@@ -215,11 +229,12 @@ def main() -> None:
           + ", ".join(f"{name} {size} bytes" for name, size in report.flood_log_bytes.items()))
     if report.attackers:
         print(f"seats won (ranked first), each attacker against its honest twin "
-              f"({report.wins[TWIN]} of {report.seats[TWIN]}); beyond noise: more than "
-              f"{beyond_noise(report)} over the twin")
+              f"({report.wins[TWIN]} of {report.seats[TWIN]}: a lead of up to "
+              f"+{report.seats[TWIN] - report.wins[TWIN]} is possible), and the lead beyond noise")
         for attack in report.attackers:
             print(f"  {attack:12} {report.wins[attack]:4} of {report.seats[attack]:4}  "
-                  f"({report.wins[attack] - report.wins[TWIN]:+d}); reports per lane: "
+                  f"({report.wins[attack] - report.wins[TWIN]:+d}; beyond noise: more than "
+                  f"{beyond_noise(report, attack):+d}); reports per lane: "
                   + ", ".join(f"{n}" for n in report.attacks[attack].values()))
     from tests.helpers import processes_with
 
@@ -230,7 +245,8 @@ def main() -> None:
     problems = []  # what the chaos check promises (see the module's docstring)
     if report.finished != report.matches:
         problems.append(f"{report.matches - report.finished} of {report.matches} matches unfinished")
-    ahead = [a for a in report.attackers if report.wins[a] - report.wins[TWIN] > beyond_noise(report)]
+    ahead = [a for a in report.attackers
+             if report.wins[a] - report.wins[TWIN] > beyond_noise(report, a)]
     if ahead:
         problems.append(f"ahead of their honest twin beyond noise: {', '.join(ahead)}")
     if left:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from arena.players.process import LOG_CAP_BYTES
-from tests.chaos import ALLOWED, TWIN, beyond_noise, run_chaos
+from tests.chaos import ALLOWED, TWIN, ChaosReport, beyond_noise, run_chaos
 from tests.helpers import processes_with
 
 # The attacks on the other bots and on the arena itself (the others run in
@@ -49,14 +50,37 @@ def test_chaos_tournament_runs_to_the_end_with_every_fault_recorded(tmp_path: Pa
     assert list(report.flood_log_bytes) == ["flood@1.lane1.log", "flood@1.log"]
     for name, size in report.flood_log_bytes.items():
         assert 0 < size < LOG_CAP_BYTES + 1000, (name, size)
-    limit = beyond_noise(report)
     for attacker in ATTACKERS:  # every process of it attacked (and said so in its own log)
         assert list(report.attacks[attacker]) == [f"{attacker}@1.lane1.log", f"{attacker}@1.log"]
         assert all(report.attacks[attacker].values()), (attacker, report.attacks[attacker])
         assert report.seats[attacker] == report.seats[TWIN] == 2 * (bots - 1)
+        limit = beyond_noise(report, attacker)
         assert report.wins[attacker] - report.wins[TWIN] <= limit, (attacker, report.wins, limit)
+        assert sum(report.lead_terms[attacker]) == report.wins[attacker] - report.wins[TWIN]
+    # (24 seats each are too few to tell a lead from chance: python -m tests.chaos plays more,
+    # and test_beyond_noise_... shows the bound flagging a cheat's lead)
     assert seen, "the marker on the bots' command lines finds none of their processes"
     deadline = time.monotonic() + 5
     while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not processes_with(marker), "a bot process outlived the chaos tournament"
+
+
+def test_beyond_noise_flags_a_lead_no_chance_explains_and_not_an_even_one() -> None:
+    """The bound on made-up leads: 22 groups of opponents (a round-robin of 24 bots in
+    pairs, two rotations each), with A = 12 attackers at once."""
+    def report(terms: list[int]) -> ChaosReport:
+        attackers = tuple(f"attacker{i}" for i in range(12))
+        return ChaosReport(matches=0, finished=0, faults={}, bad_last=0, bad_not_last=0,
+                           flood_log_bytes={}, wall_s=0.0, seats=Counter(), wins=Counter(),
+                           attackers=attackers, attacks={},
+                           lead_terms=dict.fromkeys(attackers, terms), bots=24, players=2,
+                           repetitions=1)
+
+    even = report([1, -1] * 11)  # one more win here, one fewer there: a lead of 0
+    assert beyond_noise(even, "attacker0") == 17  # sqrt(2 ln(1200) 22) = 17.7
+    cheat = report([2] * 20 + [1, 0])  # both rotations won against 20 of 22 opponents
+    lead = sum(cheat.lead_terms["attacker0"])
+    assert lead == 41 and beyond_noise(cheat, "attacker0") == 33 < lead  # sqrt(2 ln(1200) 81)
+    lucky = report([1] * 12 + [-1] * 10)  # a lead of 2 in 22 even-sized terms
+    assert sum(lucky.lead_terms["attacker0"]) <= beyond_noise(lucky, "attacker0")
