@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -94,6 +95,8 @@ def play(tmp: Path, quick: bool, executor: str, address: str | None) -> Ran:
         timed = _Timed(executor_for(store, tmp, settings))
         summary = run_until_done(store, tid, tmp, settings, executor=timed)
         matches = sorted(store.list_matches(tid, limit=10_000), key=lambda m: m.id)
+        for kept in {m.node.split("bot logs ", 1)[1].split(",", 1)[0] for m in matches if m.node}:
+            shutil.rmtree(Path(kept).parent, ignore_errors=True)  # the node's folder of logs
         return Ran(summary.wall_s, len(matches), summary.faults, timed.extra_s,
                    tuple(tuple(seat.score for seat in m.seats) for m in matches))
     finally:

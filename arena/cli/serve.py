@@ -15,6 +15,7 @@ from arena.cli.tournaments import ExecutorOption, RayAddressOption
 from arena.cli.web import WEB_PORT
 from arena.games import get_game
 from arena.net.tls import server_credentials
+from arena.tournament.cluster import check_cluster
 from arena.tournament.ladder import LadderRules, create_ladder, find_ladder
 from arena.tournament.settings import PerRun, RunSettings
 
@@ -76,6 +77,8 @@ def serve_command(
     per_run = PerRun(sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
     per_run.applied(RunSettings())  # checked now, not at the first tournament
     store = open_store(db)
+    if executor == "ray":  # no cluster, or one SQLite cannot serve: said now, in one line
+        check_cluster(ray_address, shared_store=store.path is None)
     ladders = []
     for game in ladder or []:
         name = get_game(game).name

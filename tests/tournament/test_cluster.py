@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -193,6 +194,14 @@ def match_rows(db: str) -> list[tuple[Any, ...]]:
     return [tuple(r) for r in rows]
 
 
+def remove_node_folders(db: str) -> None:
+    """The folders the nodes kept their bot logs in (named by the matches), removed."""
+    for _, _, where, _ in match_rows(db):
+        if where is not None:
+            shutil.rmtree(Path(where.split("bot logs ", 1)[1].split(",", 1)[0]).parent,
+                          ignore_errors=True)
+
+
 def test_a_round_robin_on_the_cluster_equals_the_local_executors(
         head: str, worker: Node, pg_url: str, postgres_server: str, tmp_path: Path) -> None:
     from tests.conftest import new_postgres_database
@@ -224,6 +233,7 @@ def test_a_round_robin_on_the_cluster_equals_the_local_executors(
     shown = arena("match", "show", str(rows[0][0]), "--db", ray_db).stdout
     assert f"played on: {rows[0][2]}" in shown
     wait_until_gone(marker)
+    remove_node_folders(ray_db)
 
 
 def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
@@ -266,6 +276,7 @@ def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
 
     assert seen, "the bots' processes were never seen"
     wait_until_gone(marker)
+    remove_node_folders(pg_url)
 
 
 def test_no_cluster_or_a_sqlite_file_on_many_nodes_is_one_line_and_nothing_written(
@@ -277,6 +288,10 @@ def test_no_cluster_or_a_sqlite_file_on_many_nodes_is_one_line_and_nothing_writt
                                 f"127.0.0.1:{port}"), check=False)
     assert nowhere.returncode == 1
     assert nowhere.stderr.strip() == f"error: no Ray cluster at 127.0.0.1:{port}: Connection refused"
+    served = arena("serve", "--executor", "ray", "--ray-address", f"127.0.0.1:{port}",
+                   "--no-web", "--port", "0", "--db", str(db), check=False)
+    assert served.returncode == 1
+    assert served.stderr.strip() == f"error: no Ray cluster at 127.0.0.1:{port}: Connection refused"
     sqlite = arena(*tournament(str(db), "--executor", "ray", "--ray-address", head), check=False)
     assert sqlite.returncode == 1
     assert sqlite.stderr.strip().splitlines()[-1] == (
