@@ -13,16 +13,19 @@ from rich.table import Table
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
 from arena.cli.output import JsonOption, document, emit_json
 from arena.cli.tournaments import (
+    ExecutorOption,
     GameOptionsOption,
     MoveTimeoutOption,
     NoSandboxOption,
     PlayersOption,
+    RayAddressOption,
     StartTimeoutOption,
     parse_options,
 )
 from arena.games import get_game
 from arena.players.limits import ResourceLimits
 from arena.storage.store import Store, StoreError
+from arena.tournament.cluster import check_cluster
 from arena.tournament.ladder import (
     LadderRules,
     LadderSummary,
@@ -56,13 +59,17 @@ def ladder_start(
         min=0.0, help="A version whose sigma is this or more (it has played little) gets its "
         "matches first.")] = LadderRules.new_sigma,
     no_sandbox: NoSandboxOption = False,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play the game's ladder until stopped; start it (or go on with it where it stopped)."""
+    settings = RunSettings(parallel, move_timeout, start_timeout, limits=ResourceLimits(),
+                           sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
     store = open_store(db)
     name = get_game(game).name
-    settings = RunSettings(parallel, move_timeout, start_timeout,
-                           limits=ResourceLimits(), sandbox=not no_sandbox)
+    if executor == "ray":  # no cluster, or one SQLite cannot serve: said before anything is written
+        check_cluster(ray_address, shared_store=store.path is None)
     found = find_ladder(store, name)
     if found is None or bots or option or players is not None:
         found = create_ladder(store, name, players, parse_options(option or []), settings,

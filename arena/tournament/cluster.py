@@ -272,7 +272,7 @@ class RayExecutor(Executor):
         ray = _ray()
         live = [n for n in self._nodes if not n.lost]
         await asyncio.gather(*(asyncio.wait_for(_call(n.actor.close), CLOSE_TIMEOUT_S)
-                                        for n in live), return_exceptions=True)
+                               for n in live), return_exceptions=True)
         for node in self._nodes:
             with contextlib.suppress(Exception):
                 ray.kill(node.actor)

@@ -101,7 +101,7 @@ def wait_for_nodes(address: str, count: int) -> None:
 
 @pytest.fixture(scope="module")
 def head() -> Iterator[str]:
-    """A Ray head node (one CPU) on loopback: its address."""
+    """A Ray head node (one CPU) on loopback: its address (one per test process)."""
     temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: Ray's socket paths live in it
     port = free_port()
     node = Node("--head", "--port", str(port), "--temp-dir", temp, "--include-dashboard", "false")
@@ -114,9 +114,9 @@ def head() -> Iterator[str]:
         assert not node.members(), "processes of the Ray head outlived the test"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def worker(head: str) -> Iterator[Node]:
-    """A second node (one CPU) joined to the head; stopped (if not killed) after the test."""
+    """A second node (one CPU) joined to the head, for the module's tests."""
     node = Node("--address", head)
     try:
         wait_for_nodes(head, 2)
@@ -124,7 +124,19 @@ def worker(head: str) -> Iterator[Node]:
     finally:
         node.stop()
         assert not node.members(), "processes of the Ray worker node outlived the test"
-        wait_for_nodes(head, 1)
+
+
+@pytest.fixture
+def doomed(head: str, worker: Node) -> Iterator[Node]:
+    """A third node (one CPU), for a test that kills it; stopped after it if it was not."""
+    node = Node("--address", head)
+    try:
+        wait_for_nodes(head, 3)
+        yield node
+    finally:
+        node.stop()
+        assert not node.members(), "processes of the killed Ray node outlived the test"
+        wait_for_nodes(head, 2)
 
 
 FIRST_CHOICE = """
@@ -163,10 +175,10 @@ def add_deterministic_bots(db: str, marker: str, folder: Path, submitted: bool =
     arena("bot", "submit", str(code), "--db", db)
 
 
-def tournament(db: str, *extra: str, repetitions: int = 4) -> list[str]:
+def tournament(db: str, *extra: str, repetitions: int = 4, parallel: int = 2) -> list[str]:
     return ["tournament", "run", "--game", "kill", "--players", "3", "--bot", "kill-bot",
             "--bot", "seeded-1", "--bot", "third", "-n", str(repetitions), "--seed", "7",
-            "--deals-from-seed", "--parallel", "2", "--db", db, *extra]
+            "--deals-from-seed", "--parallel", str(parallel), "--db", db, *extra]
 
 
 def outcome(db: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
@@ -232,51 +244,25 @@ def test_a_round_robin_on_the_cluster_equals_the_local_executors(
         assert "Ray logs " in where and Path(where.rsplit("Ray logs ", 1)[1]).is_dir()
     shown = arena("match", "show", str(rows[0][0]), "--db", ray_db).stdout
     assert f"played on: {rows[0][2]}" in shown
+
+    # Lanes hold across nodes: a deal's seat rotations were played on both nodes, and no
+    # process of a bot (a node's process of a lane) saw a deal twice.
+    engine = sa.create_engine(ray_db)
+    with engine.connect() as c:
+        seats = c.execute(sa.text(
+            "SELECT s.bot_id, m.node, m.lane, m.seed FROM seat s JOIN match m "
+            "ON m.id = s.match_id")).all()
+    engine.dispose()
+    by_process: dict[tuple[int, str, int], list[str]] = {}
+    nodes_of_deal: dict[str, set[str]] = {}
+    for bot_id, node, lane, seed in seats:
+        by_process.setdefault((bot_id, node, lane), []).append(seed)
+        nodes_of_deal.setdefault(seed, set()).add(node)
+    assert {lane for _, _, lane in by_process} == {0, 1, 2}
+    assert all(len(seeds) == len(set(seeds)) for seeds in by_process.values()), by_process
+    assert any(len(nodes) == 2 for nodes in nodes_of_deal.values()), nodes_of_deal
     wait_until_gone(marker)
     remove_node_folders(ray_db)
-
-
-def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
-        head: str, worker: Node, pg_url: str, tmp_path: Path) -> None:
-    marker = new_marker("ray-kill")
-    add_deterministic_bots(pg_url, marker, tmp_path / "bots")
-    command = [sys.executable, "-m", "arena", *tournament(pg_url, "--executor", "ray",
-                                                          "--ray-address", head,
-                                                          repetitions=20)]
-    seen: set[int] = set()
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          env={**os.environ, "COLUMNS": "200"}) as run:
-        engine = sa.create_engine(pg_url)
-        deadline = time.monotonic() + 180
-        while True:  # until the worker node has finished a few matches of its own
-            with engine.connect() as c:
-                by_node: dict[str | None, int] = dict(c.execute(sa.text(
-                    "SELECT node, count(*) FROM match WHERE status = 'finished' "
-                    "GROUP BY node")).all())
-            seen.update(processes_with(marker))
-            if len(by_node) == 2 and min(by_node.values()) >= 3:
-                break
-            assert run.poll() is None and time.monotonic() < deadline, by_node
-            time.sleep(0.1)
-        engine.dispose()
-        worker.kill()
-        killed_at = time.time()
-        out, _ = run.communicate(timeout=240)
-    assert run.returncode == 0, out
-    assert "is lost (" in out and "played again on the other nodes" in out, out
-
-    matches = match_rows(pg_url)
-    assert len(matches) == 60 and all(row[1] == "finished" for row in matches), matches
-    _, ratings = outcome(pg_url)
-    assert [r[3] for r in ratings] == [60, 60, 60]  # every seat rated once, none twice
-    late = {row[2] for row in matches if row[3].timestamp() > killed_at + 1}
-    assert len(late) == 1, late  # after the kill, one node (the head) played everything
-    finished_before = {row[2] for row in matches if row[3].timestamp() < killed_at}
-    assert len(finished_before) == 2
-
-    assert seen, "the bots' processes were never seen"
-    wait_until_gone(marker)
-    remove_node_folders(pg_url)
 
 
 def test_no_cluster_or_a_sqlite_file_on_many_nodes_is_one_line_and_nothing_written(
@@ -288,10 +274,12 @@ def test_no_cluster_or_a_sqlite_file_on_many_nodes_is_one_line_and_nothing_writt
                                 f"127.0.0.1:{port}"), check=False)
     assert nowhere.returncode == 1
     assert nowhere.stderr.strip() == f"error: no Ray cluster at 127.0.0.1:{port}: Connection refused"
-    served = arena("serve", "--executor", "ray", "--ray-address", f"127.0.0.1:{port}",
-                   "--no-web", "--port", "0", "--db", str(db), check=False)
-    assert served.returncode == 1
-    assert served.stderr.strip() == f"error: no Ray cluster at 127.0.0.1:{port}: Connection refused"
+    for command in (["serve", "--no-web", "--port", "0"], ["ladder", "start", "kill"]):
+        refused = arena(*command, "--executor", "ray", "--ray-address", f"127.0.0.1:{port}",
+                        "--db", str(db), check=False)
+        assert refused.returncode == 1
+        assert refused.stderr.strip() == (f"error: no Ray cluster at 127.0.0.1:{port}: "
+                                          "Connection refused")
     sqlite = arena(*tournament(str(db), "--executor", "ray", "--ray-address", head), check=False)
     assert sqlite.returncode == 1
     assert sqlite.stderr.strip().splitlines()[-1] == (
@@ -309,6 +297,48 @@ def test_no_cluster_or_a_sqlite_file_on_many_nodes_is_one_line_and_nothing_writt
     assert json.loads(arena("tournament", "list", "--json", db=db).stdout)["tournaments"] == []
 
 
+def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
+        head: str, doomed: Node, pg_url: str, tmp_path: Path) -> None:
+    marker = new_marker("ray-kill")
+    add_deterministic_bots(pg_url, marker, tmp_path / "bots")
+    command = [sys.executable, "-m", "arena", *tournament(pg_url, "--executor", "ray",
+                                                          "--ray-address", head,
+                                                          repetitions=12, parallel=3)]
+    seen: set[int] = set()
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          env={**os.environ, "COLUMNS": "200"}) as run:
+        engine = sa.create_engine(pg_url)
+        deadline = time.monotonic() + 180
+        while True:  # until every node (the doomed one too) has finished a few matches
+            with engine.connect() as c:
+                by_node: dict[str | None, int] = dict(c.execute(sa.text(
+                    "SELECT node, count(*) FROM match WHERE status = 'finished' "
+                    "GROUP BY node")).all())
+            seen.update(processes_with(marker))
+            if len(by_node) == 3 and min(by_node.values()) >= 3:
+                break
+            assert run.poll() is None and time.monotonic() < deadline, by_node
+            time.sleep(0.1)
+        engine.dispose()
+        doomed.kill()
+        killed_at = time.time()
+        out, _ = run.communicate(timeout=240)
+    assert run.returncode == 0, out
+    assert "is lost (" in out and "played again on the other nodes" in out, out
+
+    matches = match_rows(pg_url)
+    assert len(matches) == 36 and all(row[1] == "finished" for row in matches), matches
+    _, ratings = outcome(pg_url)
+    assert [r[3] for r in ratings] == [36, 36, 36]  # every seat rated once, none twice
+    before = {row[2] for row in matches if row[3].timestamp() < killed_at}
+    late = {row[2] for row in matches if row[3].timestamp() > killed_at + 1}
+    assert len(before) == 3 and late < before, (before, late)  # the killed node played no more
+
+    assert seen, "the bots' processes were never seen"
+    wait_until_gone(marker)
+    remove_node_folders(pg_url)
+
+
 def test_a_node_runs_no_code_whose_hash_differs(tmp_path: Path) -> None:
     """What reaches a node is checked against the hash the driver sent, before it is
     unpacked: a changed byte is refused, and nothing is written."""
@@ -322,6 +352,10 @@ def test_a_node_runs_no_code_whose_hash_differs(tmp_path: Path) -> None:
     for code in (Shipped(None, sha256, submitted=False), Shipped(None, sha256, submitted=True)):
         with pytest.raises(TournamentError, match="does not have that hash"):
             host._unpack(entrant, code, tampered)
-    ready = host._unpack(entrant, Shipped(None, sha256, submitted=False), archive)
-    assert ready.folder is not None and Path(ready.folder, "bot.py").read_text() == "print('hello')\n"
-    assert ready.folder != str(folder)  # the node's own copy
+    try:
+        ready = host._unpack(entrant, Shipped(None, sha256, submitted=False), archive)
+        assert ready.folder is not None
+        assert Path(ready.folder, "bot.py").read_text() == "print('hello')\n"
+        assert ready.folder != str(folder)  # the node's own copy
+    finally:
+        shutil.rmtree(host._root)
