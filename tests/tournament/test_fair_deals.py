@@ -91,8 +91,12 @@ def test_a_bot_that_memorises_duplicate_deals_never_sees_one_twice(tmp_path: Pat
     done = play(db, "memorizer")
     assert "240/240" in done.stdout
     said = reports(db, "memorizer")
-    assert len(said) == 180  # a report per match it played, from its three lanes
-    assert {int(r["matches"]) for r in said} == set(range(1, 61))  # 60 matches per lane
+    # A report per match it played, from its three lanes: printed when the match's end
+    # reaches the bot, which may be after the tournament stopped a lane's process (the
+    # arena does not wait for a bot's last on_end), so a lane's last report may be missing.
+    assert 180 - 3 <= len(said) <= 180
+    counts = {int(r["matches"]) for r in said}
+    assert set(range(1, 60)) <= counts <= set(range(1, 61))  # 60 matches per lane
     assert every_lane_saw_each_deal_once(db)
     # What it took for a deal seen before is chance (two first cards, or a hole card, that
     # happen to match another deal's): a few, against more than 60 in the control below.
