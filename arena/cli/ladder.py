@@ -25,7 +25,6 @@ from arena.cli.tournaments import (
 from arena.games import get_game
 from arena.players.limits import ResourceLimits
 from arena.storage.store import Store, StoreError
-from arena.tournament.cluster import check_cluster
 from arena.tournament.ladder import (
     LadderRules,
     LadderSummary,
@@ -34,6 +33,7 @@ from arena.tournament.ladder import (
     ladder_standings,
     run_ladder,
 )
+from arena.tournament.run import check_executor
 from arena.tournament.settings import RunSettings
 
 ladder_app = typer.Typer(help="A game's ladder: matches among the newest version of every bot "
@@ -68,8 +68,7 @@ def ladder_start(
                            sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
     store = open_store(db)
     name = get_game(game).name
-    if executor == "ray":  # no cluster, or one SQLite cannot serve: said before anything is written
-        check_cluster(ray_address, shared_store=store.path is None)
+    check_executor(store, settings)  # before anything is written
     found = find_ladder(store, name)
     if found is None or bots or option or players is not None:
         found = create_ladder(store, name, players, parse_options(option or []), settings,

@@ -15,8 +15,8 @@ from arena.cli.tournaments import ExecutorOption, RayAddressOption
 from arena.cli.web import WEB_PORT
 from arena.games import get_game
 from arena.net.tls import server_credentials
-from arena.tournament.cluster import check_cluster
 from arena.tournament.ladder import LadderRules, create_ladder, find_ladder
+from arena.tournament.run import check_executor
 from arena.tournament.settings import PerRun, RunSettings
 
 
@@ -75,10 +75,9 @@ def serve_command(
     except SocketPathError as err:
         raise Failure(f"cannot use --operator-socket: {err}") from None
     per_run = PerRun(sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
-    per_run.applied(RunSettings())  # checked now, not at the first tournament
+    checked = per_run.applied(RunSettings())  # now, not at the first tournament
     store = open_store(db)
-    if executor == "ray":  # no cluster, or one SQLite cannot serve: said now, in one line
-        check_cluster(ray_address, shared_store=store.path is None)
+    check_executor(store, checked)
     ladders = []
     for game in ladder or []:
         name = get_game(game).name

@@ -59,8 +59,8 @@ from arena.tournament import (
     resume_settings,
     run_until_done,
 )
-from arena.tournament.cluster import check_cluster
 from arena.tournament.formats import ROUND_ROBIN, parse_sprt
+from arena.tournament.run import check_executor
 from arena.tournament.setup import VERSUS_SETS, VERSUS_SPRT_SETS
 from leaderboard.terminal import print_leaderboard
 
@@ -209,8 +209,7 @@ def tournament_run(
                            sandbox=not no_sandbox, keep_going=keep_going, executor=executor,
                            ray_address=ray_address)
     store = open_store(db)
-    if executor == "ray":  # no cluster, or one SQLite cannot serve: said before anything is written
-        check_cluster(ray_address, shared_store=store.path is None)
+    check_executor(store, settings)  # before anything is written
     plan = Plan(kind=tournament_format, field=field or [], sets=sets,
                 sprt=None if sprt is None else parse_sprt(sprt))
     tournament_id = create_tournament(store, game, bots, players, repetitions, seed,
@@ -393,8 +392,7 @@ def tournament_resume(
     settings = replace(resume_settings(store, tournament, parallel, repeated, access),
                        sandbox=not no_sandbox, keep_going=keep_going, executor=executor,
                        ray_address=ray_address)
-    if executor == "ray":
-        check_cluster(ray_address, shared_store=store.path is None)
+    check_executor(store, settings)
     left = tournament.total - tournament.finished
     console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
     play(store, tournament_id, settings, db)

@@ -215,14 +215,24 @@ def executor_for(store: Store, data_dir: Path, settings: RunSettings,
                  notice: Notice | None = None) -> Executor:
     """The executor ``settings.executor`` names: this machine's, or a Ray cluster's (whose
     nodes get submitted versions from the store's archives)."""
-    hidden = (data_dir, *((store.path,) if store.path is not None else ()))
+    database = (store.path,) if store.path is not None else ()
     if settings.executor == "ray":
         from arena.tournament.cluster import RayExecutor
 
         return RayExecutor(settings.ray_address, settings, notice,
                            archives=lambda sha256: store.bot_code(sha256).archive,
-                           shared_store=store.path is None, hidden=hidden)
-    return LocalExecutor(data_dir, settings, notice, hidden=hidden[1:])
+                           shared_store=store.path is None, hidden=(data_dir, *database))
+    return LocalExecutor(data_dir, settings, notice, hidden=database)  # data_dir hidden too
+
+
+def check_executor(store: Store, settings: RunSettings) -> None:
+    """Whether the executor ``settings`` names can play on this store, said before anything
+    is written (a :class:`TournamentError`, one line): the ray executor joins its cluster
+    (the run then reuses the connection) and refuses several nodes on a SQLite file."""
+    if settings.executor == "ray":
+        from arena.tournament.cluster import check_cluster
+
+        check_cluster(settings.ray_address, shared_store=store.path is None)
 
 
 def _entrants(store: Store, todo: Sequence[MatchToRun], settings: RunSettings,
