@@ -11,8 +11,23 @@ from arena.match.referee import MatchSettings
 from arena.players.limits import ResourceLimits
 from arena.tournament.errors import TournamentError
 
-PER_RUN = ("sandbox", "keep_going", "executor", "ray_address")
-"""Settings asked for at every run of a tournament, never saved with it."""
+
+@dataclass(frozen=True)
+class PerRun:
+    """What a run is asked for each time, never saved with the tournament (these fields of
+    :class:`RunSettings`): a server applies its own to every tournament it plays."""
+
+    sandbox: bool = True
+    keep_going: bool = False
+    executor: str = "local"
+    ray_address: str | None = None
+
+    def applied(self, settings: RunSettings) -> RunSettings:
+        return replace(settings, **asdict(self))
+
+
+PER_RUN = tuple(f.name for f in fields(PerRun))
+"""The settings asked for at every run of a tournament, never saved with it."""
 
 EXECUTORS = ("local", "ray")
 """Where a run's matches can be played: this machine, or the nodes of a Ray cluster."""
@@ -73,20 +88,6 @@ class RunSettings:
         """The clocks of every match of the tournament."""
         return MatchSettings(move_timeout_s=self.move_timeout_s, start_timeout_s=self.start_timeout_s,
                              time_bank_s=self.time_bank_s, event_delay_s=self.event_delay_s)
-
-
-@dataclass(frozen=True)
-class PerRun:
-    """What a run is asked for each time (the RunSettings of :data:`PER_RUN`): a server
-    applies its own to every tournament it plays."""
-
-    sandbox: bool = True
-    keep_going: bool = False
-    executor: str = "local"
-    ray_address: str | None = None
-
-    def applied(self, settings: RunSettings) -> RunSettings:
-        return replace(settings, **asdict(self))
 
 
 EVERY_RUN = PerRun()
