@@ -114,29 +114,32 @@ def head() -> Iterator[str]:
         assert not node.members(), "processes of the Ray head outlived the test"
 
 
-@pytest.fixture(scope="module")
-def worker(head: str) -> Iterator[Node]:
-    """A second node (one CPU) joined to the head, for the module's tests."""
+@contextlib.contextmanager
+def joined(head: str, nodes: int) -> Iterator[Node]:
+    """A node (one CPU) joined to the head, which then has ``nodes``; stopped afterwards if
+    it was not killed, and nothing of it left."""
     node = Node("--address", head)
     try:
-        wait_for_nodes(head, 2)
+        wait_for_nodes(head, nodes)
         yield node
     finally:
         node.stop()
-        assert not node.members(), "processes of the Ray worker node outlived the test"
+        assert not node.members(), "processes of a Ray node outlived the test"
+
+
+@pytest.fixture(scope="module")
+def worker(head: str) -> Iterator[Node]:
+    """A second node, for the module's tests."""
+    with joined(head, 2) as node:
+        yield node
 
 
 @pytest.fixture
 def doomed(head: str, worker: Node) -> Iterator[Node]:
-    """A third node (one CPU), for a test that kills it; stopped after it if it was not."""
-    node = Node("--address", head)
-    try:
-        wait_for_nodes(head, 3)
+    """A third node, for a test that kills it."""
+    with joined(head, 3) as node:
         yield node
-    finally:
-        node.stop()
-        assert not node.members(), "processes of the killed Ray node outlived the test"
-        wait_for_nodes(head, 2)
+    wait_for_nodes(head, 2)
 
 
 FIRST_CHOICE = """
@@ -337,6 +340,65 @@ def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
     assert seen, "the bots' processes were never seen"
     wait_until_gone(marker)
     remove_node_folders(pg_url)
+
+
+SPY = """
+import os
+import socket
+import sys
+
+from bots.random_bot import RandomBot
+from sdk.run import run
+
+host, port = sys.argv[1].rsplit(":", 1)
+try:
+    socket.create_connection((host, int(port)), timeout=2).close()
+    print("SPY reached the Ray cluster", flush=True)
+except OSError as err:
+    print(f"SPY no Ray cluster: {err}", flush=True)
+own = os.getcwd()  # its folder: under the node's folder, on the node's /tmp
+found = [os.path.join(where, name) for where, _, names in os.walk("/tmp")
+         if not where.startswith(own) for name in names]
+print(f"SPY found {len(found)} files in /tmp outside its folder: {found[:3]}", flush=True)
+run(RandomBot)
+"""
+
+
+@pytest.mark.usefixtures("sandboxed")
+def test_a_bot_on_a_node_cannot_reach_the_cluster_or_see_the_nodes_files(
+        head: str, worker: Node, postgres_server: str, tmp_path: Path) -> None:
+    """A bot that could reach Ray's head could run anything on every node: the sandbox on
+    the node keeps it off the network, and shows it no file of the node's /tmp (Ray's
+    session, the node's logs, other bots' code) but its own folder's; the control,
+    --no-sandbox on the same cluster, reaches the head and finds them."""
+    from tests.conftest import new_postgres_database
+
+    said = {}
+    for contained in (True, False):
+        db = new_postgres_database(postgres_server)
+        folder = tmp_path / f"spy-{contained}"
+        folder.mkdir()
+        (folder / "spy.py").write_text(SPY)
+        marker = new_marker("ray-spy")
+        arena("bot", "add", "spy", "--command", f"python spy.py {head} {marker}", "--dir",
+              str(folder), "--db", db)
+        arena("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}",
+              "--dir", str(folder), "--db", db)
+        played = arena("tournament", "run", "--game", "face-card-kill-card", "--players", "2", "--bot", "spy",
+                       "--bot", "random", "-n", "2", "--executor", "ray", "--ray-address", head,
+                       "--db", db, *([] if contained else ["--no-sandbox"]), timeout=240)
+        assert "4/4" in played.stdout  # every match played and accounted for
+        logs = {Path(where.split("bot logs ", 1)[1].split(",", 1)[0])
+                for _, _, where, _ in match_rows(db) if where is not None}
+        said[contained] = [line for folder in logs for log in sorted(folder.glob("spy@1*.log"))
+                           for line in log.read_text().splitlines() if line.startswith("SPY")]
+        wait_until_gone(marker)
+        remove_node_folders(db)
+    assert said[True] and said[False]
+    assert not any("reached the Ray cluster" in line for line in said[True]), said[True]
+    assert all(line.startswith("SPY found 0 files") for line in said[True] if "found" in line)
+    assert any("reached the Ray cluster" in line for line in said[False]), said[False]
+    assert not any(line.startswith("SPY found 0 files") for line in said[False]), said[False]
 
 
 def test_a_node_runs_no_code_whose_hash_differs(tmp_path: Path) -> None:
