@@ -33,8 +33,15 @@ FACE = (Rank.JACK, Rank.QUEEN, Rank.KING)
 GAME = "face-card-kill-card"
 
 
+_PRINTING = threading.Lock()
+
+
 def report(kind: str, **facts: Any) -> None:
-    print(f"CHEAT {kind} {json.dumps(facts, sort_keys=True)}", flush=True)
+    """One whole line (the seed search reports from a thread of its own: two prints at once
+    could otherwise interleave, one report's newline after the other's text)."""
+    with _PRINTING:
+        sys.stdout.write(f"CHEAT {kind} {json.dumps(facts, sort_keys=True)}\n")
+        sys.stdout.flush()
 
 
 class Honest(Bot):
