@@ -23,7 +23,7 @@ from arena.cli.output import JsonOption, bot_json, document, emit_json
 from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.games import all_games
 from arena.net.bot_service import digest
-from arena.players import submissions
+from arena.players import builds, submissions
 from arena.players.process import log_name, parse_command
 from arena.service.client import Submitted
 from arena.storage.store import NotFoundError, SubmittedCode
@@ -96,7 +96,7 @@ def bot_submit(
                                          None), json_output)
                 return
     try:
-        _installed, built_s = submissions.install(submission,
+        _installed, built_s = builds.install(submission,
                                                   data_dir_for(db) / submissions.SUBMITTED_DIR)
     except submissions.BuildError as err:
         console.print(err.log, highlight=False, markup=False, soft_wrap=True)

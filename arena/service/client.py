@@ -18,7 +18,7 @@ from typing import Any
 
 import grpc
 
-from arena.players import submissions
+from arena.players import builds, submissions
 from arena.service.operator import BUILD_LOG_KEY, CHUNK_BYTES
 from arena.storage.store import BotInfo, LeaderboardRow
 from arena.v1 import arena_pb2 as pb
@@ -26,7 +26,7 @@ from arena.v1 import arena_pb2_grpc as pb_grpc
 
 TIMEOUT_S = 60.0
 """How long a call may take (a submission: its upload and its build, :data:`SUBMIT_TIMEOUT_S`)."""
-SUBMIT_TIMEOUT_S = submissions.BUILD_TIMEOUT_S + 120.0
+SUBMIT_TIMEOUT_S = builds.BUILD_TIMEOUT_S + 120.0
 
 
 class RemoteError(Exception):

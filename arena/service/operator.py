@@ -23,7 +23,7 @@ from arena.games import all_games, get_game
 from arena.games.base import GameError
 from arena.match.replay import LogLine, read_log, view
 from arena.net.tls import TlsError
-from arena.players import submissions
+from arena.players import builds, submissions
 from arena.players.limits import LimitError, ResourceLimits, parse_count, parse_cpus, parse_memory
 from arena.players.process import log_name
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
@@ -316,7 +316,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                         files=submission.files, size=submission.size)
         try:
             _installed, built_s = await asyncio.to_thread(
-                submissions.install, submission, self.data_dir / submissions.SUBMITTED_DIR)
+                builds.install, submission, self.data_dir / submissions.SUBMITTED_DIR)
         except submissions.BuildError as err:
             context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
             raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \

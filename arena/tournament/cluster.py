@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.match.referee import MatchReport
-from arena.players import submissions
+from arena.players import builds, submissions
 from arena.tournament.errors import BotsDidNotStart, TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.local import LocalExecutor
@@ -112,7 +112,7 @@ class NodeHost:
         submitted version's requirements built."""
         try:
             if code.submitted:
-                installed, _ = submissions.materialize(archive, code.sha256, self._root / "bots",
+                installed, _ = builds.materialize(archive, code.sha256, self._root / "bots",
                                                        self._settings.sandbox)
                 return replace(entrant, folder=str(installed.code),
                                deps=None if installed.deps is None else str(installed.deps))

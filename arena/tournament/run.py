@@ -26,7 +26,7 @@ from pathlib import Path
 from arena.games import get_game
 from arena.games.base import OptionValue
 from arena.match.referee import MatchReport
-from arena.players import submissions
+from arena.players import builds, submissions
 from arena.players.limits import ResourceLimits
 from arena.players.submissions import SUBMITTED_DIR
 from arena.rating.standings import best_ranks
@@ -258,7 +258,7 @@ def entrant_of(store: Store, info: BotInfo, limits: ResourceLimits, submitted: P
     folder, deps = info.folder, None
     if info.content_hash is not None:
         try:
-            installed, _ = submissions.materialize(
+            installed, _ = builds.materialize(
                 store.bot_code(info.content_hash).archive, info.content_hash, submitted, sandbox)
         except submissions.SubmissionError as err:
             raise TournamentError(f"cannot prepare bot {info.label}: {err}") from None

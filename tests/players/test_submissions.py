@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.players import submissions
+from arena.players import builds, submissions
 from arena.players.sandbox import Sandbox
 from arena.storage.store import Store
 from tests.helpers import arena
@@ -353,8 +353,8 @@ def test_a_stored_archive_is_unpacked_only_if_it_has_its_hash(tmp_path: Path) ->
     submission = submissions.read_submission(folder, ["kill"])
     tampered = submission.archive.replace(b"RandomBot", b"EvilBot__")
     with pytest.raises(submissions.SubmissionError, match="does not have that hash"):
-        submissions.materialize(tampered, submission.sha256, tmp_path / "store")
-    installed, built = submissions.materialize(submission.archive, submission.sha256,
+        builds.materialize(tampered, submission.sha256, tmp_path / "store")
+    installed, built = builds.materialize(submission.archive, submission.sha256,
                                                tmp_path / "store")
     assert built is None and (installed.code / "bot.py").read_text() == BOT
 
