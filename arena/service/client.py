@@ -10,6 +10,8 @@ message, which names what was wrong.
 from __future__ import annotations
 
 import json
+import socket
+import ssl
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -85,6 +87,7 @@ class ArenaClient:
 
     def __init__(self, address: str, token: str | None, tls_ca: str | None = None) -> None:
         self.address = address
+        self._tls = tls_ca is not None
         self._metadata = () if not token else (("authorization", f"Bearer {token}"),)
         options = [("grpc.max_receive_message_length", 16 * 1024 * 1024)]
         if tls_ca is not None:
@@ -121,6 +124,9 @@ class ArenaClient:
         for key, value in err.trailing_metadata() or ():
             if key == BUILD_LOG_KEY:
                 log = bytes(value).decode("utf-8", "replace")
+        if code == grpc.StatusCode.UNAVAILABLE and not self._tls and speaks_tls(self.address):
+            return RemoteError(f"the arena at {self.address} speaks TLS: pass --tls-ca FILE, the "
+                               "certificate to trust (or ARENA_REMOTE_CA)", code)
         if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED) and \
                 not details.startswith(("the ", "cannot")):
             return RemoteError(f"cannot reach the arena at {self.address} "
@@ -216,6 +222,24 @@ class ArenaClient:
                                mu=r.mu, sigma=r.sigma, conservative=r.conservative,
                                matches=r.matches, wins=r.wins, faults=r.faults,
                                pool=r.pool or r.game) for r in rows]
+
+
+def speaks_tls(address: str, timeout_s: float = 5.0) -> bool:
+    """Whether the server at ``HOST:PORT`` answers a TLS handshake (a plain-text client of a
+    TLS port is only told "Socket closed"). The certificate is not checked: this only asks
+    which language the port speaks, and sends nothing else."""
+    host, sep, port = address.rpartition(":")
+    if address.startswith("unix:") or not sep or not port.isdigit():
+        return False
+    context = ssl.create_default_context()
+    context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    context.set_alpn_protocols(["h2"])
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s) as raw, \
+                context.wrap_socket(raw, server_hostname=host.strip("[]") or None):
+            return True
+    except (OSError, ssl.SSLError, ValueError):
+        return False
 
 
 def _file_chunks(path: Path) -> Iterator[bytes]:
