@@ -25,6 +25,7 @@ import contextlib
 import logging
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -191,12 +192,15 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
                 request = message.decision
                 if request.events:  # what happened since the last delivery comes first
                     bot.on_events([codec.decode_event(e) for e in request.events])
+                asked = time.monotonic()
                 try:
-                    await call.write(pb.BotMessage(choice=_decide(bot, codec, request)))
+                    await call.write(pb.BotMessage(choice=_decide(bot, codec, request,
+                                                                  assignment)))
                 except (grpc.RpcError, asyncio.InvalidStateError):
+                    why = await _why_ended(call, time.monotonic() - asked, request.time_left_s)
                     log.warning("match %s seat %s: the referee ended this seat's stream before "
-                                "its answer went out (out of time?); the match goes on without it",
-                                assignment.match_id, assignment.seat)
+                                "its answer went out (%s); the match goes on without it",
+                                assignment.match_id, assignment.seat, why)
                     return
             elif kind == "events":
                 bot.on_events([codec.decode_event(e) for e in message.events.events])
@@ -252,7 +256,29 @@ async def _give_up(call: Any, error: Exception) -> None:
         raise
 
 
-def _decide(bot: Bot, codec: Any, request: pb.DecisionRequest) -> pb.Choice:
+async def _why_ended(call: Any, took_s: float, time_left_s: float, wait_s: float = 5.0) -> str:
+    """Why the referee ended a seat's call while its bot was deciding: the status the
+    referee ended it with, where it came through (``no answer in time: this seat is out of
+    the match``), else what the clock says: the referee's clock and this one run alike."""
+    if time_left_s and took_s > time_left_s:
+        return f"out of time: the answer took {took_s:.2f} s of the {time_left_s:.2f} s it had"
+    try:  # a failed write has no status of its own: the call's comes with reading on
+        async with asyncio.timeout(wait_s):
+            async for _ in call:
+                pass
+            code, details = await call.code(), await call.details()
+    except grpc.RpcError as err:
+        code, details = _status(err), _details(err)
+    except (TimeoutError, asyncio.InvalidStateError):
+        return "no reason given"
+    if code in (None, grpc.StatusCode.OK, grpc.StatusCode.CANCELLED, grpc.StatusCode.INTERNAL) \
+            or not details:
+        return "no reason given"
+    return str(details)
+
+
+def _decide(bot: Bot, codec: Any, request: pb.DecisionRequest,
+            assignment: pb.Assignment) -> pb.Choice:
     observation = codec.decode_observation(request.observation)
     legal = [codec.decode_action(a) for a in request.legal_actions]
     action = bot.act(observation, legal)
@@ -260,7 +286,9 @@ def _decide(bot: Bot, codec: Any, request: pb.DecisionRequest) -> pb.Choice:
     try:
         choice.index = legal.index(action)
     except ValueError:
-        log.warning("the bot chose %r, which is not a legal action", action)
+        log.warning("match %s seat %s decision %s: the bot chose %r, which is not one of its %d "
+                    "legal actions; the referee will refuse it", assignment.match_id,
+                    assignment.seat, request.decision_id, action, len(legal))
         try:
             choice.action.CopyFrom(codec.action(action))  # the referee will refuse it
         except (CodecError, TypeError, AttributeError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -205,7 +206,10 @@ def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path
             tokens = (slow.token, rnd.token)
             reports = [await host.play(spec(f"s{i}", tokens, seed=3 + i, settings=settings, first=0),
                                        is_alive(slow, rnd)) for i in range(2)]
-            await asyncio.sleep(1.5)  # the late answer of the last match is given, and refused
+            # the late answer of the last match is given, and refused: the bot's log says so
+            log = tmp / "logs" / "slow.log"
+            while log.read_text().count(LATE) < 2:
+                await asyncio.sleep(0.05)
             assert await slow.is_alive()
             return reports, slow.starts
         finally:
@@ -215,8 +219,30 @@ def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path
     assert [r.faults for r in reports] == [("timeout", "")] * 2
     assert starts == 1
     said = (tmp_path / "logs" / "slow.log").read_text()
-    assert said.count("the referee ended this seat's stream before its answer went out") == 2, said
+    for match in ("s0", "s1"):  # the clock's verdict, not a guess
+        assert re.search(f"match {match} seat 0: {LATE} \\(out of time: the answer took "
+                         r"1\.\d\d s of the 0\.[45]\d s it had\); the match goes on without it",
+                         said), said
     assert "Traceback" not in said
+
+
+LATE = "the referee ended this seat's stream before its answer went out"
+
+
+def test_an_illegal_answer_is_logged_with_its_match_seat_and_decision(tmp_path: Path) -> None:
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
+        rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
+        bad = await started(host, port, tmp, "bad", "python -m tests.bots.misbehaving illegal")
+        try:
+            return await host.play(spec("i1", (bad.token, rnd.token), first=0), is_alive(bad, rnd))
+        finally:
+            await asyncio.gather(rnd.stop(), bad.stop())
+
+    report = on_server(tmp_path, scenario)
+    assert report.faults == ("illegal-action", "")
+    said = (tmp_path / "logs" / "bad.log").read_text()
+    assert re.search(r"match i1 seat 0 decision \d+: the bot chose .*, which is not one of its "
+                     r"\d+ legal actions; the referee will refuse it", said), said
 
 
 
