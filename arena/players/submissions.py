@@ -12,13 +12,25 @@ A submission is a folder, a ``.zip``, or a ``.tar.gz`` (``.tgz``, ``.tar``) hold
 **Everything in it is hostile until checked**, and every check runs before anything is
 written. A submission is refused, with one line saying why, for: an entry with an
 absolute path, a ``..`` step, a backslash or a NUL in its name, or twice the same name;
-a symbolic link that does not lead to another file of the submission, a hard link to
-anything but an earlier file of it; a device file, FIFO or socket; an encrypted zip
-entry; more than :data:`MAX_FILES` entries, a file over :data:`MAX_FILE_BYTES`, more
-than :data:`MAX_TOTAL_BYTES` in all, an archive over :data:`MAX_ARCHIVE_BYTES`, or a
-zip entry packed more than :data:`MAX_RATIO` to one (sizes are counted as the bytes
-come out, not as the archive claims them: a bomb stops at the cap). ``.git``,
-``__pycache__`` and ``*.pyc`` are left out (they are not the bot's code).
+an entry beneath a file or a link (``a`` a file or a link, and ``a/b``); a symbolic link
+that does not lead to another file or folder of the submission, a hard link to anything
+but an earlier file of it; a device file, FIFO or socket; an encrypted zip entry; more
+than :data:`MAX_FILES` entries (a zip's are counted from its end record and its central
+directory's headers before :mod:`zipfile` reads it whole), a file over
+:data:`MAX_FILE_BYTES`, more than :data:`MAX_TOTAL_BYTES` in all, an archive over
+:data:`MAX_ARCHIVE_BYTES`, or a zip entry packed more than :data:`MAX_RATIO` to one
+(sizes are counted as the bytes come out, not as the archive claims them: a bomb stops
+at the cap). ``.git``, ``__pycache__`` and ``*.pyc`` are left out (they are not the
+bot's code).
+
+**Links are followed as the kernel follows them.** A link's target is not judged as text
+(``s/..`` is not "nothing" when ``s`` is itself a link elsewhere) but resolved step by
+step over the submission's own tree, through every link on the way, the way the kernel
+would resolve it on disk: it must end on a file or folder of the submission without ever
+climbing above the bot's folder; a loop, a step through a file or a missing name refuses
+it. :func:`unpack` checks all this again, creates every folder and file under a folder's
+descriptor with ``O_NOFOLLOW`` (a link met on the way is an error, never followed) and
+makes the links last, so nothing is ever written through one.
 
 **Content-addressed.** What is kept is a canonical archive: an uncompressed tar of the
 entries sorted by path, with modes reduced to 0644/0755, owner 0 and time 0. Its
@@ -35,14 +47,15 @@ dependencies where that has not been done on this machine.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
 import os
-import posixpath
 import shlex
 import shutil
 import stat
+import struct
 import tarfile
 import tomllib
 import zipfile
@@ -120,8 +133,19 @@ class Submission:
 
 def read_submission(path: Path, known_games: Sequence[str]) -> Submission:
     """Read, check and canonicalize the submission at ``path`` (a folder or an archive)."""
-    if path.is_symlink() or not path.exists():
+    if path.is_symlink() or not (path.is_dir() or path.is_file()):  # a FIFO would block
         raise SubmissionError(f"{str(path)!r} is not a folder or an archive")
+    try:
+        entries = _read_path(path)
+    except OSError as err:  # unreadable, or changed while read: named within the submission
+        where = Path(err.filename) if isinstance(err.filename, str) else path
+        inside = where.relative_to(path).as_posix() if where.is_relative_to(path) else ""
+        raise SubmissionError(f"cannot read {inside or path.name!r} of the submission "
+                              f"({err.strerror or type(err).__name__})") from None
+    return _accept(entries, known_games)
+
+
+def _read_path(path: Path) -> list[Entry]:
     if path.is_dir():
         entries = list(_read_folder(path))
     else:
@@ -137,7 +161,7 @@ def read_submission(path: Path, known_games: Sequence[str]) -> Submission:
                 entries = _read_tar(raw)
             else:
                 raise SubmissionError(f"{path.name} is no folder, .zip, .tar.gz or .tar")
-    return _accept(entries, known_games)
+    return entries
 
 
 def read_archive(data: bytes, known_games: Sequence[str]) -> Submission:
@@ -152,7 +176,7 @@ def read_archive(data: bytes, known_games: Sequence[str]) -> Submission:
 
 def _accept(entries: list[Entry], known_games: Sequence[str]) -> Submission:
     entries = _in_one_folder(entries)
-    _check_links(entries)
+    _check_tree(entries)
     manifest = _manifest(entries, known_games)
     archive = canonical_archive(entries)
     size = sum(len(e.data) for e in entries)
@@ -226,7 +250,7 @@ def pack_folder(root: Path, leave_out: Collection[Path] = ()) -> tuple[bytes, st
     with the submissions' caps and link checks, as a submission."""
     skipped = {p.resolve() for p in leave_out}
     entries = list(_read_folder(root, skipped, special=False))
-    _check_links(entries)
+    _check_tree(entries)
     archive = canonical_archive(entries)
     return archive, hashlib.sha256(archive).hexdigest()
 
@@ -260,10 +284,64 @@ def _read_folder(root: Path, skipped: Collection[Path] = (),
                 raise SubmissionError(f"{path!r} is a device file, FIFO or socket")
 
 
+_EOCD = struct.Struct("<4s4H2LH")         # end of central directory: 22 bytes
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")   # 20 bytes, just before the end record
+_ZIP64_EOCD = struct.Struct("<4sQ2H2L4Q")  # 56 bytes, just before the locator
+_CENTRAL_HEADER = 46                       # bytes of a central directory header's fixed part
+
+
+def _check_zip_count(raw: BinaryIO) -> None:
+    """Refuse a zip listing more than :data:`MAX_FILES` entries before :mod:`zipfile` reads
+    its central directory whole (an object per entry: 370,000 one-letter entries fit in
+    16 MiB and cost seconds and over 100 MiB). The end record (or zip64's) is found as zipfile
+    finds it; its count refuses at once, and since zipfile reads records by the directory's
+    size, not that count, the records' headers are then walked the same way, to one more
+    than the cap at most, so a count that lies is caught too. What is malformed is left to
+    zipfile to refuse."""
+    size = raw.seek(0, os.SEEK_END)
+    start = max(size - _EOCD.size - 0xFFFF, 0)
+    raw.seek(start)
+    tail = raw.read()
+    at = len(tail) - _EOCD.size
+    if at < 0 or tail[at:at + 4] != b"PK\x05\x06" or tail[-2:] != b"\0\0":
+        at = tail.rfind(b"PK\x05\x06")  # an archive comment follows the end record
+    if at < 0 or at + _EOCD.size > len(tail):
+        raw.seek(0)
+        return
+    _sig, _disk, _first, _here, listed, cd_size, _offset, _comment = _EOCD.unpack_from(tail, at)
+    end = start + at  # where the central directory ends
+    if end >= _ZIP64_LOCATOR.size + _ZIP64_EOCD.size:
+        raw.seek(end - _ZIP64_LOCATOR.size)
+        if raw.read(4) == b"PK\x06\x07":
+            raw.seek(end - _ZIP64_LOCATOR.size - _ZIP64_EOCD.size)
+            record = raw.read(_ZIP64_EOCD.size)
+            if record[:4] == b"PK\x06\x06":
+                (_sig, _size, _made, _needed, _disk, _first, _here, listed, cd_size,
+                 _offset) = _ZIP64_EOCD.unpack(record)
+                end -= _ZIP64_LOCATOR.size + _ZIP64_EOCD.size
+    if listed > MAX_FILES:
+        raise SubmissionError(f"more than {MAX_FILES:,} files and folders (the zip lists "
+                              f"{listed:,} entries)")
+    position, records = end - cd_size, 0
+    while end - cd_size >= 0 and position < end:
+        raw.seek(position)
+        header = raw.read(_CENTRAL_HEADER)
+        if len(header) < _CENTRAL_HEADER or header[:4] != b"PK\x01\x02":
+            break
+        name, extra, comment = struct.unpack_from("<3H", header, 28)
+        position += _CENTRAL_HEADER + name + extra + comment
+        records += 1
+        if records > MAX_FILES:
+            raise SubmissionError(f"more than {MAX_FILES:,} files and folders (the zip's "
+                                  f"directory holds more entries than its end record says)")
+    raw.seek(0)
+
+
 def _read_zip(raw: BinaryIO) -> list[Entry]:
     tally = _Tally()
     entries = []
     try:
+        _check_zip_count(raw)
         with zipfile.ZipFile(raw) as archive:
             for info in archive.infolist():
                 path = _clean_path(info.filename)
@@ -288,9 +366,20 @@ def _read_zip(raw: BinaryIO) -> list[Entry]:
                     entries.append(Entry(path, "symlink", target=data.decode("utf-8", "replace")))
                 else:
                     entries.append(Entry(path, "file", data, executable=bool(mode & 0o111)))
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as err:
-        raise SubmissionError(f"not a readable zip archive ({err})") from None
+    except SubmissionError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError,
+            ValueError, OSError, struct.error) as err:
+        raise SubmissionError(f"not a readable zip archive ({_one_line(err)})") from None
     return entries
+
+
+def _one_line(err: Exception) -> str:
+    """What went wrong, in a few words: an OS error's reason without its file's name."""
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    lines = str(err).strip().splitlines()
+    return lines[0][:200] if lines else type(err).__name__
 
 
 class _CappedReader(io.RawIOBase):
@@ -353,7 +442,7 @@ def _read_tar(raw: BinaryIO) -> list[Entry]:
                 else:
                     raise SubmissionError(f"{path!r} is a device file, FIFO or socket")
     except (tarfile.TarError, OSError, EOFError, zlib.error) as err:
-        raise SubmissionError(f"not a readable tar archive ({err})") from None
+        raise SubmissionError(f"not a readable tar archive ({_one_line(err)})") from None
     return entries
 
 
@@ -373,18 +462,94 @@ def _in_one_folder(entries: list[Entry]) -> list[Entry]:
     return entries
 
 
-def _check_links(entries: list[Entry]) -> None:
-    """Every symbolic link is relative and leads to a file or folder of the submission."""
-    present = {e.path for e in entries}
+MAX_LINK_HOPS = 40
+"""Links followed in resolving one path, as Linux allows: more is a loop."""
+MAX_LINK_TARGET = 4095
+"""The longest target a link may have (Linux's PATH_MAX, less its NUL)."""
+
+
+def _check_tree(entries: Sequence[Entry]) -> None:
+    """Nothing lies beneath a file or a link, and every link leads, as the kernel would
+    follow it, to a file or folder of the submission without leaving the bot's folder."""
+    tree = _Tree(entries)
     for entry in entries:
-        if entry.kind != "symlink":
-            continue
+        if entry.kind == "symlink":
+            tree.check_link(entry)
+
+
+class _Tree:
+    """A submission's entries as the folder they make on disk: each path's kind, folders
+    that only its entries' paths imply included."""
+
+    def __init__(self, entries: Sequence[Entry]) -> None:
+        self.kinds: dict[str, Kind] = {e.path: e.kind for e in entries}
+        self.links = {e.path: e.target for e in entries if e.kind == "symlink"}
+        for entry in entries:
+            parts = entry.path.split("/")
+            for depth in range(1, len(parts)):
+                parent = "/".join(parts[:depth])
+                kind = self.kinds.setdefault(parent, "dir")
+                if kind != "dir":
+                    raise SubmissionError(f"{entry.path!r} lies beneath {parent!r}, which is a "
+                                          f"{'link' if kind == 'symlink' else 'file'}, not a "
+                                          "folder")
+
+    def check_link(self, entry: Entry) -> None:
         target = entry.target
-        if not target or target.startswith("/") or "\x00" in target or "\\" in target:
-            raise SubmissionError(f"{entry.path!r} is a link to {target!r}, outside the submission")
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(entry.path), target))
-        if joined == ".." or joined.startswith("../") or joined not in present:
-            raise SubmissionError(f"{entry.path!r} is a link to {target!r}, outside the submission")
+        outside = SubmissionError(f"{entry.path!r} is a link to {target!r}, outside the "
+                                  "submission")
+        if (not target or target.startswith("/") or "\x00" in target or "\\" in target
+                or len(target) > MAX_LINK_TARGET):
+            raise outside
+        parent = entry.path.split("/")[:-1]
+        try:
+            landed = self._resolve(parent, target, [0])
+        except _Loop:
+            raise SubmissionError(f"{entry.path!r} is a link to {target!r}: a loop, or a chain "
+                                  f"of more than {MAX_LINK_HOPS} links") from None
+        except _Outside:
+            raise outside from None
+        if not landed:  # the bot's folder itself
+            raise outside
+
+    def _resolve(self, folder: list[str], target: str, hops: list[int]) -> list[str]:
+        """The path ``target`` leads to from ``folder``, step by step as the kernel takes
+        it: ``..`` goes up from where a link really led, not from the link's name."""
+        where = list(folder)
+        steps = target.split("/")
+        on_file = False
+        for step in steps:
+            if on_file:
+                raise _Outside  # a step beyond a file (even "." or "/"): no such folder
+            if step in ("", "."):
+                continue
+            if step == "..":
+                if not where:
+                    raise _Outside
+                where.pop()
+                continue
+            path = "/".join([*where, step])
+            kind = self.kinds.get(path)
+            if kind is None:
+                raise _Outside  # no such entry
+            if kind == "symlink":
+                hops[0] += 1
+                if hops[0] > MAX_LINK_HOPS:
+                    raise _Loop
+                where = self._resolve(where, self.links[path], hops)
+                on_file = self.kinds.get("/".join(where)) == "file"
+            else:
+                where.append(step)
+                on_file = kind == "file"
+        return where
+
+
+class _Outside(Exception):
+    """A link's path climbs above the bot's folder, or names nothing of the submission."""
+
+
+class _Loop(Exception):
+    """A link's path follows more links than the kernel would."""
 
 
 def _manifest(entries: list[Entry], known_games: Sequence[str]) -> Manifest:
@@ -459,40 +624,131 @@ def canonical_archive(entries: Sequence[Entry]) -> bytes:
     return out.getvalue()
 
 
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
 def unpack(archive: bytes, sha256: str, folder: Path) -> None:
     """Write a stored canonical archive out as ``folder`` (new), read-only, after checking
-    that it is the archive of that hash and reading it with every check again."""
+    that it is the archive of that hash and reading it with every check again.
+
+    Folders first, then files, then links: each made under its folder's descriptor, every
+    step to it opened with ``O_NOFOLLOW`` and each file created with ``O_EXCL``, so no link
+    (one of the archive's, or one put there meanwhile) is ever followed or written through.
+    Anything the system refuses is a :class:`SubmissionError` naming the entry, and
+    ``folder`` is gone."""
     if hashlib.sha256(archive).hexdigest() != sha256:
         raise SubmissionError(f"the stored archive of {sha256[:12]} does not have that hash")
     entries = _read_tar(io.BytesIO(archive))
-    folder.mkdir(parents=True)
-    folders = [folder]
-    for entry in sorted(entries, key=lambda e: e.path):
-        target = folder / entry.path
-        if entry.kind == "dir":
-            target.mkdir(exist_ok=True)
-            folders.append(target)
-        elif entry.kind == "symlink":
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.symlink(entry.target, target)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(entry.data)
-            target.chmod(0o555 if entry.executable else 0o444)
-    for made in folders:
-        made.chmod(0o555)
+    _check_tree(entries)
+    try:
+        folder.mkdir(parents=True)
+    except OSError as err:
+        raise SubmissionError(f"cannot make a folder for {sha256[:12]} ({_one_line(err)})") \
+            from None
+    try:
+        _write_out(entries, folder)
+    except BaseException:
+        remove(folder)
+        raise
+
+
+def _write_out(entries: Sequence[Entry], folder: Path) -> None:
+    """Make the entries in ``folder`` (folders, files, then links), then make every folder
+    read-only; what the system refuses is a :class:`SubmissionError` naming the entry."""
+    order = {"dir": 0, "file": 1, "symlink": 2}
+    folders = {""} | {"/".join(e.path.split("/")[:depth]) for e in entries
+                      for depth in range(1, e.path.count("/") + 1)}
+    folders |= {e.path for e in entries if e.kind == "dir"}
+    try:
+        root = os.open(folder, _FOLDER)
+    except OSError as err:
+        raise SubmissionError(f"its folder cannot be opened ({_one_line(err)})") from None
+    try:
+        for entry in sorted(entries, key=lambda e: (order[e.kind], e.path)):
+            parent, _, name = entry.path.rpartition("/")
+            try:
+                where = _open_folder(root, parent, make=True)
+                try:
+                    if entry.kind == "dir":
+                        os.mkdir(name, 0o755, dir_fd=where)
+                    elif entry.kind == "symlink":
+                        os.symlink(entry.target, name, dir_fd=where)
+                    else:
+                        _write_file(where, name, entry.data, 0o555 if entry.executable else 0o444)
+                finally:
+                    os.close(where)
+            except FileExistsError:
+                if entry.kind != "dir" or not _is_folder(root, entry.path):
+                    raise SubmissionError(f"{entry.path!r} cannot be unpacked (it is there "
+                                          "already)") from None
+            except OSError as err:
+                raise SubmissionError(f"{entry.path!r} cannot be unpacked "
+                                      f"({_one_line(err)})") from None
+        for path in sorted(folders, reverse=True):  # read-only, deepest first
+            try:
+                made = _open_folder(root, path, make=False)
+                try:
+                    os.fchmod(made, 0o555)
+                finally:
+                    os.close(made)
+            except OSError as err:
+                raise SubmissionError(f"{path or '.'!r} cannot be made read-only "
+                                      f"({_one_line(err)})") from None
+    finally:
+        os.close(root)
+
+
+def _open_folder(root: int, path: str, make: bool) -> int:
+    """A new descriptor of the folder ``path`` under ``root``, every step opened without
+    following a link (a link on the way fails with ``ELOOP``); missing steps made if
+    ``make``."""
+    where = os.dup(root)
+    try:
+        for step in path.split("/") if path else ():
+            if make:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(step, 0o755, dir_fd=where)
+            inner = os.open(step, _FOLDER, dir_fd=where)
+            os.close(where)
+            where = inner
+    except BaseException:
+        os.close(where)
+        raise
+    return where
+
+
+def _is_folder(root: int, path: str) -> bool:
+    try:
+        os.close(_open_folder(root, path, make=False))
+    except OSError:
+        return False
+    return True
+
+
+def _write_file(folder: int, name: str, data: bytes, mode: int) -> None:
+    """A new file ``name`` in ``folder`` (never through a link, never over anything)."""
+    with os.fdopen(os.open(name, _NEW_FILE, 0o600, dir_fd=folder), "wb") as out:
+        out.write(data)
+        os.fchmod(out.fileno(), mode)
 
 
 def remove(path: Path) -> None:
-    """Remove a folder whose files and folders were made read-only."""
-    if not path.exists():
+    """Remove a folder whose files and folders were made read-only (links not followed;
+    what cannot be removed is left, without an error)."""
+    if path.is_symlink() or not path.is_dir():
+        with contextlib.suppress(OSError):
+            if path.is_symlink() or path.exists():
+                path.unlink()
         return
     for folder, dirs, _files in os.walk(path):
         for name in dirs:
             with_path = Path(folder) / name
-            if not with_path.is_symlink():
-                with_path.chmod(0o755)
-    path.chmod(0o755)
+            with contextlib.suppress(OSError):
+                if not with_path.is_symlink():
+                    with_path.chmod(0o755)
+    with contextlib.suppress(OSError):
+        path.chmod(0o755)
     shutil.rmtree(path, ignore_errors=True)
 
 
