@@ -10,11 +10,12 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
+from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, errors, open_store
 from arena.cli.tournaments import ExecutorOption, RayAddressOption
 from arena.cli.web import WEB_PORT
 from arena.games import get_game
 from arena.net.tls import server_credentials
+from arena.players import sandbox
 from arena.tournament.ladder import LadderRules, create_ladder, find_ladder
 from arena.tournament.run import check_executor
 from arena.tournament.settings import PerRun, RunSettings
@@ -43,7 +44,8 @@ def serve_command(
         "tournaments it plays side by side (each also keeps to its own --parallel).")] = 2,
     no_sandbox: Annotated[bool, typer.Option(
         "--no-sandbox", help="Run the managed bots of queued tournaments without the sandbox, "
-        "as this user. Only for bots you trust, on a machine without bubblewrap.")] = False,
+        "as this user. Only for bots you trust, on a machine without bubblewrap (without this "
+        "flag the server refuses to start there).")] = False,
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
     ladder: Annotated[list[str] | None, typer.Option(
@@ -61,7 +63,11 @@ def serve_command(
     started by the server; remote bots connect to a tournament of their own (`arena
     tournament run --listen`). The web app (leaderboards, bots, tournaments, replays:
     docs/web.md) is read-only and public: it asks for no token.
+
+    Its first lines say what protects it: the sandbox, the cgroups, the builds, and the
+    caps on connections (in total and per address) that keep descriptors for the arena.
     """
+    from arena.net.doors import Door, IntervalLog, descriptor_budget
     from arena.service.serve import SocketPathError, prepare_socket_path, serve
     from leaderboard.web.server import WebServer, bind
 
@@ -74,6 +80,11 @@ def serve_command(
         socket_path = prepare_socket_path(operator_socket) if operator_socket is not None else None
     except SocketPathError as err:
         raise Failure(f"cannot use --operator-socket: {err}") from None
+    if not no_sandbox:  # as `arena tournament run` refuses: before anything is written
+        contained = sandbox.check()
+        if not contained.works:
+            raise Failure(f"cannot sandbox managed bots: {contained.why_not}; {contained.remedy}, or "
+                          "pass --no-sandbox to run them uncontained")
     per_run = PerRun(sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
     checked = per_run.applied(RunSettings())  # now, not at the first tournament
     store = open_store(db)
@@ -86,10 +97,13 @@ def serve_command(
             found = create_ladder(store, name, None, {}, RunSettings(parallel),
                                   rules=LadderRules())
         ladders.append(found)
+    budget = descriptor_budget()  # the soft descriptor limit raised first: the caps derive from it
+    log = IntervalLog(lambda line: errors.print(line, highlight=False, soft_wrap=True))
     web = None
     if not no_web:
         try:
-            web = WebServer(store, host, bind(host, web_port), embedded=True)
+            web = WebServer(store, host, bind(host, web_port), embedded=True,
+                            door=Door("web", budget.web_total, budget.per_address, log))
         except OSError as err:
             raise Failure(f"cannot serve the web app on {host}:{web_port}: "
                           f"{err.strerror or err} (--web-port PORT, or --no-web)") from None
@@ -100,7 +114,7 @@ def serve_command(
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
-                              per_run=per_run, ladders=ladders))
+                              per_run=per_run, ladders=ladders, budget=budget, log=log))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

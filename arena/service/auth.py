@@ -11,12 +11,19 @@ name belongs to the author who first submitted it: the store keeps that rule, in
 same transaction as the submission), and reads the logs of its own bots only
 (:func:`may_read_log`). The servicer asks :func:`caller` who is calling: the
 interceptor sets it for the call, and a call that did not pass it has no caller.
+
+Wrong tokens are throttled per client address (:class:`Throttle`): the decision is taken
+when the call starts, from its peer, which the operator port's front door
+(:mod:`arena.net.doors`) maps back to the client's address.
 """
 
 from __future__ import annotations
 
 import contextvars
 import hmac
+import math
+import time
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -25,6 +32,7 @@ from typing import Any
 import grpc
 
 from arena.net.bot_service import digest
+from arena.net.doors import address_key, split_peer
 from arena.storage.store import Store, StoreError
 
 OPERATOR_PREFIX = "/arena.v1.OperatorService/"
@@ -92,16 +100,87 @@ def refusal(method: str, who: Caller) -> str | None:
     return f"{method} is for {rule.value}: {who} may not call it"
 
 
+THROTTLE_FAILURES = 10
+"""Wrong or missing tokens one address may send within :data:`THROTTLE_WINDOW_S` ..."""
+THROTTLE_WINDOW_S = 60.0
+THROTTLE_BLOCK_S = 60.0
+"""... before every call from it is refused this long, token or not, with no look-up."""
+THROTTLE_ADDRESSES = 10_000
+"""Addresses the throttle remembers at most (the oldest are forgotten first)."""
+
+
+class Throttle:
+    """Failed authentications per client address: after :data:`THROTTLE_FAILURES` within
+    :data:`THROTTLE_WINDOW_S`, the address is refused outright for :data:`THROTTLE_BLOCK_S`
+    (its calls never reach the store: a guesser costs the arena nothing, and learns nothing,
+    not even whether a right token would have been right). Addresses are counted as the
+    doors count them (:func:`arena.net.doors.address_key`: an IPv6 /64 is one)."""
+
+    def __init__(self, failures: int = THROTTLE_FAILURES, window_s: float = THROTTLE_WINDOW_S,
+                 block_s: float = THROTTLE_BLOCK_S, clock: Callable[[], float] = time.monotonic,
+                 remember: int = THROTTLE_ADDRESSES) -> None:
+        self.failures = failures
+        self.window_s = window_s
+        self.block_s = block_s
+        self._clock = clock
+        self._remember = remember
+        self._failed: OrderedDict[str, deque[float]] = OrderedDict()
+        self._blocked: dict[str, float] = {}  # address -> until when
+
+    def blocked_for(self, host: str) -> float:
+        """Seconds ``host`` is still refused for (0: it is not)."""
+        key = address_key(host)
+        until = self._blocked.get(key)
+        if until is None:
+            return 0.0
+        left = until - self._clock()
+        if left <= 0:
+            del self._blocked[key]
+            return 0.0
+        return left
+
+    def failed(self, host: str) -> None:
+        """One more failed authentication from ``host``."""
+        key, now = address_key(host), self._clock()
+        times = self._failed.pop(key, None) or deque()
+        times.append(now)
+        while times and times[0] <= now - self.window_s:
+            times.popleft()
+        if len(times) >= self.failures:
+            self._blocked[key] = now + self.block_s
+            times.clear()
+        else:
+            self._failed[key] = times  # the newest last
+        while len(self._failed) > self._remember:
+            self._failed.popitem(last=False)
+        if len(self._blocked) > self._remember:  # the blocks over first, then the oldest
+            kept = [(k, t) for k, t in self._blocked.items() if t > now]
+            self._blocked = dict(kept[-self._remember:])
+
+
+def peer_address(peer: str) -> str | None:
+    """The host of a gRPC peer string: the client's address when it connected directly."""
+    host, _ = split_peer(peer)
+    return host
+
+
 class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     """Names the caller of every operator method, and refuses what :data:`POLICY` does not
     allow. ``token``: the operator's (None: every caller is the operator, as on the
     operator's own Unix socket); ``store``: where authors' token hashes are looked up (None:
-    no authors). Other services on the same server (a bot service) are left to their own
-    checks."""
+    no authors); ``throttle``: failed authentications are counted per client address, and an
+    address over the throttle's count is refused outright (``RESOURCE_EXHAUSTED``);
+    ``client_of``: the client's address behind a call's gRPC peer (None for a call that did
+    not come through the door the server is meant to be reached by: refused). Other services
+    on the same server (a bot service) are left to their own checks."""
 
-    def __init__(self, token: str | None, store: Store | None = None) -> None:
+    def __init__(self, token: str | None, store: Store | None = None, *,
+                 throttle: Throttle | None = None,
+                 client_of: Callable[[str], str | None] = peer_address) -> None:
         self._expected = None if token is None else f"Bearer {token}".encode()
         self._store = store
+        self._throttle = throttle
+        self._client_of = client_of
 
     def _caller(self, metadata: Any) -> Caller | None:
         if self._expected is None:
@@ -124,6 +203,32 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             return None
         return Caller(author.id, author.name)
 
+    def _decide(self, method: str, metadata: Any, peer: str) -> Caller | tuple[grpc.StatusCode, str]:
+        """Who calls ``method``, or the code and words of the refusal."""
+        if self._expected is None:
+            return OPERATOR
+        client = self._client_of(peer)
+        if client is None:
+            return (grpc.StatusCode.PERMISSION_DENIED,
+                    "calls come through the arena's port, not around it")
+        if self._throttle is not None:
+            left = self._throttle.blocked_for(client)
+            if left > 0:
+                return (grpc.StatusCode.RESOURCE_EXHAUSTED,
+                        f"too many wrong tokens from your address: try again in "
+                        f"{math.ceil(left)} s")
+        who = self._caller(metadata)
+        if who is None:
+            if self._throttle is not None:
+                self._throttle.failed(client)
+            return (grpc.StatusCode.UNAUTHENTICATED,
+                    "this service needs the operator's token or an author's token "
+                    "(authorization: Bearer TOKEN)")
+        why = refusal(method, who)
+        if why is not None:
+            return grpc.StatusCode.PERMISSION_DENIED, why
+        return who
+
     async def intercept_service(self, continuation: Callable[[Any], Any],
                                 details: grpc.HandlerCallDetails) -> Any:
         if not details.method.startswith(OPERATOR_PREFIX):
@@ -132,44 +237,30 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         handler = await continuation(details)
         if handler is None:
             return None  # no such method: UNIMPLEMENTED
-        who = self._caller(details.invocation_metadata)
-        if who is None:
-            return _refusing(handler, grpc.StatusCode.UNAUTHENTICATED,
-                             "this service needs the operator's token or an author's token "
-                             "(authorization: Bearer TOKEN)")
-        why = refusal(method, who)
-        if why is not None:
-            return _refusing(handler, grpc.StatusCode.PERMISSION_DENIED, why)
-        return _as(handler, who)
+        metadata = details.invocation_metadata
+        return _as(handler, lambda peer: self._decide(method, metadata, peer))
 
 
-def _refusing(handler: Any, code: grpc.StatusCode, message: str) -> Any:
-    """A handler of the same kind as ``handler`` that refuses at once, reading no request
-    (a refused upload is not read at all)."""
-    async def refuse(_request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        await context.abort(code, message)
-
-    async def refuse_stream(_request: Any,
-                            context: grpc.aio.ServicerContext[Any, Any]) -> AsyncIterator[Any]:
-        await context.abort(code, message)
-        yield None  # pragma: no cover (abort raises): makes this an async generator
-
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(refuse)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(refuse)
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(refuse_stream)
-    return grpc.stream_stream_rpc_method_handler(refuse_stream)
+Decision = Caller | tuple[grpc.StatusCode, str]
 
 
-def _as(handler: Any, who: Caller) -> Any:
-    """``handler`` with ``who`` as the caller of the calls it serves."""
+async def _admitted(decide: Callable[[str], Decision], context: Any) -> None:
+    """Decide on the call of ``context`` (its peer tells the client's address): refused, it
+    ends here (before any request of a stream is read); let in, its caller is set."""
+    decision = decide(context.peer())
+    if isinstance(decision, tuple):
+        await context.abort(*decision)
+    else:
+        _CALLER.set(decision)
+
+
+def _as(handler: Any, decide: Callable[[str], Decision]) -> Any:
+    """``handler`` behind ``decide``, with the caller it names set for the calls it serves."""
     if handler.unary_unary is not None:
         inner_uu: Callable[[Any, Any], Awaitable[Any]] = handler.unary_unary
 
         async def unary_unary(request: Any, context: Any) -> Any:
-            _CALLER.set(who)
+            await _admitted(decide, context)
             return await inner_uu(request, context)
 
         return grpc.unary_unary_rpc_method_handler(
@@ -179,7 +270,7 @@ def _as(handler: Any, who: Caller) -> Any:
         inner_us: Callable[[Any, Any], AsyncIterator[Any]] = handler.unary_stream
 
         async def unary_stream(request: Any, context: Any) -> AsyncIterator[Any]:
-            _CALLER.set(who)
+            await _admitted(decide, context)
             async for item in inner_us(request, context):
                 yield item
 
@@ -190,7 +281,7 @@ def _as(handler: Any, who: Caller) -> Any:
         inner_su: Callable[[Any, Any], Awaitable[Any]] = handler.stream_unary
 
         async def stream_unary(requests: Any, context: Any) -> Any:
-            _CALLER.set(who)
+            await _admitted(decide, context)
             return await inner_su(requests, context)
 
         return grpc.stream_unary_rpc_method_handler(
@@ -199,7 +290,7 @@ def _as(handler: Any, who: Caller) -> Any:
     inner_ss: Callable[[Any, Any], AsyncIterator[Any]] = handler.stream_stream
 
     async def stream_stream(requests: Any, context: Any) -> AsyncIterator[Any]:
-        _CALLER.set(who)
+        await _admitted(decide, context)
         async for item in inner_ss(requests, context):
             yield item
 
@@ -209,4 +300,4 @@ def _as(handler: Any, who: Caller) -> Any:
 
 
 __all__ = ["OPERATOR", "OPERATOR_PREFIX", "POLICY", "Caller", "OperatorAuth",
-           "Rule", "caller", "may_read_log", "refusal"]
+           "Rule", "Throttle", "caller", "may_read_log", "peer_address", "refusal"]

@@ -2,6 +2,11 @@
 optionally on a Unix socket (no token; the file's owner and mode decide who connects), and
 the web app (:mod:`leaderboard.web`) on its own HTTP port, in the same event loop.
 
+Both public doors are capped (:mod:`arena.net.doors`): the operator port is a front door
+that relays to the gRPC server on a loopback port, wrong tokens are throttled per address
+(:class:`arena.service.auth.Throttle`), and the server says in its first lines what
+protects it (:func:`protections`).
+
 It serves no bot service: bots play in tournaments, and connect to the address
 a tournament listens on (``arena tournament run --listen``).
 """
@@ -14,6 +19,7 @@ import os
 import signal
 import socket
 import stat
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -21,6 +27,18 @@ import grpc
 from rich.console import Console
 
 from arena.net.bot_service import bind
+from arena.net.doors import (
+    BUILDS,
+    Budget,
+    Door,
+    IntervalLog,
+    Relay,
+    descriptor_budget,
+    install_accept_log,
+    listening_socket,
+)
+from arena.players import cgroups, sandbox
+from arena.service.auth import Throttle
 from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.storage.store import Store
 from arena.tournament.ladder import run_ladder
@@ -41,6 +59,11 @@ SERVER_OPTIONS: list[tuple[str, int]] = [
     ("grpc.http2.max_ping_strikes", 2),
     ("grpc.max_connection_idle_ms", 300_000),  # a connection without any call this long is closed
 ]
+
+
+BACKEND_HOST = "127.0.0.1"
+"""Where the gRPC server behind the operator port's door listens (a port of its own)."""
+BACKEND_SLACK = 16
 
 
 class SocketPathError(ValueError):
@@ -71,15 +94,70 @@ def prepare_socket_path(path: str) -> Path:
     raise SocketPathError(f"a server already listens on {str(where)!r}")
 
 
+class Front:
+    """The operator port: its front door (:class:`arena.net.doors.Relay`, on the public
+    socket) and the gRPC server behind it, on a loopback port only the door uses."""
+
+    def __init__(self, relay: Relay, server: grpc.aio.Server, port: int) -> None:
+        self.relay = relay
+        self.server = server
+        self.port = port
+
+    async def stop(self) -> None:
+        """Accept no more, give the calls in progress a moment, close what is left."""
+        self.relay.close()
+        await self.server.stop(grace=1.0)
+        await self.relay.wait_closed()
+
+
 async def _start_operator_server(operator: OperatorServicer, address: str, token: str,
-                                 credentials: grpc.ServerCredentials | None) -> tuple[grpc.aio.Server, int]:
-    """The operator service on ``address`` (TLS only with ``credentials``), behind the token."""
-    server = grpc.aio.server(interceptors=[OperatorAuth(token, operator.store)],
-                             options=SERVER_OPTIONS)
-    pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
-    port = bind(server, address, credentials)
-    await server.start()
-    return server, port
+                                 credentials: grpc.ServerCredentials | None, budget: Budget,
+                                 log: IntervalLog) -> Front:
+    """The operator service on ``address`` (TLS only with ``credentials``, end to end through
+    the door), behind the door's caps, the token and its throttle."""
+    host, _, port = address.rpartition(":")
+    try:
+        sock = listening_socket(host.strip("[]"), int(port))
+    except OSError as err:
+        raise OSError(f"cannot listen on {address} (in use?)") from err
+    try:
+        relay = Relay(Door("operator port", budget.operator_total, budget.per_address, log),
+                      (BACKEND_HOST, 0), log)
+        auth = OperatorAuth(token, operator.store, throttle=Throttle(), client_of=relay.client_of)
+        server = grpc.aio.server(interceptors=[auth], options=[
+            *SERVER_OPTIONS,
+            # a backstop: only the door connects, and it keeps to its own cap
+            ("grpc.max_allowed_incoming_connections", budget.operator_total + BACKEND_SLACK)])
+        pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
+        relay.backend = (BACKEND_HOST, bind(server, f"{BACKEND_HOST}:0", credentials))
+        await server.start()
+        await relay.start(sock)
+    except BaseException:
+        sock.close()
+        raise
+    return Front(relay, server, sock.getsockname()[1])
+
+
+def protections(per_run: PerRun, budget: Budget) -> list[str]:
+    """What protects this server, said in its first lines: the sandbox, the cgroups, the
+    builds, the doors' caps."""
+    found = sandbox.check()
+    if not per_run.sandbox:
+        contained = "OFF (--no-sandbox): managed bots run as this user, uncontained"
+    elif found.works:
+        contained = (f"{found.version}: each managed bot sees only its folder and the runtime, "
+                     "no network, no other process")
+    else:
+        contained = f"unavailable ({found.why_not})"
+    groups = cgroups.detect()
+    limits = (f"{', '.join(groups.controllers)} ({groups.label})" if groups.controllers
+              else f"none, per-process rlimits only ({groups.why_not or groups.label})")
+    return ["protections:", f"  sandbox: {contained}", f"  cgroups: {limits}", f"  {BUILDS}",
+            f"  {budget.describe()}"]
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc.aio.Server:
@@ -117,19 +195,26 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
                 credentials: grpc.ServerCredentials | None = None,
                 operator_socket: Path | None = None, web: WebServer | None = None, *,
                 data_dir: Path | None = None, parallel: int = 2, per_run: PerRun = EVERY_RUN,
-                ladders: Sequence[int] = ()) -> None:
+                ladders: Sequence[int] = (), budget: Budget | None = None,
+                log: IntervalLog | None = None) -> None:
     """Serve the operator service on ``address`` until cancelled or SIGTERM; with
     ``credentials`` over TLS, with ``operator_socket`` also on that Unix socket,
     without a token (see :func:`prepare_socket_path`), and with ``web`` the web app (its
     socket bound already), stopped with the rest. With ``data_dir`` (bot logs, submitted code)
     the scheduler plays queued tournaments, at most ``parallel`` matches at once, where and how
     ``per_run`` says (:mod:`arena.tournament.scheduler`: the executor, the sandbox), and keeps the
-    ``ladders`` (tournament ids, :mod:`arena.tournament.ladder`) playing for as long as it runs."""
+    ``ladders`` (tournament ids, :mod:`arena.tournament.ladder`) playing for as long as it runs.
+    ``budget``: the doors' caps (by default from the descriptor limit, raised first); ``log``:
+    where refusals and failed accepts are counted (by default a line a while on stderr)."""
+    budget = budget if budget is not None else descriptor_budget()
+    log = log if log is not None else IntervalLog(_to_stderr)
+    install_accept_log(asyncio.get_running_loop(), log)
     scheduler = None if data_dir is None else Scheduler(
         store, data_dir, parallel, per_run=per_run, stop_grace_s=10.0,
         say=lambda text: console.print(text, highlight=False))
     operator = OperatorServicer(store, data_dir, scheduler)
-    server, port = await _start_operator_server(operator, address, operator_token, credentials)
+    front = await _start_operator_server(operator, address, operator_token, credentials,
+                                         budget, log)
     local: grpc.aio.Server | None = None
     web_task: asyncio.Task[None] | None = None
     scheduling: asyncio.Task[None] | None = None
@@ -139,12 +224,14 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
         if web is not None:
             web_task = asyncio.create_task(web.serve())
         tls = "TLS" if credentials is not None else "plain text"
-        console.print(f"operator service listening on {address.rsplit(':', 1)[0]}:{port} "
+        console.print(f"operator service listening on {address.rsplit(':', 1)[0]}:{front.port} "
                       f"({tls}; Ctrl-C stops it)")
         if operator_socket is not None:
             console.print(f"operator socket unix:{operator_socket} (mode 0600, no token needed)")
         if web is not None:
             console.print(f"web app at {web.url}", highlight=False)
+        for line in protections(per_run, budget):
+            console.print(line, highlight=False)
         if scheduler is not None:
             console.print(f"scheduler: plays queued tournaments, at most {parallel} matches at "
                           "once" + ("" if per_run.sandbox else ", managed bots WITHOUT the sandbox")
@@ -170,7 +257,8 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
                 await scheduling
         if web is not None and web_task is not None:
             await web.stop(web_task)
-        await server.stop(grace=1.0)
+        await front.stop()
+        log.flush()
         if local is not None:
             await local.stop(grace=1.0)
         if operator_socket is not None:

@@ -3,6 +3,12 @@
 
 The listening socket is bound first (:func:`bind`), so that a port in use is one clear
 error before anything starts, and port 0 gives a free port whose URL can be printed.
+
+Connections are capped in total and per client address (:mod:`arena.net.doors`), in the HTTP
+protocol's ``connection_made``: uvicorn still accepts every connection itself, so a
+request's ``request.client`` is the real client's address (the live feed's caps count by it).
+The app has no WebSocket route, so none is served (``ws="none"``): every connection stays
+with the capped HTTP protocol for its whole life.
 """
 
 from __future__ import annotations
@@ -10,10 +16,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
+import sys
 from collections.abc import Iterator
 
 import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from arena.net.doors import (
+    ACCEPT_BATCH,
+    Door,
+    IntervalLog,
+    capped_protocol,
+    descriptor_budget,
+    listening_socket,
+)
 from arena.storage.store import Store
 from leaderboard.web.app import create_app
 
@@ -21,17 +37,7 @@ from leaderboard.web.app import create_app
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host``:``port`` (0: any free port); ``OSError`` if it
     cannot be had (in use, no such address)."""
-    family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    return sock
+    return listening_socket(host, port)
 
 
 def url_of(host: str, sock: socket.socket) -> str:
@@ -49,14 +55,31 @@ class _Quiet(uvicorn.Server):
         yield
 
 
-class WebServer:
-    """The web app over ``store`` on a socket bound already (see :func:`bind`)."""
+def web_door(log: IntervalLog | None = None) -> Door:
+    """The web's door with the caps the descriptor limit allows (raised first, where allowed);
+    refusals counted in ``log`` (by default, a line a while on stderr)."""
+    budget = descriptor_budget()
+    return Door("web", budget.web_total, budget.per_address,
+                log if log is not None else IntervalLog(_to_stderr))
 
-    def __init__(self, store: Store, host: str, sock: socket.socket, *, embedded: bool) -> None:
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class WebServer:
+    """The web app over ``store`` on a socket bound already (see :func:`bind`), behind
+    ``door`` (by default :func:`web_door`)."""
+
+    def __init__(self, store: Store, host: str, sock: socket.socket, *, embedded: bool,
+                 door: Door | None = None) -> None:
         self.sock = sock
         self.url = url_of(host, sock)
+        self.door = door if door is not None else web_door()
         config = uvicorn.Config(create_app(store), log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=2, lifespan="off")
+                                timeout_graceful_shutdown=2, lifespan="off",
+                                http=capped_protocol(AutoHTTPProtocol, self.door), ws="none",
+                                backlog=ACCEPT_BATCH)
         self.server = _Quiet(config) if embedded else uvicorn.Server(config)
 
     async def serve(self) -> None:
