@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 from typing import Annotated
 
 import typer
@@ -27,7 +26,11 @@ def serve_command(
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 50051,
     operator_token: Annotated[str | None, typer.Option(
         envvar="ARENA_OPERATOR_TOKEN", help="Token operators send as 'authorization: Bearer "
-        "TOKEN' (default: a new random one, printed once).")] = None,
+        "TOKEN' (default: the one of the last start, kept hashed in the data folder; at the "
+        "first start a new random one, printed once).")] = None,
+    rotate_operator_token: Annotated[bool, typer.Option(
+        "--rotate-operator-token", help="Issue a new operator token (printed once); the old "
+        "one stops working.")] = False,
     tls_cert: Annotated[str | None, typer.Option("--tls-cert", metavar="FILE",
                                                  help="TLS certificate chain (PEM).")] = None,
     tls_key: Annotated[str | None, typer.Option("--tls-key", metavar="FILE",
@@ -68,14 +71,19 @@ def serve_command(
     caps on connections (in total and per address) that keep descriptors for the arena.
     """
     from arena.net.doors import Door, IntervalLog, descriptor_budget
+    from arena.service.operator_token import OperatorTokenError
+    from arena.service.operator_token import check as check_token
+    from arena.service.operator_token import operator_token as operator_token_for
     from arena.service.serve import SocketPathError, prepare_socket_path, serve
     from leaderboard.web.server import WebServer, bind
 
     if (tls_cert is None) != (tls_key is None):
         raise Failure("give both --tls-cert and --tls-key, or neither")
     credentials = server_credentials(tls_cert, tls_key) if tls_cert and tls_key else None
-    if operator_token is not None and len(operator_token) < 16:
-        raise Failure("the operator token must be at least 16 characters")
+    try:
+        check_token(operator_token, rotate_operator_token)
+    except OperatorTokenError as err:
+        raise Failure(str(err)) from None
     try:
         socket_path = prepare_socket_path(operator_socket) if operator_socket is not None else None
     except SocketPathError as err:
@@ -107,12 +115,18 @@ def serve_command(
         except OSError as err:
             raise Failure(f"cannot serve the web app on {host}:{web_port}: "
                           f"{err.strerror or err} (--web-port PORT, or --no-web)") from None
-    if operator_token is None:
-        operator_token = secrets.token_urlsafe(24)
-        console.print(f"operator token (send as 'authorization: Bearer TOKEN'): {operator_token}")
+    try:
+        token = operator_token_for(data_dir_for(db), operator_token, rotate_operator_token)
+    except OperatorTokenError as err:
+        raise Failure(str(err)) from None
+    if token.new is not None:
+        console.print(f"operator token (send as 'authorization: Bearer TOKEN'): {token.new}")
+    elif token.kept:
+        console.print("operator token: the one of the last start (--rotate-operator-token "
+                      "issues a new one)")
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve(store, f"{host}:{port}", console, operator_token, credentials, socket_path,
+            asyncio.run(serve(store, f"{host}:{port}", console, token.hash, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
                               per_run=per_run, ladders=ladders, budget=budget, log=log))
         console.print("stopped")

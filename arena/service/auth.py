@@ -33,6 +33,7 @@ import grpc
 
 from arena.net.bot_service import digest
 from arena.net.doors import address_key, split_peer
+from arena.service.operator_token import TokenHash
 from arena.storage.store import Store, StoreError
 
 OPERATOR_PREFIX = "/arena.v1.OperatorService/"
@@ -174,10 +175,11 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     not come through the door the server is meant to be reached by: refused). Other services
     on the same server (a bot service) are left to their own checks."""
 
-    def __init__(self, token: str | None, store: Store | None = None, *,
+    def __init__(self, token: str | TokenHash | None, store: Store | None = None, *,
                  throttle: Throttle | None = None,
                  client_of: Callable[[str], str | None] = peer_address) -> None:
-        self._expected = None if token is None else f"Bearer {token}".encode()
+        self._expected = None if token is None else (
+            token if isinstance(token, TokenHash) else TokenHash.of(token)).hexdigest.encode()
         self._store = store
         self._throttle = throttle
         self._client_of = client_of
@@ -187,15 +189,18 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             return OPERATOR
         given = dict(metadata or ()).get("authorization", "")
         given_bytes = given.encode() if isinstance(given, str) else bytes(given)
-        if hmac.compare_digest(given_bytes, self._expected):
-            return OPERATOR
-        if self._store is None or not given_bytes.startswith(b"Bearer "):
+        if not given_bytes.startswith(b"Bearer "):
             return None
         try:
             token = given_bytes[len(b"Bearer "):].decode("utf-8")
         except UnicodeDecodeError:
             return None
         if not token or len(token) > 256:
+            return None
+        # the operator's token is known by its hash (kept across restarts): compared as such
+        if hmac.compare_digest(TokenHash.of(token).hexdigest.encode(), self._expected):
+            return OPERATOR
+        if self._store is None:
             return None
         try:
             author = self._store.author_by_token_hash(digest(token))

@@ -40,6 +40,7 @@ from arena.net.doors import (
 from arena.players import cgroups, sandbox
 from arena.service.auth import Throttle
 from arena.service.operator import OperatorAuth, OperatorServicer
+from arena.service.operator_token import TokenHash
 from arena.storage.store import Store
 from arena.tournament.ladder import run_ladder
 from arena.tournament.scheduler import Scheduler
@@ -110,7 +111,8 @@ class Front:
         await self.relay.wait_closed()
 
 
-async def _start_operator_server(operator: OperatorServicer, address: str, token: str,
+async def _start_operator_server(operator: OperatorServicer, address: str,
+                                 token: str | TokenHash,
                                  credentials: grpc.ServerCredentials | None, budget: Budget,
                                  log: IntervalLog) -> Front:
     """The operator service on ``address`` (TLS only with ``credentials``, end to end through
@@ -191,7 +193,7 @@ def _ladder_job(store: Store, ladder: int, data_dir: Path, parallel: int, per_ru
     return job
 
 
-async def serve(store: Store, address: str, console: Console, operator_token: str,
+async def serve(store: Store, address: str, console: Console, operator_token: str | TokenHash,
                 credentials: grpc.ServerCredentials | None = None,
                 operator_socket: Path | None = None, web: WebServer | None = None, *,
                 data_dir: Path | None = None, parallel: int = 2, per_run: PerRun = EVERY_RUN,
