@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
 
+from arena.cli.output import InertConsole
 from arena.games.base import GameError
 from arena.net.tls import TlsError
 from arena.players.limits import LimitError
@@ -48,19 +48,20 @@ def _on_terminal() -> bool:
         return False
 
 
-def stdout_console() -> Console:
+def stdout_console() -> InertConsole:
     """The console for stdout. On a terminal: its width, rich tables folding long cells. Piped
     or redirected: no width at all to speak of (COLUMNS does not apply), and no soft wrapping
     of long lines, so that a table row or a long command stays one whole line for grep, cut
     and friends."""
     if _on_terminal():
-        return Console(markup=False)
-    return Console(markup=False, width=PIPED_WIDTH, soft_wrap=True)
+        return InertConsole(markup=False)
+    return InertConsole(markup=False, width=PIPED_WIDTH, soft_wrap=True)
 
 
-# Names, commands and messages come from users and bots: never read as rich markup.
+# Names, commands, logs and messages come from users and bots: never read as rich markup, and
+# made inert (arena.cli.output.inert) before they reach a terminal.
 console = stdout_console()
-errors = Console(stderr=True, markup=False)
+errors = InertConsole(stderr=True, markup=False)
 
 app = typer.Typer(help="Card Arena: tournaments for card-game bots over gRPC.",
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)

@@ -209,8 +209,9 @@ class RayExecutor(Executor):
         for node, outcome in zip(self._nodes, started, strict=True):
             if isinstance(outcome, ray.exceptions.RayTaskError):
                 cause = outcome.cause
-                kind = BotsDidNotStart if isinstance(cause, BotsDidNotStart) else TournamentError
-                raise kind(f"on Ray node {node.address}: {cause}")
+                if isinstance(cause, BotsDidNotStart):
+                    raise BotsDidNotStart(f"on Ray node {node.address}: {cause}", cause.public)
+                raise TournamentError(f"on Ray node {node.address}: {cause}")
             if isinstance(outcome, BaseException):
                 self._lose(node, outcome)
                 continue

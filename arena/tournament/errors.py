@@ -15,7 +15,19 @@ class RemoteBotsAbsent(TournamentError):
 
 class BotsDidNotStart(TournamentError):
     """Managed bots did not attend before the first match (they crashed at start, or were
-    silent past the start's grace): nothing was played, the tournament can be resumed."""
+    silent past the start's grace): nothing was played, the tournament can be resumed.
+
+    The message is for the operator: each bot, its exit code and the last lines of its log.
+    :attr:`public` says only which bots did not start and how they ended: it is what a
+    tournament's note says, which every author may read, while a bot's log is for its
+    author and the operator alone (``arena bot log``)."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(message)
+        self.public = public
+
+    def __reduce__(self) -> tuple[type[BotsDidNotStart], tuple[str, str]]:
+        return type(self), (str(self), self.public)  # whole across a Ray node's pickling
 
 
 class StorageStopped(StoreError):

@@ -21,7 +21,10 @@ unfinished tournament it was given (still ``running`` in the database, or
 ``interrupted``, its lock free) resumes it: a match that was being played is played
 again from the start, no finished match is played or counted twice. A tournament that
 cannot be played (a bot that does not start) is left ``interrupted`` with a note saying
-why, and not tried again until the server starts again. A server stopped gracefully
+why, and not tried again until the server starts again. The note is public (every author
+reads the tournament list): it names a bot that did not start and its exit code, never
+what the bot printed, which only its author and the operator read (the bot's log; the
+server's own output has the whole story). A server stopped gracefully
 (SIGTERM, Ctrl-C) lets the matches in play finish for up to ``stop_grace_s`` and queues
 the tournaments again.
 
@@ -39,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.storage.store import Store, StoreError, TournamentStatus
+from arena.tournament.errors import BotsDidNotStart
 from arena.tournament.run import RunSummary, run_tournament
 from arena.tournament.settings import EVERY_RUN, PerRun
 from arena.tournament.setup import resume_settings
@@ -167,8 +171,10 @@ class Scheduler:
                 self._requeue(tournament_id)
             raise
         except Exception as err:
-            self.notes[tournament_id] = str(err) or type(err).__name__
-            self._say(f"tournament {tournament_id} stopped: {self.notes[tournament_id]}")
+            # the note is public; what a bot printed is for its author and the operator only
+            public = err.public if isinstance(err, BotsDidNotStart) else str(err)
+            self.notes[tournament_id] = public or type(err).__name__
+            self._say(f"tournament {tournament_id} stopped: {str(err) or type(err).__name__}")
             busy = "being run by another process" in str(err)
             if not busy:
                 with contextlib.suppress(StoreError):
