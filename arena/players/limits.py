@@ -1,7 +1,8 @@
 """Resource limits for managed bots: which applies how, and the launcher's command line.
 
 Where the machine's control groups allow (:mod:`arena.players.cgroups`), memory,
-processes and CPU are limited for the bot *as a whole*: every process it starts
+processes and CPU are limited for the bot *as a whole*: every process it starts, in
+every one of its lanes (a process per seat rotation, :mod:`arena.tournament.local`),
 counts against one budget. The rest, and everything on a machine without usable
 cgroups, are per-process rlimits (:meth:`ResourceLimits.split` decides which).
 
@@ -20,8 +21,9 @@ What each limit means:
   maps about 600 MB before it allocates anything, hence the default of 2048 MB, and
   allocations beyond it fail (``MemoryError`` in Python, ``bad_alloc`` in C++).
 * processes: with a ``pids`` cgroup, the bot's processes and threads together
-  (default 64). Without one it is not limited: ``RLIMIT_NPROC`` would count *every*
-  process of the user (and is not enforced for root).
+  (default 256: a sandboxed Python bot takes about 10 per lane, and has up to 12
+  lanes). Without one it is not limited: ``RLIMIT_NPROC`` would count *every* process
+  of the user (and is not enforced for root).
 * cpus: with a ``cpu`` cgroup, how many cores the bot may keep busy at once (default
   1); not limited without one.
 * cpu seconds: CPU time of one process start (``RLIMIT_CPU``), summed over every match
@@ -71,7 +73,7 @@ class ResourceLimits:
 
     memory_mb: int | None = 2048
     cpu_seconds: int | None = None
-    processes: int | None = 64
+    processes: int | None = 256
     open_files: int | None = 256
     cpus: float | None = 1.0
 

@@ -6,9 +6,12 @@ environment of its own (``ARENA_SERVER``, ``ARENA_TOKEN``: never on the command
 line, and nothing of the arena's variables). With a :class:`Sandbox` (the normal
 case) the command runs in bubblewrap and reaches the referee only through its Unix
 socket; see :mod:`arena.players.sandbox`. With cgroup ``support``, the bot's memory,
-processes and CPU are limited as a whole (:mod:`arena.players.cgroups`); ``limits``
-not covered by cgroups are per-process rlimits, applied by the launcher of
-:mod:`arena.players.limits`.
+processes and CPU are limited as a whole (:mod:`arena.players.cgroups`): each start
+gets a group inside the bot's :class:`~arena.players.cgroups.BotBudget`, which holds
+the limits. Several processes of one bot (its lanes) share one budget, given by whoever
+starts them, so the limits are for all of them together; a process given none has a
+budget of its own. ``limits`` not covered by cgroups are per-process rlimits, applied
+by the launcher of :mod:`arena.players.limits`.
 
 Stopping a bot ends all of it: its process group, the sandbox's PID namespace
 (whose init takes every descendant with it), and whatever is left in its groups.
@@ -33,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from arena.players.cgroups import BotGroups, CgroupSupport
+from arena.players.cgroups import BotBudget, BotGroups, CgroupSupport
 from arena.players.limits import ResourceLimits
 from arena.players.sandbox import SOCKET_INSIDE, Sandbox
 
@@ -86,7 +89,8 @@ class BotProcess:
     env: Mapping[str, str] = field(default_factory=dict)  # more variables for the bot
     sandbox: Sandbox | None = None
     cgroups: CgroupSupport | None = None
-    groups: BotGroups | None = field(default=None, init=False, repr=False)
+    budget: BotBudget | None = None  # the bot's limits as a whole, shared by its processes
+    groups: BotGroups | None = field(default=None, init=False, repr=False)  # of this start
     _logger: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -128,8 +132,10 @@ class BotProcess:
             controllers = self.cgroups.controllers if self.cgroups is not None else ()
             whole, per_process = self.limits.split(controllers)
             if self.cgroups is not None and controllers:
-                self.groups = BotGroups.create(self.cgroups, self.name, memory_mb=whole.memory_mb,
-                                               processes=whole.processes, cpus=whole.cpus)
+                if self.budget is None:  # a bot of one process: the budget is its own
+                    self.budget = BotBudget(self.cgroups, self.name, memory_mb=whole.memory_mb,
+                                            processes=whole.processes, cpus=whole.cpus)
+                self.groups = self.budget.join(self.name)
             join = self.groups.procs_files if self.groups is not None else []
             argv = per_process.wrap(argv, join)
         self.process = await asyncio.create_subprocess_exec(

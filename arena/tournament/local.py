@@ -13,6 +13,13 @@ time in the background, while matches are played, so that their start takes the
 CPU the matches leave idle. A match whose lane is not attending yet starts it (if
 the background has not) and waits for it before its start timeout runs.
 
+The limits are the bot's, not a lane's: every lane of a bot (and every restart of
+one) runs in a group inside one parent group per bot and executor
+(:class:`~arena.players.cgroups.BotBudget`), which holds them, so a bot with four
+lanes and ``--bot-memory 512MB`` has 512 MB for all four together. An executor plays
+one tournament run on one machine, so that is the bot as a whole there (a node of a
+Ray cluster runs an executor of its own, each with the tournament's limits).
+
 Remote bots connect to ``RunSettings.listen`` (TLS when a certificate is
 given) with their own token. Before the first match every bot gets time to
 attend; afterwards a remote bot that is not attending when one of its matches
@@ -23,6 +30,7 @@ match.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import tempfile
 import time
@@ -35,6 +43,7 @@ from arena.match.referee import MatchReport
 from arena.net.bot_service import BotServer, MatchHost, MatchSpec, digest
 from arena.net.tls import check_tls_files
 from arena.players import cgroups, sandbox
+from arena.players.cgroups import BotBudget
 from arena.players.process import BotProcess
 from arena.tournament.errors import BotsDidNotStart, RemoteBotsAbsent, TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
@@ -68,6 +77,26 @@ class _Bot:
         return host.attending(self.token_hash) or (self.process is not None and not self.process.alive)
 
 
+def _how_it_ended(process: BotProcess) -> str:
+    """How a bot that did not start ended, in words fit for anyone: its exit code, never
+    what it printed (a tournament's note is public; the log is its author's)."""
+    ended = process.process
+    code = None if ended is None else ended.returncode
+    if code is None:
+        return "it did not connect in time"
+    return f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+
+
+@dataclass(frozen=True)
+class BotUsage:
+    """What a managed bot used of its limits as a whole (see :meth:`LocalExecutor.bot_usage`)."""
+
+    memory_limit_mb: int | None  # None: not limited
+    memory_peak: int | None  # bytes, the most all its processes held at once (None: not known)
+    oom_kills: int  # its processes the kernel killed for memory
+    processes: int | None  # its processes and threads now (None: not known, or none run)
+
+
 class LocalExecutor(Executor):
     """Plays matches in this process's event loop, with bot processes on this machine.
 
@@ -97,6 +126,7 @@ class LocalExecutor(Executor):
         self._sockets: Path | None = None  # the folder of the managed bots' sockets
         self._warming: asyncio.Task[None] | None = None  # starts the lanes past the first
         self._journals: dict[int, list[LogEntry]] = {}  # the log so far of each match in play
+        self._budgets: dict[str, BotBudget] = {}  # each managed bot's limits, by its name
 
     async def start(self, entrants: Sequence[Entrant]) -> None:
         if self._host is not None:
@@ -123,8 +153,9 @@ class LocalExecutor(Executor):
                 self._bots[entrant.bot_id, 0] = _Bot(entrant.name, entrant.token_hash, None)
                 host.admit_hash(entrant.token_hash)
             else:
+                budget = self._budget(entrant, contained)
                 for lane in range(entrant.lanes):
-                    await self._start_lane(entrant, lane, contained)
+                    await self._start_lane(entrant, lane, contained, budget)
         for (_, lane), bot in self._bots.items():
             bot.fresh = bot.process is not None and lane > 0
         first = [b for b in self._bots.values() if b.process is not None and not b.fresh]
@@ -140,7 +171,10 @@ class LocalExecutor(Executor):
             raise BotsDidNotStart("; ".join(
                 f"bot {b.name} did not start: {b.process.last_words()}" for b in silent
                 if b.process is not None) + " (nothing was played; fix the bot, or pass "
-                "--keep-going to play on, its seats no-shows)")
+                "--keep-going to play on, its seats no-shows)",
+                public="; ".join(f"bot {b.name} did not start ({_how_it_ended(b.process)})"
+                                 for b in silent if b.process is not None)
+                + " (nothing was played; its author reads why with `arena bot log`)")
         self._warming = asyncio.create_task(self._warm_lanes())
         remote_bots = [b for b in self._bots.values() if b.process is None]
         if settings.wait_for_remote_s > 0 and not all(b.settled(host) for b in remote_bots):
@@ -179,9 +213,21 @@ class LocalExecutor(Executor):
         contained["sandbox"] = sandbox.Sandbox(hidden=hidden)
         return contained
 
-    async def _start_lane(self, entrant: Entrant, lane: int, contained: dict[str, Any]) -> None:
+    def _budget(self, entrant: Entrant, contained: dict[str, Any]) -> BotBudget | None:
+        """The limits of a managed bot as a whole, shared by all its lanes (None: no cgroups)."""
+        support: cgroups.CgroupSupport = contained["cgroups"]
+        if not support.controllers:
+            return None
+        whole, _ = entrant.limits.split(support.controllers)
+        budget = self._budgets[entrant.name] = BotBudget(
+            support, entrant.name, memory_mb=whole.memory_mb, processes=whole.processes,
+            cpus=whole.cpus)
+        return budget
+
+    async def _start_lane(self, entrant: Entrant, lane: int, contained: dict[str, Any],
+                          budget: BotBudget | None) -> None:
         """The process of a managed bot that plays its matches of ``lane``, with a socket
-        and a token of its own."""
+        and a token of its own, its limits the bot's ``budget`` (all its lanes together)."""
         host, sockets = self._host, self._sockets
         assert host is not None and entrant.command is not None and sockets is not None
         name = entrant.name if lane == 0 else f"{entrant.name}.lane{lane}"
@@ -189,7 +235,8 @@ class LocalExecutor(Executor):
         process = BotProcess(name, entrant.command, f"unix:{socket}", self._log_dir,
                              limits=entrant.limits,
                              folder=Path(entrant.folder) if entrant.folder else None,
-                             deps=Path(entrant.deps) if entrant.deps else None, **contained)
+                             deps=Path(entrant.deps) if entrant.deps else None,
+                             budget=budget, **contained)
         bot = self._bots[entrant.bot_id, lane] = _Bot(name, digest(process.token), process)
         self._servers.append(await BotServer.for_bot(host, socket, bot.token_hash))
         host.admit_hash(bot.token_hash)
@@ -264,6 +311,9 @@ class LocalExecutor(Executor):
                 self._host.dismiss_hash(bot.token_hash)
         await asyncio.gather(*(b.process.stop() for b in bots.values() if b.process is not None),
                              return_exceptions=True)
+        for budget in self._budgets.values():  # gone with the last lane; anything left, now
+            with contextlib.suppress(OSError):  # (close never raises; a sweep takes the rest)
+                await asyncio.to_thread(budget.close)
         self._closed_start_s += sum(b.process.start_seconds for b in bots.values()
                                     if b.process is not None)
         for server in servers:
@@ -271,6 +321,13 @@ class LocalExecutor(Executor):
         if self._sockets is not None:
             shutil.rmtree(self._sockets, ignore_errors=True)
             self._sockets = None
+
+    def bot_usage(self) -> dict[str, BotUsage]:
+        """What each managed bot used of its limits as a whole, all its lanes together, so far
+        (also after :meth:`close`), by name; empty without cgroups."""
+        return {name: BotUsage(b.memory_mb, b.memory_peak(), b.oom_kills(),
+                               b.processes_now())
+                for name, b in self._budgets.items()}
 
     @property
     def lane_wait_s(self) -> float:

@@ -165,10 +165,11 @@ def print_limits() -> None:
         groups = Path("/proc/self/cgroup").read_text().splitlines()
     except OSError:
         groups = []
-    for line in groups:  # v1: "4:memory:/card-arena/x"; v2: "0::/card-arena/x"
+    for line in groups:  # v1: "4:memory:/card-arena/bot/start"; v2: "0::/card-arena/bot/start"
         _, names, path = line.split(":", 2)
         if not path.startswith("/card-arena/"):
             continue
+        path = "/".join(path.split("/")[:3])  # the bot's group, with its limits (its start's inside)
         for controller in names.split(",") if names else list(CGROUP_FILES):
             folder = Path("/sys/fs/cgroup", controller if names else "", path.lstrip("/"))
             for name in CGROUP_FILES.get(controller, ()):

@@ -365,7 +365,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (["--time-bank", "2"], "--time-bank 0"),
     (["--event-delay", "0.5"], "--event-delay 0"),
     (["--bot-memory", "1GB"], "--bot-memory 2048"),
-    (["--bot-processes", "unlimited"], "--bot-processes 64"),
+    (["--bot-processes", "unlimited"], "--bot-processes 256"),
     (["--bot-cpus", "2"], "--bot-cpus 1"),
 ])
 def test_resuming_with_changed_settings_is_refused(tmp_path: Path, played: Path, args: list[str],
@@ -384,7 +384,7 @@ def test_resuming_with_the_same_settings_is_accepted(tmp_path: Path, played: Pat
     db = tmp_path / "arena.db"
     shutil.copy(played, db)
     result = arena("tournament", "resume", "1", *RESUMABLE, "--parallel", "3", "--event-delay", "0",
-                   "--bot-memory", "2GiB", "--bot-processes", "64", "--bot-cpus", "1",
+                   "--bot-memory", "2GiB", "--bot-processes", "256", "--bot-cpus", "1",
                    "--bot-open-files", "256", "--bot-cpu-seconds", "unlimited", db=db)
     assert "0 of" in result.stdout
     saved = Store(str(db)).get_tournament(1).settings
