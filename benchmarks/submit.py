@@ -1,7 +1,8 @@
 """(12) Submitting a bot with one small dependency: ``arena bot submit`` as a user runs it.
 
 The wall time of the whole command (a new process, the archive checked and kept, the
-requirement installed by pip in the build sandbox, the version registered), with one
+requirement's wheel downloaded by the arena and installed offline in the build sandbox,
+the version registered), with one
 requirement from the package index (``six``, one small pure-Python wheel; skipped when the
 index cannot be reached), against a bot without requirements; and a second submission of
 the same code, a no-op.
@@ -65,8 +66,9 @@ def run(quick: bool) -> list[Row]:
         again = _submit(indexed, db)
         rows.append(Row("12 submit", "submit a bot with one package from the index (six)", took,
                         "s", "no requirements", floor, took / floor,
-                        note=f"pip fetches and installs it in the build sandbox (which has the "
-                             f"network); the same code again, a no-op: {again:.2f} s; a bot "
+                        note=f"the arena's pip downloads its wheel, then installs it offline in "
+                             f"the build sandbox (no network); the same code again, a no-op: "
+                             f"{again:.2f} s; a bot "
                              f"without requirements: {floor:.2f} s"))
     return rows
 

@@ -33,6 +33,11 @@ writing. Run the arena as an unprivileged user to have the bots run as that user
 
 Limits on the bot as a whole (memory, processes, CPU) come from control groups
 (:mod:`arena.players.cgroups`), joined by the launcher before it becomes ``bwrap``.
+
+**A build** (:meth:`Sandbox.build_command`, run by :mod:`arena.players.buildbox`) gets the
+same, and no network either: it installs wheels the arena downloaded, offline, and writes
+only a size-capped tmpfs at :data:`BUILD_INSIDE`. **A bot's own folders** are shown where the
+arena checked them (:func:`checked_folder`): a real folder, never a link put in its place.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import functools
 import importlib.util
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -54,16 +60,18 @@ SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime",
              "nsswitch.conf", "passwd", "group", "mime.types")  # not ssl/: private keys live there
-NETWORK_FILES = ("resolv.conf", "hosts", "host.conf", "gai.conf", "ssl/certs",
-                 "ca-certificates", "pip.conf", "xdg/pip")
-"""What a build, which may reach the package index, needs of ``/etc`` besides: name
-resolution, the certificate authorities (public certificates, never ``ssl/private``) and
-the machine's pip configuration (its index, proxy and certificates)."""
+BUILD_INSIDE = "/build"
+"""Where a build writes, inside its sandbox: a size-capped tmpfs of its own (pip's target
+and its temporary files), gone with the sandbox; the arena copies the result out."""
 RUNTIME_PACKAGES = ("arena", "sdk", "bots", "grpc", "google.protobuf")
 """The SDK's packages and the bundled bots (``python -m bots.random_bot``): a Python bot
 imports them, wherever they are installed (in an editable install, from the source tree)."""
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+_REFUSE = "import sys; print(sys.argv[1], file=sys.stderr); sys.exit(1)"
+"""What runs in a bot's place when one of its own folders is refused: one line, then exit."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -135,49 +143,47 @@ class Sandbox:
         return self._bwrap(argv, folder, env, shown=shown,
                            binds=("--ro-bind", str(socket), SOCKET_INSIDE))
 
-    def build_command(self, argv: Sequence[str], folder: Path, writable: Path,
-                      env: Mapping[str, str], scratch_mb: int = 2048) -> list[str]:
+    def build_command(self, argv: Sequence[str], folder: Path, env: Mapping[str, str],
+                      build_mb: int, scratch_mb: int = 64) -> list[str]:
         """The ``bwrap`` command line that builds a submitted version: ``argv`` run in
-        ``folder`` (read-only) with write access to ``writable`` only, and the network (the
-        build may fetch packages; the bot never can), with what name resolution, the
-        certificate authorities and pip's configuration need of ``/etc``. Everything else is
-        as for a bot: its own namespaces, the runtime read-only, nothing hidden, a private
-        ``/tmp`` (of ``scratch_mb``: a build unpacks wheels there)."""
-        network = [Path(f"/etc/{name}") for name in NETWORK_FILES]
-        cert = env.get("PIP_CERT", "")  # a certificate bundle pip is told of, wherever it is
-        if cert.startswith("/"):
-            network.append(Path(cert))
-        return self._bwrap(argv, folder, env, network=network, writable=writable,
-                           scratch_mb=scratch_mb)
+        ``folder`` (read-only: the wheels the arena downloaded) with **no network at all**
+        (a network namespace of its own, with nothing in it: no loopback of the host's, so
+        no database, Ray, operator port or web app) and nothing writable but a tmpfs of
+        ``build_mb`` at :data:`BUILD_INSIDE` (and a private ``/tmp`` of ``scratch_mb``).
+        Everything else is as for a bot: its own namespaces, the runtime read-only, nothing
+        hidden in sight."""
+        return self._bwrap(argv, folder, env, build_mb=build_mb, scratch_mb=scratch_mb)
 
     def _bwrap(self, argv: Sequence[str], folder: Path, env: Mapping[str, str], *,
                shown: Sequence[Path] = (), binds: Sequence[str] = (),
-               network: Sequence[Path] | None = None, writable: Path | None = None,
-               scratch_mb: int | None = None) -> list[str]:
-        """The command line of both: ``network``, when given, shares the network and shows
-        these paths too; ``writable`` is bound writable; ``binds`` come last."""
+               build_mb: int | None = None, scratch_mb: int | None = None) -> list[str]:
+        """The command line of both: ``build_mb``, when given, adds the build's tmpfs;
+        ``binds`` come last. The bot's own folders are bound where the arena checked them
+        (:func:`checked_folder`): never where a link put in their place would lead."""
         found = check()
         if not found.works or found.bwrap is None:
             raise SandboxUnavailable(f"{found.why_not}; {found.remedy}")
         size = str((scratch_mb or self.scratch_mb) * 2**20)
-        args = [found.bwrap, *_NAMESPACES, *(["--share-net"] if network is not None else []),
-                "--proc", "/proc",
+        args = [found.bwrap, *_NAMESPACES, "--proc", "/proc",
                 "--ro-bind", "/proc/sys", "/proc/sys",  # see the module's note on the uid
                 "--ro-bind-try", "/proc/pressure", "/proc/pressure",
                 "--dev", "/dev", "--size", size, "--tmpfs", "/dev/shm",
                 "--size", size, "--tmpfs", SCRATCH]  # first: a bot's folder or the runtime
         # may lie under /tmp, and are then shown on the scratch
-        own = [folder.resolve(), *(p.resolve() for p in shown)]
-        exempt = [*own, *([writable.resolve()] if writable is not None else [])]
+        try:
+            own = [checked_folder(folder), *(checked_folder(p, deep=True) for p in shown)]
+        except UnsafeFolder as err:  # the bot is not started: its log says why, in one line
+            own = [checked_folder(folder)]
+            argv = [sys.executable, "-I", "-S", "-c", _REFUSE, f"arena: not started: {err}"]
         system = [Path(p) for p in (*SYSTEM_DIRS, *(f"/etc/{name}" for name in ETC_FILES))]
 
         def is_hidden(path: Path) -> bool:
-            return self._is_hidden(path, exempt)
+            return self._is_hidden(path, own)
 
-        for path in [*system, *(network or ()), *_outermost([*self.runtime, *own])]:
+        for path in [*system, *_outermost([*(p.resolve() for p in self.runtime), *own])]:
             args += _mirror(path, is_hidden, self._holds_hidden)
-        if writable is not None:
-            args += ["--bind", str(exempt[-1]), str(exempt[-1])]
+        if build_mb is not None:
+            args += ["--size", str(build_mb * 2**20), "--tmpfs", BUILD_INSIDE]
         args += [*binds, "--chdir", str(own[0]), "--clearenv",
                  "--remount-ro", "/dev", "--remount-ro", "/"]
         for key, value in {**ENVIRONMENT, **env}.items():
@@ -199,6 +205,52 @@ class Sandbox:
 
     def _holds_hidden(self, path: Path) -> bool:
         return any(path in hidden.parents for hidden in self.hidden)
+
+
+class UnsafeFolder(ValueError):
+    """A bot's own folder is not a plain folder of its own: shown, it would show something else
+    (the message says which, in one line, without the arena's paths)."""
+
+
+def checked_folder(path: Path, deep: bool = False) -> Path:
+    """Where ``path`` really is, checked before it is shown to a bot or kept as a version's
+    dependencies: the folders above it resolved (the arena's own), but ``path`` itself a real
+    folder, never a link (which would show whatever it leads to: another author's log, the
+    arena's ``/proc``). ``deep``: everything inside is a folder, a regular file, or a link
+    that leads (physically, every link followed) to somewhere inside it; nothing else
+    (walked once per process: see :data:`_CHECKED_DEEP`)."""
+    checked = path.parent.resolve() / path.name
+    try:
+        mode = os.lstat(checked).st_mode
+    except OSError:
+        raise UnsafeFolder(f"the folder {path.name!r} is missing") from None
+    if not stat.S_ISDIR(mode):
+        raise UnsafeFolder(f"{path.name!r} is not a folder (a link or a file in its place)")
+    found = os.lstat(checked)
+    key = (str(checked), found.st_dev, found.st_ino, found.st_ctime_ns)
+    if deep and key not in _CHECKED_DEEP:
+        top = os.path.realpath(checked)
+        for folder, dirs, files in os.walk(checked):
+            for name in [*dirs, *files]:
+                entry = os.path.join(folder, name)
+                mode = os.lstat(entry).st_mode
+                if stat.S_ISLNK(mode):
+                    real = os.path.realpath(entry)
+                    if real != top and not real.startswith(top + os.sep):
+                        raise UnsafeFolder(f"{path.name!r} holds a link that leads out of it: "
+                                           f"{os.path.relpath(entry, checked)!r}")
+                elif not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                    raise UnsafeFolder(f"{path.name!r} holds a device file, FIFO or socket: "
+                                       f"{os.path.relpath(entry, checked)!r}")
+        _CHECKED_DEEP.add(key)
+    return checked
+
+
+_CHECKED_DEEP: set[tuple[str, int, int, int]] = set()
+"""Folders checked deeply by this process, as they were (inode, change time): a bot's
+dependencies are walked once, not at every start (18,000 entries take most of a second);
+the folder itself is looked at every time. Nothing but the arena writes inside one after
+its build (no process of the build survives it, and no sandbox can write there)."""
 
 
 def runtime_paths() -> tuple[Path, ...]:
@@ -224,8 +276,8 @@ def package_dirs(name: str) -> list[Path]:
 
 
 def _outermost(paths: Iterable[Path]) -> list[Path]:
-    """The paths without those inside another of them."""
-    ordered = sorted({p.resolve() for p in paths}, key=lambda p: len(p.parts))
+    """The paths (absolute, already resolved or checked) without those inside another."""
+    ordered = sorted(set(paths), key=lambda p: len(p.parts))
     kept: list[Path] = []
     for path in ordered:
         if not any(path == k or k in path.parents for k in kept):

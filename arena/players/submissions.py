@@ -37,12 +37,10 @@ entries sorted by path, with modes reduced to 0644/0755, owner 0 and time 0. Its
 SHA-256 is the version's hash: the same code gives the same hash from a folder, a zip
 or a tarball, wherever and whenever it was packed.
 
-**Built once.** A version's requirements are installed at submission with pip into a
-folder of its own (``--target``), outside the bot's sandbox (the build may reach the
-package index; the bot never can); the bot then runs from its stored folder, read-only,
-with that folder on its ``PYTHONPATH``. A failed build refuses the submission with its
-log. :func:`materialize` unpacks a stored archive (checking its hash) and builds its
-dependencies where that has not been done on this machine.
+**Built once** (:mod:`arena.players.builds`). A version's requirements, wheels only, are
+downloaded by the arena and installed at submission into a folder of its own, in a build
+sandbox with no network at all; the bot then runs from its stored folder, read-only, with
+that folder on its ``PYTHONPATH``. A failed build refuses the submission with its log.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena.players import builds, submissions
-from arena.players.sandbox import Sandbox
+from arena.players.sandbox import BUILD_INSIDE, Sandbox
 from arena.storage.store import Store
 from tests.helpers import arena
 
@@ -140,10 +140,11 @@ def test_a_submitted_version_plays_from_its_stored_folder_read_only_in_the_sandb
     assert (code / "bot.py").read_text() == BOT
 
 
-def _wheel(folder: Path, value: str) -> Path:
+def _wheel(folder: Path, value: str, metadata: bytes = b"") -> Path:
     """A tiny wheel of a package ``tinydep`` (made by hand: no build, no network)."""
     files = {"tinydep/__init__.py": f"VALUE = {value!r}\n".encode(),
-             "tinydep-1.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: tinydep\nVersion: 1.0\n",
+             "tinydep-1.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: tinydep\nVersion: 1.0\n"
+                                               + metadata,
              "tinydep-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: hand\n"
                                             b"Root-Is-Purelib: true\nTag: py3-none-any\n"}
     record = []
@@ -194,12 +195,14 @@ def test_a_failed_build_refuses_the_submission_shows_its_log_and_writes_nothing(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     folder = _bot_folder(tmp_path / "broken", MANIFEST + 'requirements = "requirements.txt"\n',
-                         **{"requirements.txt": "./no-such-1.0-py3-none-any.whl\n"})
+                         **{"requirements.txt": "./tinydep-1.0-py3-none-any.whl\n"})
+    _wheel(folder, "never installed", b"Requires-Python: >=4\n")  # no Python here is 4
     done = arena("bot", "submit", str(folder), db=db, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
     assert done.stderr.strip().startswith("error: submission of cautious refused: its "
-                                          "requirements could not be installed (pip exited")
-    assert "no-such-1.0-py3-none-any.whl" in done.stdout  # pip's own words, from its log
+                                          "requirements could not be installed: Package "
+                                          "'tinydep' requires a different Python")
+    assert "tinydep" in done.stdout  # pip's own words, from its log
     assert not db.exists() and not (tmp_path / "arena-data").exists()
 
 
@@ -374,18 +377,17 @@ print("processes", sorted(p for p in os.listdir("/proc") if p.isdigit()))
 
 
 def test_a_build_runs_in_the_sandbox_writing_only_its_own_folder(tmp_path: Path) -> None:
-    """What a package's build runs (pip, a setup.py) sees nothing of the arena and may write
-    only its staging folder; it keeps the network, which a bot never has."""
+    """What a build runs sees nothing of the arena, may write only its own tmpfs, and has no
+    network at all (tests/players/test_builds.py tries to reach the arena's services)."""
     db = tmp_path / "arena.db"
     db.write_text("secret")
-    folder, writable = tmp_path / "source", tmp_path / "staging"
+    folder = tmp_path / "source"
     folder.mkdir()
-    writable.mkdir()
     command = Sandbox(hidden=(db,)).build_command(
-        [sys.executable, "-c", PROBE, str(db), str(folder), str(writable)], folder, writable, {})
-    assert "--share-net" in command and "--unshare-all" in command
+        [sys.executable, "-c", PROBE, str(db), str(folder), BUILD_INSIDE], folder, {}, build_mb=8)
+    assert "--share-net" not in command and "--unshare-all" in command
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
     lines = done.stdout.splitlines()
     assert lines[:3] == ["db False", "refused False Read-only file system", "wrote True"]
     assert lines[3] in ("processes ['1', '2']", "processes ['1']")  # its own only
-    assert (writable / "written").exists() and not (folder / "written").exists()
+    assert not (folder / "written").exists() and not list(tmp_path.rglob("written"))
