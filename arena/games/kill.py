@@ -60,7 +60,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import IntEnum
 from itertools import combinations
 from typing import Any
@@ -415,7 +415,8 @@ class Observation:
 @dataclass(frozen=True)
 class PublicView:
     """Everything every seat may know (a spectator's view): the hands of the seats out of
-    the round and the card drawn, no active hand and no gift."""
+    the round, the card drawn, the cards of active hands known to all (``shown``); no other
+    card of an active hand and no gift."""
 
     players: int
     round_index: int
@@ -435,6 +436,10 @@ class PublicView:
     used_size: int
     turns_completed: int
     previous_rounds: tuple[tuple[int, ...], ...]
+    # Per seat still in the round: the cards of its hand that every other seat has seen and
+    # knows it holds (its face-up A, 2, 3 until it discards unseen, a hand shown by a kill or
+    # a Joker claim); the rest of its hand is hidden. A seat out of the round: () (face_up).
+    shown: tuple[tuple[Card, ...], ...] = ()
 
 
 # -- hand predicates -------------------------------------------------------------
@@ -942,6 +947,13 @@ class KillGame(Game[State, Action, Observation]):
             previous_rounds=tuple(state.previous_rounds),
         )
 
+    def spectate(self, state: State) -> PublicView:
+        """The default public view, with :attr:`PublicView.shown`: the cards of the active
+        hands known to all (see :func:`shown_to_all`)."""
+        seen = self.observe(state, 0)
+        return PublicView(**{f.name: getattr(seen, f.name) for f in fields(PublicView)
+                             if f.name != "shown"}, shown=shown_to_all(state))
+
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None
@@ -995,6 +1007,44 @@ class KillGame(Game[State, Action, Observation]):
         if GIFT in places:
             other.gift_card = places[GIFT][0]
         return other
+
+
+def shown_to_all(state: State) -> tuple[tuple[Card, ...], ...]:
+    """Per seat, the cards of its hand that every other seat knows it holds and has seen
+    named in an event (so no card only deduced): each seat's :class:`Tracker` over the events
+    of the round it saw. A seat out of the round: () (its whole hand is face up)."""
+    n = state.players
+    trackers = [Tracker(s, n) for s in range(n)]
+    named: list[set[Card]] = [set() for _ in range(n)]
+    for tagged in state.round_log:
+        cards = _named(tagged.event)
+        for s in range(n):
+            if tagged.visible(s):
+                trackers[s].update(tagged.event)
+                named[s].update(cards)
+    out: list[tuple[Card, ...]] = []
+    for t in range(n):
+        if state.status[t] is not Status.ACTIVE:
+            out.append(())
+            continue
+        others = [s for s in range(n) if s != t]
+        out.append(tuple(sorted(c for c, place in trackers[others[0]].known.items()
+                                if place == t and all(trackers[s].known.get(c) == t
+                                                      and c in named[s] for s in others))))
+    return tuple(out)
+
+
+def _named(event: Any) -> set[Card]:
+    """The cards an event names (its fields: a card, or tuples of cards)."""
+    found: set[Card] = set()
+    todo = [getattr(event, f.name) for f in fields(event)]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, Card):
+            found.add(value)
+        elif isinstance(value, tuple):
+            todo.extend(value)
+    return found
 
 
 class Tracker:

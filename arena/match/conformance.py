@@ -215,6 +215,9 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
     every = max(1, -(-len(trace.actions) // budget)) if budget else 1
     where = f"{game.name} players={n} seed={seed}"
     compared = 0
+    # the cards each seat has seen named in an event so far (the public view may show them)
+    named = [set(_cards_in([t.event for t in game.opening_events(state) if t.visible(s)]))
+             for s in range(n)]
     for step, action in enumerate(trace.actions):
         viewer = seat if seat is not None else step % n
         if step % every == offset % every:
@@ -225,7 +228,7 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
             assert game.observe(other, viewer) == before, \
                 f"{at}: the observation depends on cards the seat cannot see"
             public = game.spectate(state)
-            _check_public(game, state, n, public, at)
+            _check_public(game, state, n, public, at, named)
             assert game.spectate(other) == public, \
                 f"{at}: the public view depends on cards seat {viewer} cannot see"
             if game.to_act(state) == viewer:
@@ -234,6 +237,7 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
             if action in game.legal_actions(other):
                 seen_before = set(_cards_in(before))
                 tagged_a = game.apply(state, action)
+                _note(named, tagged_a)
                 tagged_b = game.apply(other, action)
                 shown_a = _shown(game, state, viewer, tagged_a) - seen_before
                 shown_b = _shown(game, other, viewer, tagged_b) - seen_before
@@ -255,8 +259,13 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
                         f"{at}: the public events depend on cards seat {viewer} cannot " \
                         f"see:\n{public_a}\n{public_b}"
                 continue
-        game.apply(state, action)
+        _note(named, game.apply(state, action))
     return compared
+
+
+def _note(named: list[set[Any]], tagged: list[Tagged]) -> None:
+    for seat, seen in enumerate(named):
+        seen.update(_cards_in([t.event for t in tagged if t.visible(seat)]))
 
 
 def _shown(game: Game[Any, Any, Any], state: Any, seat: int, tagged: list[Tagged]) -> set[Any]:
@@ -274,8 +283,9 @@ def _public_shown(game: Game[Any, Any, Any], state: Any, events: list[Any]) -> s
 
 
 def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: Any,
-                  at: str) -> None:
-    """The public view is typed, shows no card that some seat cannot see, and, when it is
+                  at: str, named: Sequence[set[Any]] = ()) -> None:
+    """The public view is typed, shows no card that some seat cannot see (in its observation,
+    or ``named[seat]``: seen in an event, as a revealed hand still held), and, when it is
     the default one, agrees with every seat's observation on the fields they share (so it
     holds nothing of seat 0's own)."""
     assert isinstance(public, game.public_view_type), f"{at}: untyped public view"
@@ -290,7 +300,7 @@ def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: A
         differ = [name for name in shared if getattr(seen, name) != getattr(public, name)]
         assert not differ, f"{at}: the public view's {differ} differ from seat {seat}'s " \
                            "observation of them (seat-dependent, or private)"
-        hidden = shown - set(_cards_in(seen))
+        hidden = shown - set(_cards_in(seen)) - (named[seat] if named else set())
         assert not hidden, f"{at}: the public view shows {sorted(map(str, hidden))}, " \
                            f"which seat {seat} cannot see"
 

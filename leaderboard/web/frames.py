@@ -12,6 +12,12 @@ generic way (:func:`to_json`): a card as its code (``"7H"``, ``"TS#1"``, ``"X1"`
 enum as its name in lower case, a dataclass as an object of its fields, tuples and
 sets as lists. To keep a long match small, a frame's ``public`` and ``seats`` entries
 hold only the fields that changed since the frame before (frame 0 holds them all).
+
+The viewer draws face up only the cards these values hold, never cards read again from the
+events: a seat's own from its observation, and every card the rules make public from the
+public view (the game's :meth:`Game.spectate`: Kill's known cards of each hand, ``shown``; Face
+Card / Kill Card's face-up cards; ...). A card public by the rules that the public view lacks
+is the engine's to add, so that the viewer, the bots' conformance and this stay one reading.
 """
 
 from __future__ import annotations

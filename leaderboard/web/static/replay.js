@@ -64,10 +64,11 @@
   function card(code, small) {
     var node = el("span", "card face" + (small ? " small" : ""));
     node.dataset.card = code;
-    if (code.charAt(0) === "X") {
+    if (code.charAt(0) === "X") {  /* a Joker: a star in the corner, never a "J" (a Jack) */
       node.classList.add("joker");
-      add(node, el("span", "rank", "J"), el("span", "suit", "\u2605"), el("span", "corner", "joker"));
+      add(node, el("span", "rank", "\u2605"), el("span", "suit", "\u2605"), el("span", "corner", "JOKER"));
       node.title = "Joker";
+      node.setAttribute("aria-label", "Joker");
       return node;
     }
     var base = code.split("#")[0];
@@ -92,6 +93,14 @@
     var shown = Math.min(count || 0, opts.most || 14);
     for (var i = 0; i < shown; i++) { add(row, back(opts.small)); }
     if ((count || 0) > shown || opts.counted) { add(row, el("span", "count", "\u00d7" + count)); }
+    return row;
+  }
+  /* A hand of which some cards are known to all (drawn face up) and the rest hidden (as
+     many backs as it holds beyond them). */
+  function partHand(known, count) {
+    var row = el("div", "hand fan " + (known.length ? "part" : "hidden"));
+    known.forEach(function (c) { add(row, card(c)); });
+    for (var i = known.length; i < Math.min(count || 0, 14); i++) { add(row, back()); }
     return row;
   }
   /* A seat's hand: face up where the view has it (its own cards, or cards shown to all),
@@ -243,8 +252,15 @@
     add(center, add(el("div"), label("used pile"), label(p.used_size + " cards")));
     var panels = seatsGrid(w, players(w, p), function (s) {
       var own = w.seats[String(s)] || {};
+      /* From the view alone: a seat out of the round shows its hand (face_up); an active
+         seat, its own hand in its seat's view, else the cards known to all (its A, 2, 3 until
+         it discards unseen, a hand shown by a kill or a Joker claim: "shown") and backs. */
       var open = p.face_up && p.face_up[s] && p.face_up[s].length;
-      var hand = open ? cardRow(p.face_up[s]) : handOf(w, s, "hand", p.hand_sizes);
+      var known = (p.shown && p.shown[s]) || [];
+      var hand;
+      if (open) { hand = cardRow(p.face_up[s]); }
+      else if (own.hand) { hand = handOf(w, s, "hand", p.hand_sizes); }
+      else { hand = partHand(known, p.hand_sizes[s]); }
       hand.dataset.seat = s;
       var body = [hand];
       if (own.gift) { body.push(label("gift"), cardRow([own.gift], { small: true })); }
@@ -463,6 +479,43 @@
   });
 
   // ------------------------------------------------------------ loading, and following live
+  /* The header and the seats' table from a match document (its status, and once it has ended
+     its ranks, scores and faults): a live match that ends shows its result without a reload. */
+  function showResult(m) {
+    if (!m || !m.status) { return; }
+    var status = document.getElementById("match-status");
+    if (status) {
+      status.textContent = "";
+      add(status, el("span", "status status-" + m.status, m.status));
+    }
+    var finished = document.getElementById("match-finished");
+    if (finished && m.finished_at) {
+      finished.textContent = "";
+      var when = el("time", "", String(m.finished_at).slice(0, 16).replace("T", " "));
+      when.setAttribute("datetime", m.finished_at);
+      add(finished, when);
+    }
+    (m.seats || []).forEach(function (s) {
+      var row = document.querySelector('.match-seats tr[data-seat="' + s.seat + '"]');
+      if (!row) { return; }
+      var cell = function (name) { return row.querySelector('[data-field="' + name + '"]'); };
+      var none = function (v) { return v === null || v === undefined; };
+      if (cell("rank")) { cell("rank").textContent = none(s.rank) ? "\u2013" : String(s.rank); }
+      if (cell("score")) { cell("score").textContent = none(s.score) ? "\u2013" : Number(s.score).toFixed(1); }
+      if (cell("fault")) {
+        cell("fault").textContent = "";
+        if (s.fault) { add(cell("fault"), el("span", "fault", s.fault)); }
+      }
+    });
+  }
+  /* The match's document now, from the replay's API (when an end came without it). */
+  function fetchResult() {
+    fetch("/api/matches/" + matchId + "/replay?view=public", { headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (doc) { if (doc) { showResult(doc.match); } })
+      .catch(function () { /* the header keeps what it had */ });
+  }
+
   function follow() {
     var note = document.getElementById("live-note");
     var source = new EventSource("/api/matches/" + matchId + "/live?after=" + frames.length);
@@ -477,11 +530,12 @@
       source.close();
       ended = true;
       var end = JSON.parse(message.data);
+      if (end.match) { showResult(end.match); } else { fetchResult(); }
       show(at);
       if (note) {
         note.textContent = "";
         note.className = "ended-note";
-        add(note, "The match is " + end.status + ". ",
+        add(note, "The match is " + end.status + ". " + (end.reason ? end.reason + " " : ""),
             add(el("a", "", "Open the full replay"), null));
         var link = note.querySelector("a");
         link.href = "/matches/" + matchId;
@@ -500,7 +554,11 @@
     .then(function (doc) {
       header = doc;
       doc.frames.forEach(take);
-      if (doc.final) { ended = true; live = false; }
+      if (doc.final) {
+        ended = true;
+        if (live) { showResult(doc.match); }  // it ended between the page and its frames
+        live = false;
+      }
       show(live ? whole.length - 1 : 0);
       if (live) { follow(); }
     })
