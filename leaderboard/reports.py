@@ -11,7 +11,7 @@ tournament again. Both the CLI (:mod:`arena.cli.standings`) and the web app
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
@@ -29,14 +29,26 @@ def played(matches: Sequence[MatchInfo]) -> list[Played]:
 
 
 def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[LeaderboardRow]:
-    """The tournament's standings as leaderboard rows (its matches rated alone)."""
-    bots = {bot_id: store.get_bot_by_id(bot_id) for bot_id in tournament.bot_ids}
+    """The tournament's standings as leaderboard rows (its matches rated alone): every bot
+    that played in it, a ladder's too (its field grows as it plays)."""
+    rows = store.tournament_standings(tournament.id)[0]
+    bots = {bot.id: bot for bot in store.bots_by_id(row.bot_id for row in rows)}
     pool = pool_of(tournament.game, tournament.options)
     return [LeaderboardRow(game=tournament.game, bot_id=row.bot_id, name=bots[row.bot_id].name,
                            version=bots[row.bot_id].version, mu=row.mu, sigma=row.sigma,
                            conservative=row.rating, matches=row.matches, wins=row.wins,
                            faults=sum(row.faults.values()), pool=pool)
-            for row in store.tournament_standings(tournament.id)[0] if row.bot_id in bots]
+            for row in rows if row.bot_id in bots]
+
+
+def _labels(store: Store, tournament: TournamentInfo, bot_ids: Iterable[int]) -> dict[int, str]:
+    """name@version of the tournament's bots and of any other of ``bot_ids`` (a ladder seats
+    new versions as it plays: its standings may name one the tournament read before did not)."""
+    labels = dict(zip(tournament.bot_ids, tournament.bots, strict=True))
+    missing = {b for b in bot_ids if b not in labels}
+    if missing:
+        labels.update({bot.id: bot.label for bot in store.bots_by_id(missing)})
+    return labels
 
 
 def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
@@ -57,9 +69,9 @@ def tournament_report(store: Store, tournament: TournamentInfo,
     if counts is None:
         counts = store.match_counts([tournament.id]).get(tournament.id, {})
     statuses = dict(counts)
-    labels = dict(zip(tournament.bot_ids, tournament.bots, strict=True))
     fmt = Format.from_settings(tournament.settings)
     rows, table = store.tournament_standings(tournament.id)  # table: in standings order
+    labels = _labels(store, tournament, [r.bot_id for r in rows])
     state = None
     if fmt.kind == VERSUS and fmt.sprt is not None:
         state = sprt_state(store.tournament_matches(tournament.id), fmt, tournament.players)
@@ -67,8 +79,8 @@ def tournament_report(store: Store, tournament: TournamentInfo,
     return {
         **tournament_json(tournament, statuses),
         "pool": pool_of(tournament.game, tournament.options),
-        "challengers": [labels[b] for b in fmt.challengers],
-        "field": [labels[b] for b in fmt.field],
+        "challengers": [labels.get(b, f"#{b}") for b in fmt.challengers],
+        "field": [labels.get(b, f"#{b}") for b in fmt.field],
         "sets": fmt.sets or None, "options": tournament.options,
         "deals": settings.get("deals", "duplicate"),
         "clocks": {"move_timeout_s": settings.get("move_timeout_s"),
@@ -80,9 +92,10 @@ def tournament_report(store: Store, tournament: TournamentInfo,
             **asdict(fmt.sprt), "llr": state.llr, "lower": state.lower, "upper": state.upper,
             "sets": state.n, "wins": state.wins, "draws": state.draws, "losses": state.losses,
             "decision": state.decision},
-        "standings": [_standing_row(place, labels.get(r.bot_id, str(r.bot_id)), r)
+        "standings": [_standing_row(place, labels.get(r.bot_id, f"#{r.bot_id}"), r)
                       for place, r in enumerate(rows, 1)],
-        "crosstable": [{"bot": labels[a], "opponent": labels[b], **cell.as_dict()}
+        "crosstable": [{"bot": labels.get(a, f"#{a}"), "opponent": labels.get(b, f"#{b}"),
+                        **cell.as_dict()}
                        for (a, b), cell in table.items()],
     }
 

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store, tournament_app
-from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.output import JsonOption, document, emit_json, inert
 from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.games import get_game
 from arena.rating.standings import paired_ranks
@@ -78,7 +78,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
         table.add_column(column, justify="left" if column == "bot" else "right",
                          no_wrap=column == "bot")
     for row in report["standings"]:
-        table.add_row(str(row["rank"]), Text(row["bot"]), f"{row['rating']:.2f}",
+        table.add_row(str(row["rank"]), Text(inert(row["bot"])), f"{row['rating']:.2f}",
                       f"{row['mu']:.2f}", f"{row['sigma']:.2f}", str(row["matches"]),
                       f"{row['win_share']:.0%}", f"{row['mean_rank']:.2f}", str(row["faults"]))
     console.print(table)
@@ -92,7 +92,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
         for number in range(1, len(bots) + 1):
             cross.add_column(str(number), justify="right")
         for number, bot in enumerate(bots, 1):
-            line: list[str | Text] = [Text(f"{number} {bot}")]
+            line: list[str | Text] = [Text(inert(f"{number} {bot}"))]
             for other in bots:
                 cell = cells.get((bot, other))
                 line.append("" if cell is None else f"{cell['share']:.0%} ({cell['n']})")
@@ -100,7 +100,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
         console.print(cross)
     faulted = [(row["bot"], row["faults_by_kind"]) for row in report["standings"] if row["faults"]]
     if faulted:
-        console.print("faults (seats, by kind):", style="bold")
+        console.print("faults (matches, by kind):", style="bold")
         for bot, kinds in faulted:
             console.print(f"  {bot}: " + ", ".join(f"{k} {n}" for k, n in kinds.items()),
                           highlight=False)

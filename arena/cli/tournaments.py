@@ -91,7 +91,7 @@ KeepGoingOption = Annotated[bool, typer.Option(
 ExecutorOption = Annotated[str, typer.Option(
     "--executor", metavar="local|ray", help="Where matches are played: local (this machine) or "
     "ray (the nodes of a Ray cluster, each match on one node, its bots started there in its "
-    "sandbox; needs pip install 'card-arena[ray]', and PostgreSQL for more than one node).")]
+    "sandbox; needs pip install 'card-arena\\[ray]', and PostgreSQL for more than one node).")]
 RayAddressOption = Annotated[str | None, typer.Option(
     "--ray-address", metavar="HOST:PORT", help="The Ray cluster's head (or 'auto'); by default "
     "RAY_ADDRESS, else Ray started on this machine alone.")]
@@ -145,14 +145,16 @@ EventDelayOption = Annotated[float, typer.Option(
     min=0.0, help="Longest an event waits to ride with a seat's next decision request before "
     "it is sent on its own; 0 sends every event at once.")]
 BotMemoryOption = Annotated[str, typer.Option(
-    help="Memory per bot, all its processes together (a memory cgroup; else address space per "
-    "process): MB, or a size like 512MB or 2GiB; 'unlimited'.")]
+    help="Memory per bot, all its processes together, every lane included (a memory cgroup; "
+    "else address space per process): MB, or a size like 512MB or 2GiB; 'unlimited'.")]
 BotCpuSecondsOption = Annotated[str, typer.Option(
     help="CPU seconds per bot process start, over all its matches; 'unlimited'.")]
 BotProcessesOption = Annotated[str, typer.Option(
-    help="Processes and threads per bot, all together (a pids cgroup); 'unlimited'.")]
+    help="Processes and threads per bot, all together, every lane included (a pids cgroup); "
+    "'unlimited'.")]
 BotCpusOption = Annotated[str, typer.Option(
-    help="Cores a bot may keep busy at once (a cpu cgroup), e.g. 1 or 0.5; 'unlimited'.")]
+    help="Cores a bot may keep busy at once, every lane included (a cpu cgroup), e.g. 1 or "
+    "0.5; 'unlimited'.")]
 BotOpenFilesOption = Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
 
 
@@ -187,7 +189,7 @@ def tournament_run(
     event_delay: EventDelayOption = 0.2,
     bot_memory: BotMemoryOption = "2048MB",
     bot_cpu_seconds: BotCpuSecondsOption = "unlimited",
-    bot_processes: BotProcessesOption = "64",
+    bot_processes: BotProcessesOption = "256",
     bot_cpus: BotCpusOption = "1",
     bot_open_files: BotOpenFilesOption = "256",
     no_sandbox: NoSandboxOption = False,
@@ -244,7 +246,7 @@ def tournament_create(
     event_delay: EventDelayOption = 0.2,
     bot_memory: BotMemoryOption = "2048MB",
     bot_cpu_seconds: BotCpuSecondsOption = "unlimited",
-    bot_processes: BotProcessesOption = "64",
+    bot_processes: BotProcessesOption = "256",
     bot_cpus: BotCpusOption = "1",
     bot_open_files: BotOpenFilesOption = "256",
     json_output: JsonOption = False,

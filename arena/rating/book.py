@@ -7,9 +7,11 @@ book gathered; a rebuild starts from an empty book and applies every finished
 match. Both go through :meth:`RatingBook.apply`, which is why the incremental
 ratings and a rebuild agree to the last bit.
 
-Per match and distinct bot: ``matches`` +1, ``wins`` +1 if any of its seats
-ranked 1, ``faults`` +1 if any of its seats faulted. A match with fewer than two
-distinct bots rates nothing and counts nothing.
+Per match and distinct bot, as :mod:`arena.rating.figures` defines every figure:
+``matches`` +1, ``wins`` +1 if one of its seats ranked 1 without a fault, ``faults``
++1 if one of its seats faulted. A match with fewer than two distinct bots rates
+nothing and counts nothing; a match in which every seat faulted counts its matches
+and faults but moves no rating and leaves no history point.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import NamedTuple, TypedDict
 
 import trueskill
 
+from arena.rating.figures import read_match
 from arena.rating.ratings import ENV, rate
 
 Key = tuple[int, str]
@@ -81,38 +84,40 @@ class RatingBook:
     def apply(
         self, game: str, match_id: int, finish_seq: int, placed: Sequence[Placed]
     ) -> list[RatingMove]:
-        """Rate one finished match; returns its history points (also kept in :attr:`history`),
-        in bot id order, none when fewer than two distinct bots took part.
+        """Count and rate one finished match; returns its history points (also kept in
+        :attr:`history`), in bot id order, none when fewer than two distinct bots took part
+        or every seat faulted (the match is not rated: :mod:`arena.rating.figures`).
 
         A rank below 1 raises ``ValueError`` (from :func:`~arena.rating.ratings.rate`)
         and leaves the book as it was.
         """
-        lines = self.lines
-        priors = {
-            p.bot_id: (line.mu, line.sigma)
-            for p in placed
-            if (line := lines.get((p.bot_id, game))) is not None
-        }
-        new = rate(priors, [(p.bot_id, p.rank) for p in placed], self.env,  # in bot id order
-                   tie_key=match_id)
-        if not new:
+        reading = read_match((p.bot_id, p.rank, "fault" if p.faulted else "") for p in placed)
+        if not reading.counted:
             return []
-        won = {p.bot_id for p in placed if p.rank == 1}
-        faulted = {p.bot_id for p in placed if p.faulted}
+        lines = self.lines
+        new: dict[int, tuple[float, float]] = {}
+        if reading.rated:
+            priors = {
+                p.bot_id: (line.mu, line.sigma)
+                for p in placed
+                if (line := lines.get((p.bot_id, game))) is not None
+            }
+            new = rate(priors, [(p.bot_id, p.rank) for p in placed], self.env,  # in bot id order
+                       tie_key=match_id)
         moves: list[RatingMove] = []
-        for bot_id, (mu, sigma) in new.items():
-            key = (bot_id, game)
+        for bot in reading.bots:
+            key = (bot.bot_id, game)
             line = lines.get(key)
             if line is None:
-                line = lines[key] = RatingLine(mu, sigma)
-            else:
-                line.mu, line.sigma = mu, sigma
+                line = lines[key] = RatingLine(self.env.mu, self.env.sigma)
+            if reading.rated:
+                line.mu, line.sigma = new[bot.bot_id]
+                moves.append({"bot_id": bot.bot_id, "game": game, "match_id": match_id,
+                              "finish_seq": finish_seq, "mu": line.mu, "sigma": line.sigma})
             line.matches += 1
-            line.wins += bot_id in won
-            line.faults += bot_id in faulted
+            line.wins += bot.won
+            line.faults += bot.fault != ""
             self.changed.add(key)
-            moves.append({"bot_id": bot_id, "game": game, "match_id": match_id,
-                          "finish_seq": finish_seq, "mu": mu, "sigma": sigma})
         self.history.extend(moves)
         return moves
 

@@ -12,13 +12,18 @@ one match adds to every pair's tally. The store keeps them up to date as it rate
 tournament's matches (and a rebuild replays them), so a report reads its lines
 instead of rating the whole tournament again; :func:`standings` and
 :func:`crosstable` are the same bookkeeping over a list of matches.
+
+What a match counts for each bot (a match once however many seats the bot filled; a
+faulted seat never a win; a match in which every seat faulted rated for no one) is
+:mod:`arena.rating.figures`'s, as it is for the arena's ratings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from arena.rating.figures import MatchReading, outcome, read_match
 from arena.rating.ratings import DEFAULT, conservative, rate
 from arena.rating.stats import Comparison, tally
 
@@ -47,7 +52,7 @@ class Standing:
     mu: float
     sigma: float
     matches: int
-    wins: int  # placed first (alone or tied)
+    wins: int  # matches it won (:mod:`arena.rating.figures`)
     mean_rank: float
     faults: dict[str, int] = field(default_factory=dict)  # by fault name
 
@@ -64,8 +69,9 @@ class Standing:
 @dataclass(slots=True)
 class StandingLine:
     """A bot's standing in one tournament so far: its rating from the tournament's matches alone
-    (the defaults until it met another bot), its seats (a bot seated twice in a match counts
-    both), the seats it placed first in, the sum of their ranks, and its faults by name."""
+    (the defaults until it met another bot), and what its matches count
+    (:mod:`arena.rating.figures`: a match once however many seats the bot filled): matches,
+    wins, the sum of its ranks, and its faults by kind."""
 
     mu: float = DEFAULT[0]
     sigma: float = DEFAULT[1]
@@ -79,6 +85,11 @@ class StandingLine:
                         self.rank_sum / self.matches if self.matches else 0.0, dict(self.faults))
 
 
+def read_seats(seats: Iterable[Seat]) -> MatchReading:
+    """:func:`arena.rating.figures.read_match` of a match's seats (in seat order)."""
+    return read_match((s.bot_id, s.rank, s.fault) for s in seats)
+
+
 class StandingsBook:
     """The lines of one tournament's bots (by bot id), moved a match at a time by :meth:`apply`,
     in schedule order. ``lines`` (taken as they are, updated in place) are where the
@@ -90,26 +101,32 @@ class StandingsBook:
         self.lines: dict[int, StandingLine] = dict(lines or {})
         self.changed: set[int] = set()
 
-    def apply(self, match_id: int, seats: Sequence[Seat]) -> None:
-        """One more finished match. A rank below 1 raises ``ValueError`` (from
-        :func:`~arena.rating.ratings.rate`) and leaves the book as it was."""
+    def apply(self, match_id: int, seats: Sequence[Seat]) -> MatchReading:
+        """One more finished match, counted and rated as :mod:`arena.rating.figures` says (a
+        match in which every seat faulted moves no rating); returns how it was read. A rank
+        below 1 raises ``ValueError`` and leaves the book as it was."""
+        reading = read_seats(seats)
+        if not reading.counted:
+            return reading
         lines = self.lines
-        priors = {s.bot_id: (line.mu, line.sigma) for s in seats
-                  if (line := lines.get(s.bot_id)) is not None}
-        new = rate(priors, [(s.bot_id, s.rank) for s in seats], tie_key=match_id)
-        for seat in seats:
-            line = lines.get(seat.bot_id)
+        new: dict[int, tuple[float, float]] = {}
+        if reading.rated:
+            priors = {s.bot_id: (line.mu, line.sigma) for s in seats
+                      if (line := lines.get(s.bot_id)) is not None}
+            new = rate(priors, [(s.bot_id, s.rank) for s in seats], tie_key=match_id)
+        for bot in reading.bots:
+            line = lines.get(bot.bot_id)
             if line is None:
-                line = lines[seat.bot_id] = StandingLine()
+                line = lines[bot.bot_id] = StandingLine()
+            if reading.rated:
+                line.mu, line.sigma = new[bot.bot_id]
             line.matches += 1
-            line.wins += seat.rank == 1
-            line.rank_sum += seat.rank
-            if seat.fault:
-                line.faults[seat.fault] = line.faults.get(seat.fault, 0) + 1
-            self.changed.add(seat.bot_id)
-        for bot_id, (mu, sigma) in new.items():
-            line = lines[bot_id]
-            line.mu, line.sigma = mu, sigma
+            line.wins += bot.won
+            line.rank_sum += bot.rank
+            if bot.fault:
+                line.faults[bot.fault] = line.faults.get(bot.fault, 0) + 1
+            self.changed.add(bot.bot_id)
+        return reading
 
     def standings(self) -> list[Standing]:
         """Every bot that played, best conservative rating first."""
@@ -129,7 +146,10 @@ def standings(played: Sequence[Played], game: str) -> list[Standing]:
 
 
 def best_ranks(seats: Iterable[tuple[int, int]]) -> dict[int, int]:
-    """Each bot's best rank among its seats of a match, from (bot id, rank) pairs."""
+    """Each bot's best rank among its seats of a match, from (bot id, rank after faults)
+    pairs: what a versus's duplicate sets compare. Any two bots compare the same way by these
+    as by their :mod:`arena.rating.figures` ranks (the ranks after faults put every faulted
+    seat behind every other seat, level with the other faulted ones)."""
     ranks: dict[int, int] = {}
     for bot_id, rank in seats:
         ranks[bot_id] = min(rank, ranks.get(bot_id, rank))
@@ -137,35 +157,29 @@ def best_ranks(seats: Iterable[tuple[int, int]]) -> dict[int, int]:
 
 
 def paired_ranks(played: Sequence[Played], a: int, b: int) -> list[tuple[int, int]]:
-    """(A's rank, B's rank) in every match both played (a bot seated twice counts its
-    better seat)."""
+    """(A's rank, B's rank) in every match both played, as :mod:`arena.rating.figures`
+    ranks a bot (its better seat when it had two; a faulted seat last)."""
     pairs = []
     for match in played:
-        ranks = best_ranks((s.bot_id, s.rank) for s in match.seats)
+        ranks = {bot.bot_id: bot.rank for bot in read_seats(match.seats).bots}
         if a in ranks and b in ranks:
             pairs.append((ranks[a], ranks[b]))
     return pairs
 
 
-def pairings(seats: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int, int, int]]:
-    """Every ordered pair of different bots of one match, from its (bot id, rank) seats:
-    ``(a, b, a's rank, b's rank)``, each bot's better seat when it had two (see
-    :func:`best_ranks`); nothing when fewer than two bots took part."""
-    ranks = best_ranks(seats)
-    for a, rank_a in ranks.items():
-        for b, rank_b in ranks.items():
-            if a != b:
-                yield a, b, rank_a, rank_b
+def pairings(seats: Iterable[Seat]) -> Iterator[tuple[int, int, int, int]]:
+    """Every ordered pair of different bots of one match, from its seats:
+    ``(a, b, a's rank, b's rank)`` (:meth:`arena.rating.figures.MatchReading.pairs`)."""
+    return read_seats(seats).pairs()
 
 
-def outcome(rank_a: int, rank_b: int) -> int:
-    """Where a pair's match goes in its ``[wins, losses, ties]`` (of ``a``): 0, 1 or 2."""
-    return 0 if rank_a < rank_b else 1 if rank_a > rank_b else 2
-
-
-def count_pairs(counts: dict[tuple[int, int], list[int]], seats: Iterable[tuple[int, int]]) -> None:
-    """Add one match to ``counts``: (a, b) -> [wins, losses, ties] of a against b."""
+def count_pairs(counts: dict[tuple[int, int], list[int]], seats: Iterable[Seat],
+                wanted: Collection[int] | None = None) -> None:
+    """Add one match to ``counts``: (a, b) -> [wins, losses, ties] of a against b (only the
+    pairs of two ``wanted`` bots, when given)."""
     for a, b, rank_a, rank_b in pairings(seats):
+        if wanted is not None and (a not in wanted or b not in wanted):
+            continue
         tally_ab = counts.get((a, b))
         if tally_ab is None:
             tally_ab = counts[a, b] = [0, 0, 0]
@@ -194,5 +208,5 @@ def crosstable(played: Sequence[Played], bot_ids: Sequence[int]) -> dict[tuple[i
     wanted = set(bot_ids)
     counts: dict[tuple[int, int], list[int]] = {}  # (a, b): [wins, losses, ties] of a
     for match in played:
-        count_pairs(counts, ((s.bot_id, s.rank) for s in match.seats if s.bot_id in wanted))
+        count_pairs(counts, match.seats, wanted)
     return cross_cells(counts, bot_ids)

@@ -72,18 +72,18 @@ from sqlmodel import Session, col, create_engine, delete, func, select
 from arena import rating
 from arena.games import base_game, pool_of
 from arena.match.faults import Fault
+from arena.rating.figures import outcome
 from arena.rating.standings import (
     Played,
     Standing,
     StandingLine,
     StandingsBook,
     cross_cells,
-    outcome,
-    pairings,
+    read_seats,
 )
 from arena.rating.standings import Seat as PlayedSeat
 from arena.rating.stats import Comparison
-from arena.storage import schema
+from arena.storage import names, schema
 from arena.storage.runs import Busy, RunLocks
 from arena.storage.tables import (
     FAULTED,
@@ -636,10 +636,12 @@ class Store:
         folder: str | None = None,
     ) -> BotInfo:
         """Register a bot: a managed one (``command``, run in ``folder``) or a remote one
-        (``token_hash``)."""
+        (``token_hash``). This is the operator's: a name an author owns, or one that reads
+        like it (:func:`~arena.storage.names.fold`), is a :class:`NotAllowedError`."""
         check_bot_name(name, "bot name")
         check_bot_name(version, "bot version")
         with self._writing("add a bot") as s:
+            _claim(s, name, None, adding=True)
             existing = s.exec(select(Bot).where(Bot.name == name, Bot.version == version)).first()
             if existing is not None:
                 hint = " (it was removed; register a new version)" if existing.removed else ""
@@ -657,20 +659,16 @@ class Store:
         """Register a submitted version of bot ``name``: its code kept once by its hash, its
         version the label (or the hash's first 12 digits). Returns the version and whether
         it is new: code this bot already has gives back that version and writes nothing. A
-        label that names other code of this bot is a :class:`StoreError`."""
+        label that names other code of this bot is a :class:`StoreError`.
+
+        Who may submit under ``name`` is :meth:`check_name_free_for`'s rule, checked again
+        here in the same transaction as the write; the operator (``author_id`` None) may add
+        a version of an author's bot, which stays the author's."""
         check_bot_name(name, "bot name")
         version = label or code.sha256[:12]
         check_bot_name(version, "bot version")
         with self._writing("submit a bot") as s:
-            owner = _name_owner(s, name)
-            if author_id is not None and owner is not None and owner != author_id:
-                raise NotAllowedError(_not_yours(s, name, owner))
-            if author_id is None and owner is not None:
-                author_id = owner  # the operator may add a version; the bot stays its author's
-            if author_id is not None and owner is None and s.exec(
-                    select(Bot.id).where(Bot.name == name)).first() is not None:
-                raise NotAllowedError(f"the bot name {name} is the operator's: submit under "
-                                      "another name")
+            author_id = _claim(s, name, author_id, adding=False)
             same = s.exec(select(Bot).where(Bot.name == name, Bot.content_hash == code.sha256)
                           .order_by(col(Bot.id))).first()
             if same is not None:
@@ -816,14 +814,11 @@ class Store:
 
     def check_name_free_for(self, name: str, author_id: int) -> None:
         """A :class:`NotAllowedError` unless ``author_id`` may submit versions of ``name``:
-        a name nobody has, or one of that author's."""
+        one of that author's names, or a new name that reads like no one else's
+        (:func:`~arena.storage.names.fold`) and like no bundled bot's."""
+        check_bot_name(name, "bot name")
         with self._reading("read a bot") as s:
-            owner = _name_owner(s, name)
-            if owner is not None and owner != author_id:
-                raise NotAllowedError(_not_yours(s, name, owner))
-            if owner is None and s.exec(select(Bot.id).where(Bot.name == name)).first() is not None:
-                raise NotAllowedError(f"the bot name {name} is the operator's: submit under "
-                                      "another name")
+            _claim(s, name, author_id, adding=False)
 
     # ---------------------------------------------------------------- tournaments
 
@@ -976,30 +971,7 @@ class Store:
                              "already") from None
 
     def _tournament_info(self, s: Session, t: Tournament) -> TournamentInfo:
-        assert t.id is not None
-        counts = dict(
-            s.execute(
-                select(Match.status, func.count())
-                .where(Match.tournament_id == t.id)
-                .group_by(Match.status)
-            ).all()
-        )
-        bot_ids = tuple(int(b) for b in t.bot_ids)
-        labels = {
-            b.id: f"{b.name}@{b.version}"
-            for b in s.exec(select(Bot).where(col(Bot.id).in_(bot_ids)))
-        }
-        return TournamentInfo(
-            id=t.id, game=t.game, players=t.players, options=dict(t.options),
-            seed=int(t.seed), repetitions=t.repetitions, settings=dict(t.settings),
-            bot_ids=bot_ids, bots=tuple(labels.get(b, f"#{b}") for b in bot_ids),
-            status=TournamentStatus.INTERRUPTED  # its run died without a word (kill -9)
-            if t.status is TournamentStatus.RUNNING and counts.keys() - {MatchStatus.PENDING}
-            and not self._runs.held(t.id) else t.status,
-            created_at=utc(t.created_at) or t.created_at,
-            finished_at=utc(t.finished_at), total=sum(counts.values()),
-            finished=counts.get(MatchStatus.FINISHED, 0),
-        )
+        return self._tournament_infos(s, [t])[0]
 
     # ---------------------------------------------------------------- matches
 
@@ -1187,6 +1159,17 @@ class Store:
             if found is None:
                 raise NotFoundError(f"no match with id {match_id}")
             return found[0]  # type: ignore[no-any-return]
+
+    def live_progress(self, match_id: int) -> tuple[MatchStatus, int | None]:
+        """A match's status and the size in bytes of its running log so far (None before its
+        first write and once it is over): what a live feed polls, reading no log, to learn
+        whether there is anything new to read."""
+        with self._reading("look at a running match's progress") as s:
+            found = s.execute(sa.select(col(Match.status), sa.func.length(col(Match.live_log)))
+                              .where(col(Match.id) == match_id)).first()
+            if found is None:
+                raise NotFoundError(f"no match with id {match_id}")
+            return MatchStatus(found[0]), None if found[1] is None else int(found[1])
 
     def deal_in_play(self, match_id: int) -> int | None:
         """Another match of the same tournament that deals the same cards (a seat rotation of a
@@ -1471,14 +1454,19 @@ class Store:
         """:meth:`_tournament_info` of many tournaments, with a query for all their counts and
         one for all their bots."""
         counts = _match_counts(s, [t.id for t in rows if t.id is not None])
-        bot_ids = {int(b) for t in rows for b in t.bot_ids}
+        # a ladder names no bots up front (its field changes as it plays): its bots are those
+        # seated in its matches so far
+        seated = _seated_bots(s, [t.id for t in rows if not t.bot_ids and t.id is not None])
+        given = {t.id: tuple(int(b) for b in t.bot_ids) or seated.get(t.id or 0, ())
+                 for t in rows}
+        bot_ids = {b for ids in given.values() for b in ids}
         labels = {b.id: f"{b.name}@{b.version}" for b in s.exec(
             select(Bot).where(col(Bot.id).in_(bot_ids)))} if bot_ids else {}
         infos = []
         for t in rows:
             assert t.id is not None
             mine = counts.get(t.id, {})
-            ids = tuple(int(b) for b in t.bot_ids)
+            ids = given[t.id]
             infos.append(TournamentInfo(
                 id=t.id, game=t.game, players=t.players, options=dict(t.options),
                 seed=int(t.seed), repetitions=t.repetitions, settings=dict(t.settings),
@@ -1597,8 +1585,7 @@ class Store:
                                              col(Match.finish_seq).is_(None)))
         book = StandingsBook(lines)
         for match in waiting:
-            book.apply(match.match_id, match.seats)
-            for a, b, rank_a, rank_b in pairings((p.bot_id, p.rank) for p in match.seats):
+            for a, b, rank_a, rank_b in book.apply(match.match_id, match.seats).pairs():
                 counts.setdefault((a, b), [0, 0, 0])[outcome(rank_a, rank_b)] += 1
         rows = book.standings()
         return rows, cross_cells(counts, [r.bot_id for r in rows])
@@ -1857,16 +1844,18 @@ class _Summaries:
 
     def add(self, pool: str, tournament_id: int | None, match_id: int,
             seats: Sequence[PlayedSeat]) -> None:
-        """One rated match (in rating order); a rank below 1 is a ValueError."""
-        ranked = [(p.bot_id, p.rank) for p in seats]
+        """One rated match (in rating order), counted as :mod:`arena.rating.figures` says; a
+        rank below 1 is a ValueError."""
         if tournament_id is not None:
             book = self.books.get(tournament_id)
             if book is None:
                 book = self.books[tournament_id] = StandingsBook()
-            book.apply(match_id, seats)
+            reading = book.apply(match_id, seats)
             pairs = self.pairs.setdefault(tournament_id, {})
+        else:
+            reading = read_seats(seats)
         head_to_head = self.head_to_head
-        for a, b, rank_a, rank_b in pairings(ranked):  # nothing unless two bots met
+        for a, b, rank_a, rank_b in reading.pairs():  # nothing unless two bots met
             found = head_to_head.get((a, pool, b))
             if found is None:
                 found = head_to_head[a, pool, b] = [0, 0, 0, 0]
@@ -1986,10 +1975,80 @@ def _name_owner(s: Session, name: str) -> int | None:
     return None if first is None else first.author_id
 
 
-def _not_yours(s: Session, name: str, owner: int) -> str:
+def _look_alikes(s: Session, name: str) -> list[tuple[str, int | None]]:
+    """Every version's (name, owner) among the registered names that fold like ``name``
+    (itself included), oldest first; the owner is the version's author, None the
+    operator."""
+    return [(str(other), None if author_id is None else int(author_id))
+            for other, author_id in s.execute(
+                sa.select(col(Bot.name), col(Bot.author_id))
+                .where(names.fold_sql(col(Bot.name)) == names.fold(name)).order_by(col(Bot.id)))]
+
+
+def _owner(s: Session, owner: int | None) -> str:
+    """``the operator`` or ``author NAME``, as messages say it."""
+    if owner is None:
+        return "the operator"
     author = s.get(Author, owner)
-    whose = f"author {author.name}" if author is not None else "another author"
-    return f"the bot name {name} belongs to {whose}: submit under another name"
+    return f"author {author.name}" if author is not None else "another author"
+
+
+def _owns(s: Session, owner: int | None) -> str:
+    """``is the operator's`` or ``belongs to author NAME``, as messages say it."""
+    return "is the operator's" if owner is None else f"belongs to {_owner(s, owner)}"
+
+
+def _claim(s: Session, name: str, author_id: int | None, *, adding: bool) -> int | None:
+    """Whether ``author_id`` (None: the operator) may register a version under ``name``,
+    and the author that version belongs to; a :class:`NotAllowedError` (one line) if not.
+
+    A name belongs to whoever registered its first version. An existing name takes
+    versions from its owner only, except that the operator may submit a version of an
+    author's bot (it stays the author's) but not ``arena bot add`` one (``adding``): that
+    would make the operator's bot a version of the author's. A new name is refused when it
+    reads like (folds as) a name someone else owns; an author may never take a bundled
+    bot's name or a look-alike of it, the operator registers those freely."""
+    if not names.fold(name):
+        raise StoreError(f"bad bot name {name!r}: it needs a letter or a digit")
+    if author_id is not None and (kept := names.reserved(name)) is not None:
+        like = "" if kept == name else f" (it reads like {kept})"
+        raise NotAllowedError(f"the bot name {name} is kept for the bundled bots{like}: "
+                              "submit under another name")
+    owners: dict[str, int | None] = {}
+    for other, owner in _look_alikes(s, name):
+        owners.setdefault(other, owner)  # a name's owner: its first version's
+    what = "submit" if author_id is not None else "register the operator's bot"
+    if name in owners:
+        owner = owners[name]
+        if owner == author_id:
+            return author_id
+        if author_id is None and not adding:
+            return owner  # the operator submits a version of an author's bot: it stays hers
+        raise NotAllowedError(f"the bot name {name} {_owns(s, owner)}: {what} under another "
+                              "name")
+    for other, owner in owners.items():
+        if owner != author_id:
+            raise NotAllowedError(f"the bot name {name} reads like {other}, which "
+                                  f"{_owns(s, owner)}: {what} under another name")
+    return author_id
+
+
+def _check_unambiguous(s: Session, name: str) -> None:
+    """Refuse to pick ``name``'s newest version when that could be another owner's than the
+    asker means: a name, or a look-alike of it, with versions of more than one owner (a
+    database from before names were owned), or a bundled bot's name held by an author.
+    ``NAME@VERSION`` says which, and always works."""
+    held = sorted(set(_look_alikes(s, name)), key=lambda pair: (pair[0], pair[1] or 0))
+    if name not in {other for other, _ in held}:
+        return  # no such bot: the caller says so
+    if len({owner for _, owner in held}) > 1:
+        listed = ", ".join(f"{other} ({_owner(s, owner)}'s)" for other, owner in held)
+        raise NotAllowedError(f"bot {name} is ambiguous: versions of {listed}; say which "
+                              "with NAME@VERSION (`arena bot list` lists them)")
+    owner = held[0][1]
+    if owner is not None and names.reserved(name) is not None:
+        raise NotAllowedError(f"bot {name} is {_owner(s, owner)}'s, not a bundled bot: say "
+                              "which version with NAME@VERSION (`arena bot list` lists them)")
 
 
 def _bot_info(bot: Bot) -> BotInfo:
@@ -2004,8 +2063,11 @@ def _bot_info(bot: Bot) -> BotInfo:
 
 
 def _find_bot(s: Session, name: str, version: str | None) -> Bot:
+    """``NAME@VERSION``, or with no version ``NAME``'s newest (not removed) version, when
+    that cannot be another owner's than meant (:func:`_check_unambiguous`)."""
     query = select(Bot).where(Bot.name == name)
     if version is None:
+        _check_unambiguous(s, name)
         query = query.where(col(Bot.removed).is_(False)).order_by(col(Bot.id).desc())
     else:
         query = query.where(Bot.version == version)
@@ -2040,6 +2102,20 @@ def _seat_bots(s: Session, match_ids: list[int]) -> dict[int, tuple[int, ...]]:
         ):
             out.setdefault(match_id, []).append(bot_id)
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _seated_bots(s: Session, tournament_ids: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """The bots with a seat in each tournament's matches, by id (for a ladder's field)."""
+    if not tournament_ids:
+        return {}
+    found: dict[int, list[int]] = {}
+    for tournament_id, bot_id in s.execute(
+            sa.select(col(Match.tournament_id), col(Seat.bot_id)).distinct()
+            .select_from(Seat).join(Match, col(Match.id) == col(Seat.match_id))
+            .where(col(Match.tournament_id).in_(tournament_ids))
+            .order_by(col(Match.tournament_id), col(Seat.bot_id))):
+        found.setdefault(int(tournament_id), []).append(int(bot_id))
+    return {t: tuple(bots) for t, bots in found.items()}
 
 
 def _seat_infos(s: Session, match_ids: list[int]) -> dict[int, tuple[SeatInfo, ...]]:

@@ -18,8 +18,11 @@ grows its tournament's schedule as it goes (:meth:`Store.append_matches`). Who p
   :attr:`LadderRules.judged_after`) plays no more; :func:`ladder_standings` says why.
 
 Every match gets a fresh secret deal (a remote bot could remember a duplicate deal, and a
-ladder's groups do not repeat). Interrupted, a ladder resumes where it stopped: its
-unfinished matches are played first, each exactly once.
+ladder's groups do not repeat). Stopped as asked (``--matches``, SIGTERM, the
+server's shutdown), a ladder reads finished, every match it began played; interrupted, it
+resumes where it stopped: its unfinished matches are played first, each exactly once.
+Either way ``arena ladder start`` goes on with it. Its tournament names no bots up front:
+its bots are those seated in its matches so far (:class:`~arena.storage.store.TournamentInfo`).
 """
 
 from __future__ import annotations
@@ -190,8 +193,10 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
                      executor_for: Callable[[], Executor] | None = None,
                      rng: random.Random | None = None) -> LadderSummary:
     """Play the ladder until ``stop`` is set (the matches under way finish; none is left
-    unfinished). The bots' processes are started once and kept while the entered versions
-    stay the same; a new version (or a suspension) restarts them between matches."""
+    unfinished); it then reads finished (until it is started again), and interrupted when
+    anything else ended it (an error, a cancellation). The bots' processes are started once
+    and kept while the entered versions stay the same; a new version (or a suspension)
+    restarts them between matches."""
     tournament = store.get_tournament(tournament_id)
     if Format.from_settings(tournament.settings).kind != LADDER:
         raise TournamentError(f"tournament {tournament_id} is not a ladder")
@@ -203,6 +208,7 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
                      rng or random.Random(secrets.randbits(64)), notice or (lambda _: None))
     began = time.perf_counter()
     submitted = data_dir / SUBMITTED_DIR
+    stopped = False  # as asked, every match begun finished
     with store.running(tournament_id):
         store.set_tournament_status(tournament_id, "running")
         try:
@@ -231,10 +237,12 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
                 finally:
                     await executor.close()
                 leftover = []
+            stopped = True
         finally:
             ladder.writer.shutdown(wait=True)
             with contextlib.suppress(StoreError):
-                store.set_tournament_status(tournament_id, "interrupted")
+                store.set_tournament_status(tournament_id,
+                                            "finished" if stopped else "interrupted")
     ladder.summary.wall_s = time.perf_counter() - began
     return ladder.summary
 

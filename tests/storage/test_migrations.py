@@ -387,13 +387,14 @@ Lines = dict[tuple[int, str], list[Any]]
 History = list[tuple[int, str, int, float, float, int]]
 
 
-def _old_ratings() -> tuple[Lines, History]:
+def _old_ratings(now: bool = False) -> tuple[Lines, History]:
     """What the store computes from MATCHES, written out again here (not the book): per
     match in finish order, ``rate`` on the priors (tied bots ordered by the match's id); per
     distinct bot one match, a win if a seat ranked 1, a fault if a seat faulted; fewer than
     two distinct bots: nothing. (The old store ordered tied bots by id instead: its last
     digits differed, which matters not here, where the upgrade must keep whatever is stored
-    and a rebuild must give what the store computes now.)"""
+    and a rebuild must give what the store computes now.) ``now``: as the store counts a win
+    now, a seat that ranked 1 without a fault (the old store counted a faulted one too)."""
     lines: Lines = {}
     history: History = []
     finished = sorted((m for m in MATCHES if m[5] is not None), key=lambda m: m[5] or 0)
@@ -405,7 +406,8 @@ def _old_ratings() -> tuple[Lines, History]:
             line = lines.setdefault((bot, GAME), [0.0, 0.0, 0, 0, 0])
             line[0], line[1] = mu, sigma
             line[2] += 1
-            line[3] += any(b == bot and rank == 1 for b, _s, rank, _f in seats)
+            line[3] += any(b == bot and rank == 1 and not (now and fault)
+                           for b, _s, rank, fault in seats)
             line[4] += any(b == bot and fault for b, _s, _r, fault in seats)
             history.append((bot, GAME, match_id, mu, sigma, seq))
     return lines, history
@@ -626,7 +628,9 @@ def test_upgrading_a_database_of_the_old_arena_loses_nothing(url: str) -> None:
 
     assert rated() == (lines, sorted(history, key=lambda p: (p[5], p[0])))  # exact floats
     assert store.rebuild_ratings() == sum(m[5] is not None for m in MATCHES)
-    assert rated() == (lines, sorted(history, key=lambda p: (p[5], p[0])))
+    recounted, _ = _old_ratings(now=True)  # match 4's faulted first place is no win now
+    assert recounted != lines
+    assert rated() == (recounted, sorted(history, key=lambda p: (p[5], p[0])))
 
     # and the store carries on from there: the interrupted tournament resumes
     todo = store.claim_unfinished(2)

@@ -6,6 +6,7 @@ real PostgreSQL server."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from arena.games import pool_of
+from arena.rating.figures import read_match
 from arena.rating.standings import crosstable, standings
 from arena.storage.store import HeadToHead, MatchResult, ScheduledMatch, Store
 from arena.storage.tables import SUMMARY_TABLES
@@ -21,15 +23,13 @@ from leaderboard.reports import tournament_report
 from tests.conftest import new_postgres_database
 from tests.helpers import GAME, arena
 
-OLD_HEAD_TO_HEAD = """
-SELECT o.bot_id, MIN(me.rank), MIN(o.rank)
-FROM rating_history h
-JOIN seat me ON me.match_id = h.match_id AND me.bot_id = h.bot_id
-JOIN seat o ON o.match_id = h.match_id AND o.bot_id != h.bot_id
-WHERE h.bot_id = :bot AND h.game = :pool
-GROUP BY h.match_id, o.bot_id
+RATED_SEATS = """
+SELECT m.id, m.game, m.options, s.bot_id, s.rank, s.fault
+FROM "match" m JOIN seat s ON s.match_id = m.id
+WHERE m.status = 'finished' AND m.finish_seq IS NOT NULL
+ORDER BY m.id, s.seat
 """
-"""What the bot page counted over every seat of a bot's matches before the summaries."""
+"""The seats of every rated match, from which a bot's head-to-head is recounted."""
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -39,14 +39,25 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'arena.db'}"
 
 
-def _old_head_to_head(store: Store, bot_id: int, pool: str) -> list[HeadToHead]:
-    counts: dict[int, list[int]] = {}
+def _recounted_head_to_head(store: Store, bot_id: int, pool: str) -> list[HeadToHead]:
+    """A bot's head-to-head in a pool counted afresh from the seats of every rated match (as
+    :mod:`arena.rating.figures` reads a match)."""
+    seats: dict[int, list[tuple[int, int, str]]] = {}
+    pools: dict[int, str] = {}
     with sa.create_engine(store.url, poolclass=sa.pool.NullPool).connect() as conn:
-        for opponent, mine, theirs in conn.execute(sa.text(OLD_HEAD_TO_HEAD),
-                                                   {"bot": bot_id, "pool": pool}):
-            found = counts.setdefault(int(opponent), [0, 0, 0, 0])
-            found[0 if mine < theirs else 1 if mine > theirs else 2] += 1
-            found[3] += int(mine)
+        for match_id, game, options, bot, rank, fault in conn.execute(sa.text(RATED_SEATS)):
+            chosen = json.loads(options) if isinstance(options, str) else options
+            pools[match_id] = pool_of(game, chosen)
+            seats.setdefault(match_id, []).append((int(bot), int(rank), fault or ""))
+    counts: dict[int, list[int]] = {}
+    for match_id, seated in seats.items():
+        if pools[match_id] != pool:
+            continue
+        for a, opponent, mine, theirs in read_match(seated).pairs():
+            if a == bot_id:
+                found = counts.setdefault(opponent, [0, 0, 0, 0])
+                found[0 if mine < theirs else 1 if mine > theirs else 2] += 1
+                found[3] += mine
     return [HeadToHead(pool, opponent, *found) for opponent, found in sorted(counts.items())]
 
 
@@ -61,7 +72,8 @@ def _summary_rows(store: Store) -> dict[str, list[tuple[Any, ...]]]:
 
 def assert_summaries_as_recomputed(store: Store) -> None:
     """Every tournament's standings and crosstable as the report computed them from its
-    finished matches, and every bot's head-to-head as the bot page counted it; exact floats."""
+    finished matches, and every bot's head-to-head counted afresh from the seats; exact
+    floats."""
     for tournament in store.list_tournaments():
         played = store.tournament_played(tournament.id)
         old = standings(played, tournament.game)
@@ -70,7 +82,8 @@ def assert_summaries_as_recomputed(store: Store) -> None:
         assert list(table.items()) == list(crosstable(played, [r.bot_id for r in old]).items())
     for bot in store.list_bots(include_removed=True):
         pools = sorted({r.pool for r in store.bot_ratings(bot.id)})
-        expected = [row for pool in pools for row in _old_head_to_head(store, bot.id, pool)]
+        expected = [row for pool in pools
+                    for row in _recounted_head_to_head(store, bot.id, pool)]
         assert store.head_to_head(bot.id) == expected
 
 

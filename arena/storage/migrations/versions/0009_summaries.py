@@ -1,13 +1,15 @@
 """Summaries of the rated matches, kept as matches are rated: head-to-head and tournament standings.
 
 ``head_to_head``: a bot against each opponent in each rating pool, over the rated
-matches both took a seat in (a bot in two seats counts its better one): how often it
+matches both took a seat in (a bot in two seats counts its better one, a faulted seat
+last, as :mod:`arena.rating.figures` reads a match): how often it
 placed above, below and level with the opponent, and the sum of its ranks there.
 A bot's page reads its rows instead of counting over every seat of its matches.
 
 ``tournament_standing``: each bot's standing in each tournament, the tournament's
 rated matches rated alone (TrueSkill, in schedule order, from the default rating):
-mu, sigma, seats, seats placed first, the sum of their ranks, faults by name.
+mu, sigma, matches, wins, the sum of its ranks, faults by name (a match once per bot:
+:mod:`arena.rating.figures`).
 ``tournament_pair``: the tournament's crosstable, a row per ordered pair of bots that
 shared a rated match of it: wins, losses, ties. ``arena tournament show``, ``arena
 leaderboard --tournament`` and the tournament's page read them instead of rating the
@@ -44,7 +46,15 @@ depends_on: str | None = None
 RATED_IN_TOURNAMENT = ("m.tournament_id IS NOT NULL AND m.status = 'finished' "
                        "AND m.finish_seq IS NOT NULL")
 
-HEAD_TO_HEAD = """
+
+def _place(seat: str) -> str:
+    """A seat's rank as :mod:`arena.rating.figures` reads it: a faulted seat is last (the
+    match's number of seats)."""
+    return (f"CASE WHEN COALESCE({seat}.fault, '') <> '' THEN (SELECT COUNT(*) FROM seat x "
+            f"WHERE x.match_id = {seat}.match_id) ELSE {seat}.rank END")
+
+
+HEAD_TO_HEAD = f"""
 INSERT INTO head_to_head (bot_id, pool, opponent_id, wins, losses, ties, rank_sum)
 SELECT bot_id, pool, opponent_id,
        SUM(CASE WHEN mine < theirs THEN 1 ELSE 0 END),
@@ -52,7 +62,7 @@ SELECT bot_id, pool, opponent_id,
        SUM(CASE WHEN mine = theirs THEN 1 ELSE 0 END),
        SUM(mine)
 FROM (SELECT h.bot_id AS bot_id, h.game AS pool, o.bot_id AS opponent_id,
-             MIN(me.rank) AS mine, MIN(o.rank) AS theirs
+             MIN({_place("me")}) AS mine, MIN({_place("o")}) AS theirs
       FROM rating_history h
       JOIN seat me ON me.match_id = h.match_id AND me.bot_id = h.bot_id
       JOIN seat o ON o.match_id = h.match_id AND o.bot_id != h.bot_id
@@ -67,11 +77,11 @@ SELECT a.tournament_id, a.bot_id, b.bot_id,
        SUM(CASE WHEN a.best > b.best THEN 1 ELSE 0 END),
        SUM(CASE WHEN a.best = b.best THEN 1 ELSE 0 END)
 FROM (SELECT m.tournament_id AS tournament_id, s.match_id AS match_id, s.bot_id AS bot_id,
-             MIN(s.rank) AS best
+             MIN({_place("s")}) AS best
       FROM "match" m JOIN seat s ON s.match_id = m.id
       WHERE {RATED_IN_TOURNAMENT}
       GROUP BY m.tournament_id, s.match_id, s.bot_id) a
-JOIN (SELECT s.match_id AS match_id, s.bot_id AS bot_id, MIN(s.rank) AS best
+JOIN (SELECT s.match_id AS match_id, s.bot_id AS bot_id, MIN({_place("s")}) AS best
       FROM "match" m JOIN seat s ON s.match_id = m.id
       WHERE {RATED_IN_TOURNAMENT}
       GROUP BY s.match_id, s.bot_id) b ON b.match_id = a.match_id AND b.bot_id != a.bot_id
