@@ -1,17 +1,20 @@
-"""``arena leaderboard``, ``arena ratings rebuild`` and ``arena match list|show``."""
+"""``arena leaderboard``, ``arena ratings rebuild`` and ``arena match list|show|watch``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
 from rich.text import Text
 
+from arena.app.watch import NotStarted, WatchUpdate, follow
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, match_app, open_store
 from arena.cli.output import (
     JsonOption,
     document,
     emit_json,
+    inert,
     leaderboard_json,
     log_json,
     match_json,
@@ -20,7 +23,7 @@ from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.cli.standings import tournament_leaderboard
 from arena.games import get_game
 from arena.match.replay import describe, read_log, view
-from arena.storage.store import LeaderboardRow
+from arena.storage.store import LeaderboardRow, MatchStatus
 from leaderboard.terminal import print_leaderboard, render_matches
 
 
@@ -125,9 +128,16 @@ def match_show(
         return
     console.print(render_matches([match]))
     if match.node is not None:  # played elsewhere: where, and where its logs are (never wrapped)
-        console.print(Text(f"played on: {match.node}"), highlight=False, soft_wrap=True)
+        console.print(Text(inert(f"played on: {match.node}")), highlight=False, soft_wrap=True)
     if lines is None:
-        console.print(f"match {match_id} is {match.status}: no log yet")
+        if match.status is MatchStatus.RUNNING:
+            console.print(f"match {match_id} is running: its log is shown once it has finished; "
+                          f"follow its public view with `arena match watch {match_id}`")
+        elif match.status is MatchStatus.PENDING:
+            console.print(f"match {match_id} has not started: once it runs, follow it with "
+                          f"`arena match watch {match_id}`")
+        else:
+            console.print(f"match {match_id} is {match.status}: it has no log")
         return
     title = "full record" if seat is None else f"as seat {seat} saw it"
     console.print(f"log of match {match_id}, {title}", style="bold")
@@ -137,10 +147,67 @@ def match_show(
             console.print(f"  seat {line.seat} chose {describe(line.value)}{how}",
                           highlight=False)
         elif line.kind == "fault":
-            console.print(Text(f"  seat {line.seat} is out of the match: {line.value.fault} "
-                               f"({line.value.reason})", style="red"), highlight=False)
+            # the reason may be the bot's own words (an error it reported): inert
+            console.print(Text(inert(f"  seat {line.seat} is out of the match: "
+                                     f"{line.value.fault} ({line.value.reason})"), style="red"),
+                          highlight=False)
         else:
             to = "" if line.audience is None or seat is not None else \
                 f"  (seen by {', '.join(map(str, sorted(line.audience)))})"
-            console.print(Text(f"  {describe(line.value)}").append(to, style="dim"),
+            console.print(Text(inert(f"  {describe(line.value)}")).append(to, style="dim"),
                           highlight=False)
+
+
+@match_app.command("watch")
+def match_watch(
+    match_id: Annotated[int, typer.Argument(help="The match's id.")],
+    db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
+) -> None:
+    """Follow a match's public view: each public event as a line as it is played, then its
+    result (a finished match: its public events and its result at once). On this machine's
+    database, or a server's with --arena (WatchMatch). Ctrl-C stops watching."""
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            _print_watch(client.watch_match(match_id))
+        return
+    store = open_store(db, reading=True)
+    try:
+        _print_watch(follow(store, match_id))
+    except NotStarted as err:
+        raise Failure(str(err)) from None
+
+
+def _print_watch(updates: Iterator[WatchUpdate]) -> None:
+    """Print a watch's updates: a header, each public event, and the result at the end."""
+    first = True
+    for update in updates:
+        if first:
+            first = False
+            if not update.ended:
+                doing = "has not started yet: waiting for it" if update.status == "pending" \
+                    else "is running: its public events as they are played (Ctrl-C to stop)"
+                console.print(Text(inert(f"match {update.match_id} ({update.game}) {doing}")),
+                              highlight=False)
+        for event in update.events:
+            console.print(Text(inert(f"  {describe(event)}")), highlight=False)
+        if update.ended:
+            _print_result(update)
+        console.file.flush()  # each line as it comes, through a pipe too
+
+
+def _print_result(update: WatchUpdate) -> None:
+    if update.status != "finished":
+        console.print(Text(inert(f"match {update.match_id} ({update.game}) is {update.status}: "
+                                 "it has no result")), highlight=False)
+        return
+    console.print(Text(inert(f"match {update.match_id} ({update.game}) finished"), style="bold"),
+                  highlight=False)
+    for seat in sorted(update.seats, key=lambda s: (s.rank is None, s.rank or 0, s.seat)):
+        rank = "-" if seat.rank is None else str(seat.rank)
+        score = "-" if seat.score is None else f"{seat.score:g}"
+        fault = f"  fault: {seat.fault}" if seat.fault else ""
+        console.print(Text(inert(f"  rank {rank}  seat {seat.seat}  {seat.bot}  score {score}"
+                                 f"{fault}")), highlight=False)

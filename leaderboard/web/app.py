@@ -7,7 +7,10 @@ script from elsewhere. FastAPI's interactive docs would load theirs from a CDN, 
 are off; the OpenAPI description itself is at ``/openapi.json``.
 
 The routes are synchronous: FastAPI runs them in its thread pool, so a slow query never
-holds up the event loop (which ``arena serve`` shares with its gRPC services).
+holds up the event loop (which ``arena serve`` shares with its gRPC services). The live
+feeds are the exception: they wait in the loop, fed by one reader per match
+(:mod:`arena.app.live`), and have caps. What of a match is shown, and when, is
+:mod:`arena.app.visibility`'s rule.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ def create_app(store: Store) -> FastAPI:
                   docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     app.state.store = store
     app.state.reports = pages.ReportCache()
+    app.state.feeds = replay.live_feeds(store)  # one reader per followed match, and the caps
     warm_templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)

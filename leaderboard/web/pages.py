@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from arena.app.visibility import hidden_reasons
 from arena.games import all_games, base_game, get_game
 from arena.match.faults import Fault
 from arena.rating.stats import tally
@@ -418,8 +419,8 @@ def _fault_json(fault: FaultInfo, reason: str | None = None) -> dict[str, Any]:
 def _faults_json(store: Store, faults: list[FaultInfo]) -> list[dict[str, Any]]:
     """The faults with their reasons: ``null`` for a match played before reasons were kept,
     and for one whose deal another rotation has still to play (a bot's own error message
-    may name its cards)."""
-    hidden = store.deals_in_play([f.match_id for f in faults if f.reason])
+    may name its cards: :func:`arena.app.visibility.hidden_reasons` decides)."""
+    hidden = hidden_reasons(store, [f.match_id for f in faults if f.reason])
     return [_fault_json(f, None if f.match_id in hidden else f.reason) for f in faults]
 
 

@@ -5,13 +5,24 @@
   frames below (``static/replay.js``); a running match is followed live.
 * ``GET /api/matches/{id}/replay?view=public|seat:N|full``: the frames of the match from
   that view (:mod:`leaderboard.web.frames`). A running match has its public view only,
-  from the log it has so far; seat and full views open once the match has finished *and*
-  every match dealing the same cards (another seat rotation of a duplicate deal) has
-  finished too, since those views show the hidden cards of the deal.
+  from the log it has so far; seat and full views open once the match has finished.
 * ``GET /api/matches/{id}/live``: server-sent events while the match runs: each new public
   frame (``event: frame``, its ``id`` the count of frames sent), then, once the match is
   over, its last frames and ``event: end``. ``?after=N`` (or ``Last-Event-ID``) skips the
   frames a client has.
+
+Who may see what, and when, is :mod:`arena.app.visibility`'s one rule (the web is public: it
+asks it as anyone but the operator). In short: nothing at all of a *finished* match (page,
+replay in any view, live feed, its seats' fault reasons) while another seat rotation of its
+deal (a match dealing the same cards) is unfinished, since even its public events show
+that deal's cards; the public view only of a pending or running match.
+
+The live feeds share one reader per match (:mod:`arena.app.live`: it polls the match's
+status and the size of its running log, and builds the new public frames once for every
+spectator) and have caps: :data:`MAX_FEEDS` in all, :data:`MAX_FEEDS_PER_MATCH` on one match,
+:data:`MAX_FEEDS_PER_CLIENT` from one address; over a cap is a 429 with one line. A feed on a
+match that has not started ends after :data:`arena.app.live.PENDING_LIMIT_S`, its ``end``
+saying why.
 
 The frames are built by stepping the engine through the stored log (from the match's
 stored deal seed, which never leaves the server) and kept, serialized, in a cache by
@@ -21,7 +32,6 @@ log so far, so that every spectator shares one build per write).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from collections import OrderedDict
@@ -33,17 +43,25 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from arena.app import visibility
+from arena.app.live import PENDING_LIMIT_S, Feed, FeedRefused, LiveFeeds, Snapshot
+from arena.app.visibility import Refusal, Sight
 from arena.games import get_game
 from arena.match.replay import ReplayError, read_log
-from arena.storage.store import MatchInfo, MatchStatus, Store
+from arena.storage.store import MatchInfo, MatchStatus, Store, StoreError
 from leaderboard.documents import JSON_VERSION, match_json
 from leaderboard.web.app import TEMPLATES, store_of
+from leaderboard.web.common import error_response
 from leaderboard.web.frames import VIEW_HELP, View, ViewError, frames, private_fields
 
 router = APIRouter()
 
-LIVE_POLL_S = 0.5
-"""How often the live feed looks for a running match's new steps."""
+MAX_FEEDS = 256
+"""Live feeds open at once on the server, in all."""
+MAX_FEEDS_PER_MATCH = 64
+"""Live feeds open at once on one match."""
+MAX_FEEDS_PER_CLIENT = 8
+"""Live feeds open at once from one client address."""
 KEEPALIVE_S = 15.0
 """A comment line on a quiet live feed this often, so that proxies keep it open."""
 CACHE_BYTES = 64 * 1024 * 1024
@@ -124,18 +142,22 @@ def build(match: MatchInfo, data: bytes, view: View, final: bool) -> Built:
 # ---------------------------------------------------------------- who may see what
 
 
-def private_refusal(store: Store, match: MatchInfo) -> str | None:
-    """Why the seat and full views of a match are not shown (None: they are)."""
-    if match.log is None or match.status in (MatchStatus.PENDING, MatchStatus.RUNNING):
-        state = "not started" if match.status is MatchStatus.PENDING else str(match.status)
-        return (f"match {match.id} is {state}: its seat and full views open once it has "
-                "finished; until then only view=public is shown")
-    other = store.deal_in_play(match.id)
-    if other is not None:
-        return (f"match {match.id} deals the same cards as match {other}, which is not "
-                "finished yet: its seat and full views open once that match has finished; "
-                "until then only view=public is shown")
-    return None
+def _sight(view: View) -> Sight:
+    return Sight.FULL if view.full else Sight.SEAT if view.seat is not None else Sight.PUBLIC
+
+
+def _said(refused: Refusal) -> str:
+    """A refusal in the web's words."""
+    if refused.public_meanwhile:
+        return f"{refused.text}; until then only view=public is shown"
+    return refused.text
+
+
+def refusal(store: Store, match: MatchInfo, view: View) -> str | None:
+    """Why ``view`` of ``match`` is not shown on the web (None: it is):
+    :func:`arena.app.visibility.refusal`, for anyone."""
+    refused = visibility.refusal(store, match, _sight(view))
+    return None if refused is None else _said(refused)
 
 
 def _view(match: MatchInfo, text: str) -> View:
@@ -191,10 +213,9 @@ def api_replay(request: Request, match_id: int, view: str = ViewQuery) -> Respon
     store = store_of(request)
     match = store.get_match(match_id)
     chosen = _view(match, view)
-    if chosen.private:
-        refused = private_refusal(store, match)
-        if refused is not None:
-            raise HTTPException(403, refused)
+    refused = refusal(store, match, chosen)
+    if refused is not None:
+        raise HTTPException(403, refused)
     built = replay_frames(request, match, chosen)
     return Response(replay_document(match, chosen, built, len(match.seats)),
                     media_type="application/json",
@@ -206,65 +227,130 @@ def page_match(request: Request, match_id: int, view: str = ViewQuery) -> Respon
     store = store_of(request)
     match = store.get_match(match_id)
     chosen = _view(match, view)
-    refused = private_refusal(store, match)
-    if chosen.private and refused is not None:
+    refused = refusal(store, match, chosen)
+    if refused is not None:
         raise HTTPException(403, refused)
+    private_refused = refusal(store, match, View(full=True))  # the other views it offers
     game = get_game(match.game)
     views = [("public", "public view")] + [
         (f"seat:{s.seat}", f"seat {s.seat}: {s.bot}") for s in match.seats] + [("full", "full deal")]
     return TEMPLATES.TemplateResponse(request, "match.html", {
         "m": match_json(match), "options": dict(match.options), "title": game.title,
-        "game": game.name, "view": chosen.name, "views": views, "private_refused": refused,
+        "game": game.name, "view": chosen.name, "views": views, "private_refused": private_refused,
         "live": match.status is MatchStatus.RUNNING and match.log is None,
         "api": f"/api/matches/{match.id}/replay?view={chosen.name}",
     })
 
 
 @router.get("/api/matches/{match_id}/live", tags=["matches"],
-            summary="A running match's public view as server-sent events (frame ..., end)")
+            summary="A running match's public view as server-sent events (frame ..., end)",
+            responses={429: {"description": "Too many live feeds open (from this address, on "
+                             "this match, or on the server)"}})
 async def api_live(request: Request, match_id: int,
                    after: int = Query(0, ge=0, description="Frames the client has already.")
-                   ) -> StreamingResponse:
-    store = store_of(request)
-    await run_in_threadpool(store.get_match, match_id)  # an unknown match: 404 now
+                   ) -> Response:
+    feeds = feeds_of(request)
+    try:  # over a cap: refused at once, before anything is read
+        feed = feeds.open(match_id, request.client.host if request.client else "unknown")
+    except FeedRefused as err:
+        return error_response(request, 429, f"{err.limit} live feeds are open from your "
+                              "address already; close one first" if err.cap == "client"
+                              else str(err))
+    try:
+        store = store_of(request)
+        match = await run_in_threadpool(store.get_match, match_id)  # an unknown match: 404
+        refused = await run_in_threadpool(refusal, store, match, View())
+        if refused is not None:
+            raise HTTPException(403, refused)
+    except BaseException:
+        feed.close()
+        raise
     last = request.headers.get("last-event-id", "")
     start = max(after, int(last) if last.isdigit() else 0)
-    return StreamingResponse(_live(request, match_id, start), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return _FeedResponse(feed, _live(feed, start), media_type="text/event-stream",
+                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-async def _live(request: Request, match_id: int, sent: int) -> AsyncIterator[str]:
-    """The live feed: new public frames as the match goes, then ``end``."""
-    store = store_of(request)
-    yield "retry: 2000\n\n"
-    quiet = 0.0
-    while True:
-        match, built = await run_in_threadpool(_live_frames, request, store, match_id)
-        fresh = built.frames[sent:]
-        for number, frame in enumerate(fresh, start=sent + 1):
-            yield f"id: {number}\nevent: frame\ndata: {frame}\n\n"
-        sent = max(sent, len(built.frames))
-        if built.final:
-            end = {"status": str(match.status), "steps": len(built.frames), "error": built.error,
-                   "match": match_json(match)}
-            yield f"event: end\ndata: {_dumps(end)}\n\n"
+class _FeedResponse(StreamingResponse):
+    """A live feed's response: its place is given back however the response ends, even when
+    the client has gone before its first line (then the stream never starts)."""
+
+    def __init__(self, feed: Feed[LiveFrames], content: AsyncIterator[str], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.feed = feed
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.feed.close()
+
+
+LiveFrames = tuple[MatchInfo, Built]
+
+
+def _live_frames(snapshot: Snapshot) -> LiveFrames:
+    """The public frames of a reader's snapshot, built once for every feed on the match: from
+    the log so far while it runs, from its final log once over."""
+    match, over = snapshot.match, snapshot.over
+    if snapshot.log is None:
+        return match, Built((), final=over)
+    return match, build(match, snapshot.log, View(), final=over)
+
+
+def live_feeds(store: Store) -> LiveFeeds[LiveFrames]:
+    """The web app's live feeds over ``store``, with the web's caps."""
+    return LiveFeeds(store, _live_frames, total=MAX_FEEDS, per_match=MAX_FEEDS_PER_MATCH,
+                     per_client=MAX_FEEDS_PER_CLIENT)
+
+
+def feeds_of(request: Request) -> LiveFeeds[LiveFrames]:
+    feeds: LiveFeeds[LiveFrames] = request.app.state.feeds
+    return feeds
+
+
+def _end(status: str, steps: int, *, error: str | None = None, reason: str | None = None,
+         match: MatchInfo | None = None) -> str:
+    end = {"status": status, "steps": steps, "error": error, "reason": reason,
+           "match": None if match is None else match_json(match)}
+    return f"event: end\ndata: {_dumps(end)}\n\n"
+
+
+async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
+    """The live feed: new public frames as the match goes, then ``end`` (with the reason when
+    the match's last frames are not shown, or when it did not start in time)."""
+    with feed:
+        yield "retry: 2000\n\n"
+        try:
+            async for update in feed.updates(KEEPALIVE_S):
+                if update is None:
+                    yield ": keep-alive\n\n"
+                    continue
+                snapshot = update.snapshot
+                match, built = update.value
+                if snapshot.over:
+                    refused = visibility.may_show(match.id, match.status, Sight.PUBLIC,
+                                                  operator=False, in_play=snapshot.in_play)
+                    if refused is not None:  # its last frames show the cards of a deal in play
+                        yield _end(str(match.status), sent, reason=refused.text)
+                        return
+                for number, frame in enumerate(built.frames[sent:], start=sent + 1):
+                    yield f"id: {number}\nevent: frame\ndata: {frame}\n\n"
+                sent = max(sent, len(built.frames))
+                if snapshot.over:
+                    yield _end(str(match.status), len(built.frames), error=built.error,
+                               match=match)
+                    return
+        except StoreError as err:
+            yield _end("unknown", sent, reason=str(err))
             return
-        if fresh:
-            quiet = 0.0
-        elif quiet >= KEEPALIVE_S:
-            yield ": still running\n\n"
-            quiet = 0.0
-        if await request.is_disconnected():
-            return
-        await asyncio.sleep(LIVE_POLL_S)
-        quiet += LIVE_POLL_S
+        if feed.expired:
+            yield _end(str(MatchStatus.PENDING), sent,
+                       reason=f"match {feed.match_id} has not started after "
+                              f"{PENDING_LIMIT_S:g} s: this feed ends; open it again once "
+                              "the match runs")
 
 
-def _live_frames(request: Request, store: Store, match_id: int) -> tuple[MatchInfo, Built]:
-    """The match now and its public frames (its final ones once it has finished)."""
-    match = store.get_match(match_id)
-    return match, replay_frames(request, match, View())
-
-
-__all__ = ["FrameCache", "api_live", "api_replay", "build", "cache_of", "page_match",
-           "private_refusal", "router"]
+__all__ = ["MAX_FEEDS", "MAX_FEEDS_PER_CLIENT", "MAX_FEEDS_PER_MATCH", "FrameCache",
+           "api_live", "api_replay", "build", "cache_of", "feeds_of", "live_feeds", "page_match",
+           "refusal", "router"]

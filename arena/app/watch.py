@@ -1,0 +1,103 @@
+"""Watching a match from a terminal: its public events as they come, then its result.
+
+``arena match watch ID`` follows a match on this machine's store (:func:`follow`) or on a
+server (the operator service's ``WatchMatch``, through its client); both give the same
+:class:`WatchUpdate` values, so the command prints them one way. What is shown is the public
+view only: the events every seat may see (as the web's live feed and ``WatchMatch`` show),
+never a seat's own cards, while the match runs or after.
+
+Locally a match is followed the way the live feeds follow one (:mod:`arena.app.live`): its
+status and the size of its running log are polled (no log read), and only when the log has
+grown is it read and its new public events taken. The running log is always a prefix of the
+final one, so once the match is over the final log's events follow on from those shown.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.app.live import OVER, PENDING_LIMIT_S, POLL_S
+from arena.match.replay import read_log
+from arena.storage.store import MatchInfo, MatchStatus, Store
+
+
+class NotStarted(Exception):
+    """The watched match did not start within :data:`~arena.app.live.PENDING_LIMIT_S`."""
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A seat of a watched match: its bot, and once the match is over its rank and score."""
+
+    seat: int
+    bot: str
+    rank: int | None = None
+    score: float | None = None
+    fault: str | None = None
+
+
+@dataclass(frozen=True)
+class WatchUpdate:
+    """What a watch learnt: the match as it stands, its public ``events`` since the last
+    update (typed game events, in order), and whether it is over (``ended``)."""
+
+    match_id: int
+    game: str
+    status: str
+    seats: tuple[SeatResult, ...]
+    events: tuple[Any, ...] = ()
+    ended: bool = False
+
+
+def public_events(game: str, data: bytes | None) -> list[Any]:
+    """The events of a log that every seat may see, in order."""
+    if not data:
+        return []
+    return [line.value for line in read_log(game, data)
+            if line.kind == "event" and line.audience is None]
+
+
+def _update(match: MatchInfo, events: Sequence[Any], ended: bool) -> WatchUpdate:
+    seats = tuple(SeatResult(s.seat, s.bot, s.rank, s.score, str(s.fault) or None)
+                  for s in match.seats)
+    return WatchUpdate(match.id, match.game, str(match.status), seats, tuple(events), ended)
+
+
+def follow(store: Store, match_id: int, *, poll_s: float = POLL_S,
+           pending_limit_s: float = PENDING_LIMIT_S,
+           sleep: Callable[[float], None] = time.sleep) -> Iterator[WatchUpdate]:
+    """The match as it stands, then each batch of new public events, then (``ended``) its
+    last events with its result. A match that has not started is waited for, up to
+    ``pending_limit_s`` (then :class:`NotStarted`); an unknown one: the store's error."""
+    match = store.get_match(match_id)
+    sent, size, first = 0, None, True
+    began = time.monotonic()
+    while True:
+        if match.status in OVER:
+            events = public_events(match.game, match.log)
+            yield _update(match, events[sent:], True)
+            return
+        status, now = store.live_progress(match_id)
+        if status != match.status:  # started or ended: read it whole, once
+            match = store.get_match(match_id)
+            continue
+        if match.status is MatchStatus.PENDING:
+            if first:
+                yield _update(match, (), False)
+                first = False
+            if time.monotonic() - began > pending_limit_s:
+                raise NotStarted(f"match {match_id} has not started after {pending_limit_s:g} s: "
+                                 "watch it again once it runs")
+        elif first or now != size:
+            events = public_events(match.game, None if now is None else store.live_log(match_id))
+            if first or len(events) > sent:
+                yield _update(match, events[sent:], False)
+                sent = len(events)
+            size, first = now, False
+        sleep(poll_s)
+
+
+__all__ = ["NotStarted", "SeatResult", "WatchUpdate", "follow", "public_events"]
