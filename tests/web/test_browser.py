@@ -55,7 +55,10 @@ def page(tmp_path: Path) -> Iterator[Any]:
         tab = browser.new_page(viewport={"width": 1360, "height": 1000})
         errors: list[str] = []
         tab.on("pageerror", lambda error: errors.append(str(error)))
-        tab.set_default_timeout(15_000)
+        # a safety net, not a guess at speed: every expectation waits for its event, and a
+        # machine at a load of 10 can take this long to play the moves behind one
+        tab.set_default_timeout(90_000)
+        playwright.expect.set_options(timeout=90_000)  # expect's own default is 5 s
         yield tab
         browser.close()
         assert not errors, errors
@@ -132,7 +135,7 @@ def test_a_spectator_clicks_through_the_arena(arena_site: tuple[Server, Gated], 
     events_now = page.locator("#log li").count()
     shot("7-live")
     gated.gate.touch()  # the held bot answers: the match goes on
-    expect(page.locator("#log li")).not_to_have_count(events_now, timeout=20_000)
+    expect(page.locator("#log li")).not_to_have_count(events_now, timeout=120_000)
     assert int(page.locator("#slider").get_attribute("max") or 0) > steps_now
-    expect(page.locator("#full-replay")).to_be_visible(timeout=30_000)
+    expect(page.locator("#full-replay")).to_be_visible(timeout=180_000)
     shot("8-live-ended")
