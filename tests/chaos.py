@@ -6,11 +6,19 @@ attack may hurt another bot or win its attacker more than its twin, and no bot
 process may outlive the tournament.
 
     python -m tests.chaos [--players 2] [--repetitions 2] [--parallel 4] [--db chaos.db]
-                          [--attackers all|none|NAME,NAME...]
+                          [--bots all|NAME,NAME...] [--attackers all|none|NAME,NAME...]
+                          [--no-keep-going]
 
-The hostile bots need the sandbox (bubblewrap): without it they are left out. The
-exit code is 1 when a match is unfinished, an attacker wins more seats than its twin
-beyond noise, or a bot process outlives the tournament.
+The run plays on when a bot is gone before its first match (``arena tournament run
+--keep-going``): the seats of a bot that kills itself at start (the ``quitter``
+attacker, or the ``connections`` one when its children take its socket's every
+connection before it attends, as they may on a busy machine) are no-shows, and the
+others play on; with ``--no-keep-going`` the run stops before any match instead, as
+``arena tournament run`` does by default. The hostile bots need the sandbox
+(bubblewrap): without it they are left out. The run ends with its report, or with one
+line when the tournament could not be played at all, never with a traceback; its exit
+code is 1 then, and when a match is unfinished, an attacker wins more seats than its
+twin beyond noise, or a bot process outlives the tournament.
 ``tests/tournament/test_chaos.py`` runs a short version.
 """
 
@@ -29,7 +37,7 @@ from pathlib import Path
 from arena.players import sandbox
 from arena.players.limits import ResourceLimits
 from arena.storage.store import MatchInfo, Store
-from arena.tournament import RunSettings, create_tournament, run_until_done
+from arena.tournament import RunSettings, TournamentError, create_tournament, run_until_done
 
 GAME = "face-card-kill-card"
 GOOD = {"random": "python -m bots.random_bot",
@@ -51,6 +59,7 @@ ATTACKS = {  # each hostile bot's arguments; {db}, {data} and {marker} are fille
     "memory": "--children 4 --mb 400",  # 1600 MB, over the tournament's 1024 MB per bot
     "connections": "--children 6 --per-child 240 --hold 2",
     "network": "--port 9 --abstract arena-chaos --public 1.1.1.1:443",
+    "quitter": "",
 }
 """The attacks of ``tests/players/hostile/`` (all but ``root_identity``, whose only targets
 are the machine's files and settings: ``tests/players/test_hostile.py`` has it)."""
@@ -92,18 +101,24 @@ class ChaosReport:
 
 def run_chaos(db: Path, players: int = 2, repetitions: int = 1, parallel: int = 4,
               move_timeout: float = 0.5, start_timeout: float = 1.5, marker: str = "",
-              attackers: Sequence[str] = tuple(ATTACKS)) -> ChaosReport:
+              attackers: Sequence[str] = tuple(ATTACKS),
+              bots: Sequence[str] = (*GOOD, *BAD), keep_going: bool = True) -> ChaosReport:
     """Play the chaos round-robin in the database ``db`` (its data folder beside it).
 
     ``marker`` goes on every bot's command line (an argument the bots ignore), so that
-    their processes can be found (:func:`tests.helpers.processes_with`). ``attackers``
-    are the hostile bots taking part (with their twin when there is any); they need the
-    sandbox, and are refused without it rather than let loose on the machine.
+    their processes can be found (:func:`tests.helpers.processes_with`). ``bots`` are
+    the good and misbehaving bots taking part (names of :data:`GOOD` and :data:`BAD`),
+    ``attackers`` the hostile bots (with their twin when there is any); these need the
+    sandbox, and are refused without it rather than let loose on the machine. With
+    ``keep_going`` (as ``--keep-going``) a bot gone before its first match is a no-show
+    in its seats; without it the run stops at start with
+    :class:`~arena.tournament.BotsDidNotStart`, nothing played.
     """
     data = db.parent / "arena-data"
     if attackers and not sandbox.check().works:
         raise RuntimeError(f"the hostile bots need the sandbox: {sandbox.check().why_not}")
-    commands = {name: f"{command} {marker}".strip() for name, command in {**GOOD, **BAD}.items()}
+    commands = {name: f"{command} {marker}".strip()
+                for name, command in {**GOOD, **BAD}.items() if name in bots}
     if attackers:
         commands[TWIN] = f"{HOSTILE}{TWIN} --marker {marker}"
     for attack in attackers:
@@ -113,7 +128,7 @@ def run_chaos(db: Path, players: int = 2, repetitions: int = 1, parallel: int = 
     for name, command in commands.items():
         store.add_bot(name, command)
     settings = RunSettings(parallel=parallel, move_timeout_s=move_timeout,
-                           start_timeout_s=start_timeout,
+                           start_timeout_s=start_timeout, keep_going=keep_going,
                            limits=ResourceLimits(memory_mb=MEMORY_MB))
     tid = create_tournament(store, GAME, list(commands), players, repetitions, 1, {}, settings)
     summary = run_until_done(store, tid, data, settings)
@@ -203,10 +218,22 @@ def main() -> None:
     parser.add_argument("--repetitions", type=int, default=2)
     parser.add_argument("--parallel", type=int, default=4)
     parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--bots", default="all",
+                        help="the good and misbehaving bots: all, or names separated by commas "
+                             f"({', '.join((*GOOD, *BAD))})")
     parser.add_argument("--attackers", default="all",
                         help="the hostile bots: all, none, or names separated by commas "
                              f"({', '.join(ATTACKS)})")
+    parser.add_argument("--no-keep-going", dest="keep_going", action="store_false",
+                        help="stop before any match when a bot does not start (by default its "
+                             "seats are no-shows and the others play on)")
     args = parser.parse_args()
+    bots = (*GOOD, *BAD) if args.bots == "all" else tuple(args.bots.split(","))
+    named = () if args.attackers in ("all", "none") else tuple(args.attackers.split(","))
+    unknown = [name for name in bots if name not in {**GOOD, **BAD}] + \
+        [name for name in named if name not in ATTACKS]
+    if unknown:
+        parser.error(f"no such bot: {', '.join(unknown)}")
     folder = Path(tempfile.mkdtemp(prefix="arena-chaos-"))
     db = args.db or folder / "chaos.db"
     if db.exists():
@@ -217,8 +244,12 @@ def main() -> None:
     if args.attackers != "none" and not attackers:
         print(f"no hostile bots: {sandbox.check().why_not}")
     marker = f"arena-chaos-{os.getpid()}-{time.monotonic_ns()}"
-    report = run_chaos(db, args.players, args.repetitions, args.parallel, marker=marker,
-                       attackers=attackers)
+    try:
+        report = run_chaos(db, args.players, args.repetitions, args.parallel, marker=marker,
+                           attackers=attackers, bots=bots, keep_going=args.keep_going)
+    except TournamentError as err:  # nothing played: say why in a line (the bots' logs say more)
+        print(f"chaos check failed: the tournament could not be played: {' '.join(str(err).split())}")
+        raise SystemExit(1) from None
     print(f"{report.finished}/{report.matches} matches finished in {report.wall_s:.1f} s "
           f"(database {db})")
     for bot, counts in sorted(report.faults.items()):
@@ -226,7 +257,8 @@ def main() -> None:
         print(f"  {bot:12} {shown}")
     print(f"faulting seats ranked below every clean seat: {report.bad_last}, "
           f"otherwise: {report.bad_not_last}; flood logs "
-          + ", ".join(f"{name} {size} bytes" for name, size in report.flood_log_bytes.items()))
+          + (", ".join(f"{name} {size} bytes" for name, size in report.flood_log_bytes.items())
+             or "none"))
     if report.attackers:
         print(f"seats won (ranked first), each attacker against its honest twin "
               f"({report.wins[TWIN]} of {report.seats[TWIN]}: a lead of up to "

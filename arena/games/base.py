@@ -219,34 +219,6 @@ class Rng:
         return self._random.randrange(n)
 
 
-class StackedRng(Rng):
-    """An :class:`Rng` for scripted games: each shuffle yields the next given order.
-
-    ``orders`` are the decks as the test wants them after each shuffle, in the
-    order the game shuffles; each must hold exactly the cards being shuffled.
-    ``numbers`` answer :meth:`below` in turn (0 once they run out).
-    """
-
-    def __init__(self, orders: Sequence[Sequence[Any]], numbers: Sequence[int] = ()) -> None:
-        super().__init__(0)
-        self._orders = [list(o) for o in orders]
-        self._numbers = list(numbers)
-
-    def shuffle(self, items: list[Any]) -> None:
-        if not self._orders:
-            raise AssertionError("the scripted game shuffled more often than it stacked decks")
-        order = self._orders.pop(0)
-        if sorted(order) != sorted(items):
-            raise AssertionError("a stacked deck must hold exactly the cards being shuffled")
-        items[:] = order
-
-    def below(self, n: int) -> int:
-        value = self._numbers.pop(0) if self._numbers else 0
-        if not 0 <= value < n:
-            raise AssertionError(f"stacked number {value} is not below {n}")
-        return value
-
-
 class Game(ABC, Generic[State, Action, Observation]):
     """A game's rules. Subclasses are stateless: every method takes the state.
 
@@ -317,11 +289,6 @@ class Game(ABC, Generic[State, Action, Observation]):
     def new(self, players: int, seed: int, options: Options | None = None) -> State:
         """A fresh match; all randomness comes from ``seed``. ``options`` are validated."""
         return self.start(players, Rng(seed), self.parse_options(players, options))
-
-    def new_stacked(self, players: int, orders: Sequence[Sequence[Any]],
-                    options: Options | None = None, numbers: Sequence[int] = ()) -> State:
-        """A match whose shuffles give ``orders`` (scripted games; see :class:`StackedRng`)."""
-        return self.start(players, StackedRng(orders, numbers), self.parse_options(players, options))
 
     @abstractmethod
     def start(self, players: int, rng: Rng, options: dict[str, OptionValue]) -> State:

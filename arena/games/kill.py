@@ -443,10 +443,6 @@ class PublicView:
 
 
 # -- hand predicates -------------------------------------------------------------
-def is_high(card: Card) -> bool:
-    return card.rank is Rank.JOKER or card.rank >= Rank.TEN
-
-
 def is_consistent(cards: Iterable[Card]) -> bool:
     """All high, distinct ranks among the non-Jokers, one colour among the non-Jokers."""
     ranks: set[Rank] = set()

@@ -2,12 +2,10 @@
 
 Generic over the card type: a game passes how to read a card's suit and its
 power inside a suit, and keeps its own twists (forced cards, a Joker, Ghost
-rule, Thief lead) on top of these pieces:
+rule, Thief lead, the follow-suit rule) on top of these pieces:
 
-* :func:`follow_cards` — the plain follow-suit rule;
 * :func:`winner_index` — the winning card of a trick, trumps in priority order;
-* :class:`TrickInProgress` — the trick on the table and who plays next;
-* :func:`seats_from` — the lead order around the table.
+* :class:`TrickInProgress` — the trick on the table and who plays next.
 """
 
 from __future__ import annotations
@@ -18,17 +16,6 @@ from typing import Generic, TypeVar
 
 C = TypeVar("C")
 S = TypeVar("S", bound=Hashable)
-
-
-def follow_cards(hand: Sequence[C], led: S | None, suit_of: Callable[[C], S]) -> list[C]:
-    """The cards of ``hand`` a seat may play: the led suit if it holds any, else all.
-
-    ``led`` is ``None`` when the seat leads (or nothing constrains the suit).
-    """
-    if led is None:
-        return list(hand)
-    same = [c for c in hand if suit_of(c) == led]
-    return same if same else list(hand)
 
 
 def winner_index(cards: Sequence[C], led: S | None, suit_of: Callable[[C], S],
@@ -52,11 +39,6 @@ def winner_index(cards: Sequence[C], led: S | None, suit_of: Callable[[C], S],
         if best >= 0:
             return best
     raise ValueError("no card of the led suit or a trump in the trick")
-
-
-def seats_from(first: int, players: int) -> list[int]:
-    """Every seat once, clockwise from ``first`` (inclusive)."""
-    return [(first + i) % players for i in range(players)]
 
 
 @dataclass

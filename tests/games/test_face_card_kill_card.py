@@ -24,6 +24,7 @@ from arena.games.face_card_kill_card import (
     Stopped,
 )
 from arena.match.conformance import play_random
+from tests.games.stacked import new_stacked
 
 
 def stacked(top: str, decks: int = 1) -> list[Card]:
@@ -47,7 +48,7 @@ def public_events(events: list[Tagged]) -> list[object]:
 
 def test_the_scoring_example_of_the_original_text() -> None:
     # 2 players, dealer 0: holes go to seat 1 (7S) then seat 0 (KD); seat 1 plays first.
-    state = GAME.new_stacked(2, [stacked("7S KD AD 3H 4H 9C 6D 5S 3C")])
+    state = new_stacked(GAME, 2, [stacked("7S KD AD 3H 4H 9C 6D 5S 3C")])
     opening = GAME.opening_events(state)
     assert public_events(opening) == [GameStarted(0, 0, (0, 1), 1), HoleDealt(1, 1), HoleDealt(0, 1)]
     assert [t for t in opening if t.visible_to is not None] == [
@@ -80,7 +81,7 @@ def test_the_scoring_example_of_the_original_text() -> None:
 
 def test_face_cards_eliminate_and_the_survivor_wins_mid_cycle() -> None:
     # 3 players, dealer 2: holes to 0, 1, 2; seat 0 plays first.
-    state = GAME.new_stacked(3, [stacked("2H 8C 4D QH 5H KS")], {"dealer": 2})
+    state = new_stacked(GAME, 3, [stacked("2H 8C 4D QH 5H KS")], {"dealer": 2})
     assert GAME.to_act(state) == 0
     events = play(state, Draw())                          # QH: seat 0 is out
     assert public_events(events) == [Drew(0, Card.parse("QH"), 0), Eliminated(0, Card.parse("QH"))]
@@ -94,7 +95,7 @@ def test_face_cards_eliminate_and_the_survivor_wins_mid_cycle() -> None:
 
 
 def test_an_eliminated_hole_card_stays_hidden_until_the_end() -> None:
-    state = GAME.new_stacked(3, [stacked("2H 8C 4D QH 5H")], {"dealer": 2})
+    state = new_stacked(GAME, 3, [stacked("2H 8C 4D QH 5H")], {"dealer": 2})
     play(state, Draw())                                   # seat 0 out with a hidden 2H
     for seat in (1, 2):
         obs = GAME.observe(state, seat)
@@ -104,7 +105,7 @@ def test_an_eliminated_hole_card_stays_hidden_until_the_end() -> None:
 
 def test_passes_count_across_the_cycle_and_a_hole_face_card_is_worth_nothing() -> None:
     # seat 1 (hole QC: 0 points) draws 9H; seat 0 (hole 4S) passes; seat 1 passes -> showdown
-    state = GAME.new_stacked(2, [stacked("QC 4S 9H")])
+    state = new_stacked(GAME, 2, [stacked("QC 4S 9H")])
     play(state, Draw(), Stop(), Stop())
     assert GAME.outcome(state) is None                    # one pass is not enough
     play(state, Stop())
@@ -113,12 +114,12 @@ def test_passes_count_across_the_cycle_and_a_hole_face_card_is_worth_nothing() -
 
 
 def test_a_tie_for_first_is_shared_by_default() -> None:
-    state = GAME.new_stacked(3, [stacked("5S 5H 9C 6D 2C")], {"dealer": 2})
+    state = new_stacked(GAME, 3, [stacked("5S 5H 9C 6D 2C")], {"dealer": 2})
     play(state, Stop(), Stop(), Stop())                   # everyone passes at once
     outcome = GAME.outcome(state)
     assert outcome is not None
     assert outcome.scores == (5.0, 5.0, 9.0) and outcome.ranks == (2, 2, 1)
-    state = GAME.new_stacked(3, [stacked("9S 5H 9C")], {"dealer": 2})
+    state = new_stacked(GAME, 3, [stacked("9S 5H 9C")], {"dealer": 2})
     play(state, Stop(), Stop(), Stop())
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 3, 1)
@@ -128,7 +129,7 @@ def test_replay_breaks_a_tie_among_the_tied_seats_only() -> None:
     options: dict[str, int | bool | str] = {"dealer": 2, "tiebreak": "replay"}
     first = stacked("9S 5H 9C")            # seats 0 and 2 tie on 9
     second = stacked("3D 8D")              # replay: dealer = seat 2 (tied); holes to 0 then 2
-    state = GAME.new_stacked(3, [first, second], options)
+    state = new_stacked(GAME, 3, [first, second], options)
     events = play(state, Stop(), Stop(), Stop())
     assert GameStarted(1, 2, (0, 2), 1) in public_events(events)
     obs = GAME.observe(state, 0)
@@ -142,7 +143,7 @@ def test_replay_breaks_a_tie_among_the_tied_seats_only() -> None:
 
 
 def test_aces_as_ones() -> None:
-    state = GAME.new_stacked(2, [stacked("AS 2S AH")], {"ace_value": 1})
+    state = new_stacked(GAME, 2, [stacked("AS 2S AH")], {"ace_value": 1})
     events = play(state, Draw())
     assert public_events(events) == [Drew(1, Card.parse("AH"), 1)]
 
@@ -161,7 +162,7 @@ def test_options_are_checked_with_clear_errors() -> None:
 
 
 def test_an_illegal_action_changes_nothing() -> None:
-    state = GAME.new_stacked(2, [stacked("QC 4S 9H")])
+    state = new_stacked(GAME, 2, [stacked("QC 4S 9H")])
     play(state, Stop(), Stop())
     with pytest.raises(IllegalActionError):
         GAME.apply(state, Draw())

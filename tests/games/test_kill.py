@@ -58,6 +58,7 @@ from arena.games.kill import (
     is_winning,
 )
 from arena.match import conformance as suite
+from tests.games.stacked import new_stacked
 
 C = Card.parse
 
@@ -75,7 +76,7 @@ class Script:
 
     def __init__(self, players: int, orders: list[list[Card]], numbers: list[int] | None = None,
                  **options: Any) -> None:
-        self.state: State = GAME.new_stacked(players, orders, options, numbers or ())
+        self.state: State = new_stacked(GAME, players, orders, options, numbers or ())
         self.events: list[Tagged] = list(self.state.round_log)
 
     def do(self, *actions: Any) -> list[Any]:
@@ -274,7 +275,7 @@ def stepwise_views(order: list[Card], numbers: list[int],
                    actions: list[Any]) -> tuple[list[list[Any]], State]:
     """Every seat's view at every step of a stacked one-round game of four: the events
     it received, then its observation (the opening events and observation first)."""
-    state = GAME.new_stacked(4, [order], {"rounds": 1}, numbers)
+    state = new_stacked(GAME, 4, [order], {"rounds": 1}, numbers)
     views: list[list[Any]] = [
         [([t.event for t in state.round_log if t.visible(s)], GAME.observe(state, s))]
         for s in range(4)]

@@ -45,6 +45,7 @@ from arena.games.king import (
     Ultimatum,
 )
 from arena.match import conformance as suite
+from tests.games.stacked import new_stacked
 
 RANKS = "23456789TJQKA"
 HEART_LEAD_RULE = (HandKind.NO_HEARTS, HandKind.NO_KING_OF_HEARTS, HandKind.QUICK_HEARTS)
@@ -95,7 +96,7 @@ def scored(events: list[Any]) -> HandScored:
 
 def test_whole_match_six_negative_hands_contracts_auction_ultimatum_sums_to_zero() -> None:
     orders = [suited(h % 4) for h in range(10)]
-    state = GAME.new_stacked(4, orders, {"first_dealer": 0})
+    state = new_stacked(GAME, 4, orders, {"first_dealer": 0})
     assert (state.dealer, state.kind, GAME.to_act(state)) == (0, HandKind.NO_TRICKS, 0)
 
     # N1..N6: the dealer leads his own suit every trick and takes all 52 cards.
@@ -173,7 +174,7 @@ def test_whole_match_six_negative_hands_contracts_auction_ultimatum_sums_to_zero
 
 def test_quick_match_forfeit_failed_ultimatum_down_bid_and_declined_auction() -> None:
     orders = [suited(h % 4) for h in range(7)]
-    state = GAME.new_stacked(4, orders, {"first_dealer": 0, "quick": True})
+    state = new_stacked(GAME, 4, orders, {"first_dealer": 0, "quick": True})
     for seat, kind, points in [(0, HandKind.QUICK_TRICKS_AND_LAST, -440),
                                (1, HandKind.QUICK_HEARTS, -420),
                                (2, HandKind.QUICK_QUEENS_AND_MEN, -440)]:
@@ -223,7 +224,7 @@ def test_forced_king_of_hearts_and_early_stop() -> None:
                       2: " ".join(r + "H" for r in RANKS),
                       3: "3S 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC"})
     orders = [suited(h % 4) for h in range(4)] + [n5, suited(1)]
-    state = GAME.new_stacked(4, orders, {"first_dealer": 0, "play_out_all_tricks": False})
+    state = new_stacked(GAME, 4, orders, {"first_dealer": 0, "play_out_all_tricks": False})
     for _ in range(4):
         play_out(state)
     assert state.kind is HandKind.NO_KING_OF_HEARTS and GAME.to_act(state) == 0
@@ -248,7 +249,7 @@ def test_heart_lead_rule_and_king_of_hearts_lead() -> None:
                       1: "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2D",
                       2: "AH 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
                       3: " ".join(r + "C" for r in RANKS)})
-    state = GAME.new_stacked(4, [suited(0), n2], {"first_dealer": 0})
+    state = new_stacked(GAME, 4, [suited(0), n2], {"first_dealer": 0})
     play_out(state)
     assert state.kind is HandKind.NO_HEARTS and GAME.to_act(state) == 1
     assert GAME.legal_actions(state) == [Play(Card.parse("2D"))]  # may not lead ♥
@@ -262,7 +263,7 @@ def test_heart_lead_rule_and_king_of_hearts_lead() -> None:
 
 def test_first_dealer_by_king_of_hearts_deal() -> None:
     first = cards("2S 3S KH") + [c for c in suited(0) if c not in cards("2S 3S KH")]
-    state = GAME.new_stacked(4, [first, suited(2)])
+    state = new_stacked(GAME, 4, [first, suited(2)])
     assert state.first_dealer == 2 and state.dealer == 2 and GAME.to_act(state) == 2
     obs = GAME.observe(state, 0)
     assert obs.first_dealer_draw == tuple(cards("2S 3S KH"))
@@ -270,7 +271,7 @@ def test_first_dealer_by_king_of_hearts_deal() -> None:
     opening = GAME.opening_events(state)
     assert opening[0] == public(FirstDealerDrawn(tuple(cards("2S 3S KH")), 2))
     assert opening[1].event == HandStarted(0, HandKind.NO_TRICKS, 2)
-    fixed = GAME.new_stacked(4, [suited(1)], {"first_dealer": 1})
+    fixed = new_stacked(GAME, 4, [suited(1)], {"first_dealer": 1})
     assert not any(isinstance(t.event, FirstDealerDrawn) for t in GAME.opening_events(fixed))
     assert obs.hand == tuple(cards(" ".join(r + "S" for r in RANKS)))
     assert obs.hand_sizes == (13, 13, 13, 13)
@@ -288,7 +289,7 @@ def test_options_are_validated() -> None:
 
 def test_pass_is_not_final_lets_a_passer_bid_again() -> None:
     orders = [suited(h % 4) for h in range(7)]
-    state = GAME.new_stacked(4, orders, {"first_dealer": 0, "quick": True,
+    state = new_stacked(GAME, 4, orders, {"first_dealer": 0, "quick": True,
                                          "pass_is_final": False})
     for _ in range(3):
         play_out(state)
@@ -431,7 +432,7 @@ def test_king_of_hearts_forced_on_a_heart_lead_and_heart_leads() -> None:
                       2: "2S 8S 9S TS JS QS KS 8D 9D TD JD QD KD",
                       3: " ".join(r + "C" for r in RANKS)})
     orders = [suited(h % 4) for h in range(4)] + [n5, suited(1)]
-    state = GAME.new_stacked(4, orders, {"first_dealer": 0})
+    state = new_stacked(GAME, 4, orders, {"first_dealer": 0})
     for _ in range(4):
         play_out(state)
     assert state.kind is HandKind.NO_KING_OF_HEARTS and GAME.to_act(state) == 0
@@ -456,13 +457,13 @@ def test_king_of_hearts_forced_on_a_heart_lead_and_heart_leads() -> None:
 
 def test_a_heart_only_leader_must_lead_the_king_of_hearts_in_q2_but_not_in_n2() -> None:
     # Quick match, dealer 1 of Q2 holds all 13 hearts: K♥ is its only lead (K5).
-    state = GAME.new_stacked(4, [suited(h % 4) for h in range(2)], {"first_dealer": 0,
+    state = new_stacked(GAME, 4, [suited(h % 4) for h in range(2)], {"first_dealer": 0,
                                                                      "quick": True})
     play_out(state)
     assert state.kind is HandKind.QUICK_HEARTS and GAME.to_act(state) == 1
     assert GAME.legal_actions(state) == [Play(KING_OF_HEARTS)]
     # Normal match, N2 (no K♥ rule): the same holder may lead any heart.
-    state = GAME.new_stacked(4, [suited(h % 4) for h in range(2)], {"first_dealer": 0})
+    state = new_stacked(GAME, 4, [suited(h % 4) for h in range(2)], {"first_dealer": 0})
     play_out(state)
     assert state.kind is HandKind.NO_HEARTS and GAME.to_act(state) == 1
     assert len(GAME.legal_actions(state)) == 13
@@ -474,7 +475,7 @@ def test_up_with_trump_no_obligation_to_trump_and_trumps_may_be_led() -> None:
                       1: "9S TS JS QS KS AS 3C 5C 7C 9C JC KC AC",
                       2: " ".join(r + "H" for r in RANKS),
                       3: " ".join(r + "D" for r in RANKS)})
-    state = GAME.new_stacked(4, [suited(h % 4) for h in range(3)] + [up],
+    state = new_stacked(GAME, 4, [suited(h % 4) for h in range(3)] + [up],
                              {"first_dealer": 0, "quick": True})
     for _ in range(3):
         play_out(state)
@@ -494,7 +495,7 @@ def test_up_with_trump_no_obligation_to_trump_and_trumps_may_be_led() -> None:
 
 def test_ultimatum_instead_of_answering_an_auction_and_forfeit_without_auction() -> None:
     orders = [suited(h % 4) for h in range(6)]
-    state = GAME.new_stacked(4, orders, {"first_dealer": 0, "quick": True,
+    state = new_stacked(GAME, 4, orders, {"first_dealer": 0, "quick": True,
                                          "forfeit_without_auction": True})
     for _ in range(3):
         play_out(state)

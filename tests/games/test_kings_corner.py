@@ -37,6 +37,7 @@ from arena.games.kings_corner import (
     fits,
     penalty,
 )
+from tests.games.stacked import new_stacked
 
 N, E, S, W, NE, SE, SW, NW = range(8)
 
@@ -62,7 +63,7 @@ def seen(tagged: list[Tagged], seat: int) -> list[Any]:
 
 def test_building_kings_corners_moving_and_filling_piles() -> None:
     order = deal(["8H KS 7C 5D QD 2C KH", "3H 3D 4D 4S 5S 6S 2H"], "9S 6D 4H KC", "TC")
-    state = GAME.new_stacked(2, [order], {"first_dealer": 1})
+    state = new_stacked(GAME, 2, [order], {"first_dealer": 1})
     opening = GAME.opening_events(state)
     assert seen(opening, 0) == [
         DealStarted(1, 1, (c("9S"), c("6D"), c("4H"), c("KC")), (7, 7), 34),
@@ -114,7 +115,7 @@ def test_building_kings_corners_moving_and_filling_piles() -> None:
 
 def test_going_out_ends_the_deal_at_once_without_a_draw() -> None:
     order = deal(["QH JS TH 9S 8H 7S 6H", "KD 2C 3C 4C 5C 2D 3D"], "KC AS AH AD")
-    state = GAME.new_stacked(2, [order, standard_deck()], {"first_dealer": 1})
+    state = new_stacked(GAME, 2, [order, standard_deck()], {"first_dealer": 1})
     for code in ["QH", "JS", "TH", "9S", "8H", "7S"]:
         GAME.apply(state, Play(c(code), N))
     events = [t.event for t in GAME.apply(state, Play(c("6H"), N))]
@@ -131,7 +132,7 @@ def test_stock_running_out_and_the_stalemate_end() -> None:
     hands = ["KS 2S 3S 4S 5S 6S 7S", "8S 9S TS JS QS 2H 3H", "KH KD 4H 5H 6H 7H 8H",
              "9H TH JH QH 2D 3D 4D", "5D 6D 7D 8D 9D TD JD", "QD 2C 3C 4C 5C 6C 7C"]
     order = deal(hands, "AS AH AD AC", "8C 9C KC TC JC QC")
-    state = GAME.new_stacked(6, [order, standard_deck()], {"first_dealer": 5})
+    state = new_stacked(GAME, 6, [order, standard_deck()], {"first_dealer": 5})
     assert GAME.observe(state, 0).stock_size == 6
     for seat in range(6):  # every seat draws once; the stock runs out
         assert state.to_act == seat
@@ -165,7 +166,7 @@ def test_penalties_over_several_deals_to_the_target() -> None:
     deal2 = deal(["QD JC TD 9C 8D 7C 6D", "KH 2H 3H 4H 5H 2S 3S"], "KS AH AC AD")
     # Deal 3, dealer 1: seat 0 goes out again; seat 1 keeps 7 plain cards.
     deal3 = deal1
-    state = GAME.new_stacked(2, [deal1, deal2, deal3], {"first_dealer": 1, "target_score": 20})
+    state = new_stacked(GAME, 2, [deal1, deal2, deal3], {"first_dealer": 1, "target_score": 20})
     for code in ["QH", "JS", "TH", "9S", "8H", "7S", "6H"]:
         GAME.apply(state, Play(c(code), N))
     assert state.totals == [0, 16] and state.deal == 2 and state.to_act == 1
@@ -286,7 +287,7 @@ def test_going_out_with_any_move_and_tied_totals_share_a_rank() -> None:
     hands = ["QH JS TH 9S 8H 7S KD", "2C 3C 4C 5C 6C 7C 8C", "2D 3D 4D 5D 6D 7D 8D",
              "KH 2H 3H 4H 5H 6H 7H"]
     order = deal(hands, "KC AS AH AD")
-    state = GAME.new_stacked(4, [order], {"first_dealer": 3, "target_score": 7})
+    state = new_stacked(GAME, 4, [order], {"first_dealer": 3, "target_score": 7})
     for code in ["QH", "JS", "TH", "9S", "8H", "7S"]:
         GAME.apply(state, Play(c(code), N))
     events = [t.event for t in GAME.apply(state, KingToCorner(c("KD"), SE))]
@@ -303,7 +304,7 @@ def test_going_out_with_any_move_and_tied_totals_share_a_rank() -> None:
 
 def test_filling_an_emptied_side_pile_can_go_out() -> None:
     order = deal(["QH JS TH 9S 8H 7S 2C", "KD 3C 4C 5C 6C 2D 3D"], "KC 6D AH AD")
-    state = GAME.new_stacked(2, [order, standard_deck()], {"first_dealer": 1})
+    state = new_stacked(GAME, 2, [order, standard_deck()], {"first_dealer": 1})
     for code in ["QH", "JS", "TH", "9S", "8H", "7S"]:
         GAME.apply(state, Play(c(code), N))
     GAME.apply(state, MovePile(E, N))  # red 6 on black 7: E is empty

@@ -44,6 +44,7 @@ from arena.games.knives import (
     stars,
 )
 from arena.match import conformance as suite
+from tests.games.stacked import new_stacked
 
 
 def deck_for(dealer: int, hands: dict[int, str], bank: str) -> list[KnivesCard]:
@@ -98,7 +99,7 @@ def test_cards_and_stars() -> None:
 
 
 def test_banker_hand_shadow_ghost_thieves_joker_then_solo_to_target() -> None:
-    state = GAME.new_stacked(5, [HAND_A, HAND_B], {"first_dealer": 0, "target_score": 6})
+    state = new_stacked(GAME, 5, [HAND_A, HAND_B], {"first_dealer": 0, "target_score": 6})
     assert (state.phase, GAME.to_act(state)) == (Phase.DECLARE, 0)
     assert GAME.observe(state, 2).hand == tuple(kcards("2N 6N GS JS QS JH"))
     act(state, Declare(KSuit.SPADES))
@@ -180,7 +181,7 @@ def _all_pass(state: State) -> None:
 @pytest.mark.parametrize("mode, points", [(KMode.LEASTER, (0, 2, 2, 2, 2)),
                                           (KMode.MOSTER, (2, 0, 0, 0, 0))])
 def test_leaster_and_moster(mode: KMode, points: tuple[int, ...]) -> None:
-    state = GAME.new_stacked(5, [SUITS_DEAL, SUITS_DEAL], {"first_dealer": 0})
+    state = new_stacked(GAME, 5, [SUITS_DEAL, SUITS_DEAL], {"first_dealer": 0})
     _all_pass(state)
     events = tagged(state, Leaster() if mode is KMode.LEASTER else Moster())
     assert [t.event for t in events if t.visible(0)][1] == BankSeen(0, (JOKER, kcards("AN")[0]))
@@ -201,14 +202,14 @@ def test_leaster_and_moster(mode: KMode, points: tuple[int, ...]) -> None:
 
 
 def test_simplified_rules_dealer_must_pick_no_ghost_or_thief_power() -> None:
-    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0, "simplified_rules": True})
+    state = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0, "simplified_rules": True})
     assert (state.phase, state.strong, GAME.to_act(state)) == (Phase.CHOOSE, KSuit.SPADES, 1)
     for _ in range(4):
         act(state, Pass(None))
     assert GAME.legal_actions(state) == [Pick()]
     act(state, Pick())
     assert GAME.winning_index(state, kcards("KS GS TS MS JS")) == 0
-    normal = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0})
+    normal = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0})
     act(normal, Declare(KSuit.SPADES))
     assert GAME.winning_index(normal, kcards("KS GS TS MS JS")) == 1
     assert GAME.winning_index(normal, kcards("KD GD 2N X MS")) == 3
@@ -216,7 +217,7 @@ def test_simplified_rules_dealer_must_pick_no_ghost_or_thief_power() -> None:
 
 
 def test_simplified_rules_thief_does_not_lead() -> None:
-    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0, "simplified_rules": True})
+    state = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0, "simplified_rules": True})
     act(state, Pass(None))
     act(state, Pick())  # seat 2 banker, strong spades
     act(state, Bank(*kcards("KC TH")))
@@ -330,7 +331,7 @@ def test_invariants_on_random_matches(options: dict[str, Any]) -> None:
 def test_shadow_stays_hidden_until_the_ghost_is_played() -> None:
     import random
 
-    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0})
+    state = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0})
     act(state, Declare(KSuit.SPADES))
     act(state, Pass(KSuit.HEARTS))
     act(state, Pick())
@@ -354,7 +355,7 @@ def test_shadow_stays_hidden_until_the_ghost_is_played() -> None:
 def test_deal_one_card_at_a_time_from_the_dealers_left_and_the_last_two_form_the_bank() -> None:
     from arena.games.knives import DECK
     deck = list(DECK)
-    state = GAME.new_stacked(5, [deck], {"first_dealer": 2})
+    state = new_stacked(GAME, 5, [deck], {"first_dealer": 2})
     for k in range(5):
         seat = (2 + 1 + k) % 5
         assert GAME.observe(state, seat).hand == tuple(sorted(deck[k:30:5]))
@@ -365,7 +366,7 @@ def test_deal_one_card_at_a_time_from_the_dealers_left_and_the_last_two_form_the
 
 def test_solo_without_announcement_still_scores_double() -> None:
     """V8/V9: the banker holding the strong Ghost is solo, announced or not."""
-    state = GAME.new_stacked(5, [SUITS_DEAL, SUITS_DEAL], {"first_dealer": 0})
+    state = new_stacked(GAME, 5, [SUITS_DEAL, SUITS_DEAL], {"first_dealer": 0})
     act(state, Declare(KSuit.SPADES))
     act(state, Pick())  # seat 1 holds GS: solo
     act(state, Bank(*kcards("QS KS")))
@@ -389,7 +390,7 @@ def test_solo_without_announcement_still_scores_double() -> None:
 
 
 def test_must_follow_suit_but_the_joker_is_always_playable() -> None:
-    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0})
+    state = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0})
     act(state, Declare(KSuit.SPADES))
     act(state, Pass(KSuit.HEARTS))
     act(state, Pick())
@@ -405,7 +406,7 @@ def test_must_follow_suit_but_the_joker_is_always_playable() -> None:
 
 
 def test_trick_winners_in_order_joker_knives_strong_ghost_over_king() -> None:
-    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0})
+    state = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0})
     act(state, Declare(KSuit.SPADES))  # strong suit: spades
     w = GAME.winning_index
     assert w(state, kcards("2N AN X KS GS")) == 2        # the Joker beats everything
@@ -417,12 +418,12 @@ def test_trick_winners_in_order_joker_knives_strong_ghost_over_king() -> None:
 
 
 def test_match_ends_at_the_target_or_at_the_hand_cap() -> None:
-    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0, "target_score": 1})
+    state = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0, "target_score": 1})
     act(state, Declare(KSuit.SPADES))
     events = play_out(state)
     assert isinstance(events[-1], MatchEnded) and max(events[-1].totals) >= 1
     assert state.over and state.hand_no == 1
-    state = GAME.new_stacked(5, [HAND_A], {"first_dealer": 0, "max_hands": 1,
+    state = new_stacked(GAME, 5, [HAND_A], {"first_dealer": 0, "max_hands": 1,
                                            "target_score": 50})
     events = play_out(state)
     assert isinstance(events[-1], MatchEnded) and max(events[-1].totals) < 50

@@ -40,6 +40,7 @@ from arena.games.serial_killer import (
     is_victim,
 )
 from arena.match import conformance
+from tests.games.stacked import new_stacked
 
 PEN, INF, DIS = ClueReason.PENALTY, ClueReason.INFORMED, ClueReason.DISCREDITED
 
@@ -65,7 +66,7 @@ def graves(state: State) -> list[str]:
 
 
 def test_a_kill_and_a_missed_turn_costing_a_clue() -> None:
-    state = GAME.new_stacked(2, [deck("2S 3S KS 4S 5S 6S 7S 8S 9S TS 2H")], numbers=[0])
+    state = new_stacked(GAME, 2, [deck("2S 3S KS 4S 5S 6S 7S 8S 9S TS 2H")], numbers=[0])
     assert ev(GAME.opening_events(state)) == [
         GameStarted(2, 0, 6),
         TurnStarted(0, 1, (0, 1, 2, 3, 4, 5)),
@@ -99,7 +100,7 @@ def test_a_kill_and_a_missed_turn_costing_a_clue() -> None:
 
 def test_jack_held_then_closing_a_grave_and_an_ace_used_both_ways() -> None:
     order = deck("JS QS 2S 3S 4S 5S  AS 6S 7S 8S  AH KH 9S TS")
-    state = GAME.new_stacked(2, [order], numbers=[0])
+    state = new_stacked(GAME, 2, [order], numbers=[0])
     # Turn 1, seat 0: a Jack for grave 0 -> asked, even though holding is always possible.
     assert ev(GAME.opening_events(state))[-1] == Drew(0, c("JS"), 0)
     assert state.phase is Phase.JACK_DRAWN and GAME.legal_actions(state) == (BuryNow(), Hold())
@@ -155,7 +156,7 @@ def test_reshuffle_when_all_six_graves_close_keeps_held_cards() -> None:
     first = deck("JS KS QS KH QH KD JH")
     after = [card for card in standard_deck() if card != c("JS")]
     second = deck("2C 3C 4C 5C 6C 7C", after)
-    state = GAME.new_stacked(2, [first, second], numbers=[0])
+    state = new_stacked(GAME, 2, [first, second], numbers=[0])
     GAME.apply(state, Hold())
     GAME.apply(state, EndTurn())  # five kills; grave 0 still open
     assert graves(state) == ["", "KS", "QS", "KH", "QH", "KD"]
@@ -175,7 +176,7 @@ def test_reshuffle_when_all_six_graves_close_keeps_held_cards() -> None:
 def test_arrest_sets_held_cards_aside_and_the_last_killer_wins() -> None:
     # Turn 1 closes graves 0-4 with victims; from then on each turn draws one card for grave 5.
     order = deck("KS QS KH QH KD 2S  3S JS AS 4S 5S AH JH 7S AD 8S AC 9S")
-    state = GAME.new_stacked(3, [order], numbers=[0])
+    state = new_stacked(GAME, 3, [order], numbers=[0])
     GAME.apply(state, EndTurn())                       # t1 seat 0 killed: 6 6 6
     GAME.apply(state, EndTurn())                       # t2 seat 1 drew 3S: 6 5 6
     GAME.apply(state, Hold())                          # t3 seat 2 holds JS
@@ -322,7 +323,7 @@ def test_an_informant_arresting_the_last_rival_ends_the_game_mid_draw() -> None:
     # Then nine turns of three number cards each: every turn misses, both seats lose clues.
     head = "KS KH KD 2S 3S 4S"
     order = deck(f"{head} {numbers(27, head)} AS")
-    state = GAME.new_stacked(2, [order], numbers=[0])
+    state = new_stacked(GAME, 2, [order], numbers=[0])
     for _ in range(10):
         GAME.apply(state, EndTurn())
     assert state.clues == [2, 1] and state.to_act == 0 and state.turn_count == 11
@@ -346,7 +347,7 @@ def test_an_informant_arresting_the_last_rival_ends_the_game_mid_draw() -> None:
 def test_a_corpse_closing_the_last_grave_reshuffles_the_set_aside_cards_too() -> None:
     first = deck("KS QS KH QH KD 2S  JS  JH  3S  4S")
     second = deck("2C 3C 4C 5C 6C 7C")  # all 52 cards: nothing is held when it reshuffles
-    state = GAME.new_stacked(3, [first, second], numbers=[0])
+    state = new_stacked(GAME, 3, [first, second], numbers=[0])
     state.clues[2] = 1  # set-up shortcut: seat 2 is one missed turn from arrest
     GAME.apply(state, EndTurn())            # t1 seat 0: five kills, grave 5 open (2S)
     GAME.apply(state, Hold())               # t2 seat 1 holds JS (grave 5 gets nothing)
