@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -481,3 +482,36 @@ def test_a_build_output_is_copied_out_checked(tmp_path: Path) -> None:
     _, refused, _ = _contained(tmp_path / "again", out_link, buildbox.BuildLimits())
     assert refused is not None and "a link out of their folder ('cmdline')" in str(refused)
     assert not (tmp_path / "again" / "out").exists()
+
+
+def test_a_build_reaches_no_ray_head(tmp_path: Path) -> None:
+    """The door of the original attack: a Ray head's client port (no authentication) and its
+    GCS port, both reachable from this machine, and neither from a build."""
+    import tempfile
+
+    from tests.tournament.test_cluster import Node, free_port
+
+    gcs, client = free_port(), free_port()
+    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # short: Ray's socket paths live in it
+    node = Node("--head", "--port", str(gcs), "--ray-client-server-port", str(client),
+                "--temp-dir", temp, "--include-dashboard", "false")
+    targets = [f"127.0.0.1:{gcs}", f"127.0.0.1:{client}"]
+    try:
+        deadline = time.monotonic() + 180  # a safety net: the loop ends when the head answers
+        while True:  # the control: the head's ports take connections from this machine
+            plain = subprocess.run([sys.executable, "-c", PROBE, *targets], capture_output=True,
+                                   text=True, timeout=60)
+            if plain.stderr.splitlines() == [f"{t} connected" for t in targets]:
+                break
+            assert time.monotonic() < deadline and node.process.poll() is None, plain.stderr
+            time.sleep(0.5)
+        log_path = tmp_path / "build.log"
+        with log_path.open("wb") as file:
+            log = buildbox.Log(file)
+            buildbox.run_build([sys.executable, "-c", PROBE, *targets], tmp_path, tmp_path / "out",
+                               log, time.monotonic() + 300)
+        lines = log.text().splitlines()
+    finally:
+        node.stop()
+        shutil.rmtree(temp, ignore_errors=True)
+    assert [line.rsplit(" ", 1)[0] for line in lines] == [f"{t} refused" for t in targets], lines
