@@ -21,7 +21,7 @@ from arena.storage.store import (
     SeatInfo,
     TournamentInfo,
 )
-from arena.tournament.formats import Format
+from arena.tournament.formats import Format, sprt_summary
 
 JSON_VERSION = 1
 """The ``"version"`` of every document; it changes only when a field changes meaning or goes."""
@@ -54,9 +54,8 @@ def game_json(game: Game[Any, Any, Any]) -> dict[str, Any]:
 def bot_json(bot: BotInfo) -> dict[str, Any]:
     """A bot; a remote bot's command is null (it connects with its token). A submitted
     version (kind ``submitted``) has its code's hash and its games."""
-    kind = "remote" if bot.remote else "submitted" if bot.submitted else "managed"
     return {"id": bot.id, "bot": bot.label, "name": bot.name, "version": bot.version,
-            "kind": kind, "command": None if bot.remote else bot.command, "folder": bot.folder,
+            "kind": bot.kind, "command": None if bot.remote else bot.command, "folder": bot.folder,
             "content_hash": bot.content_hash,
             "games": None if bot.games is None else list(bot.games),
             "removed": bot.removed, "created_at": iso(bot.created_at)}
@@ -65,7 +64,9 @@ def bot_json(bot: BotInfo) -> dict[str, Any]:
 def tournament_json(tournament: TournamentInfo,
                     counts: Mapping[MatchStatus, int] | None = None) -> dict[str, Any]:
     """A tournament and how far it has got (no seed: deals are secret); with its matches
-    counted by status (:meth:`Store.tournament_match_counts`), how many are void."""
+    counted by status (:meth:`Store.tournament_match_counts`), how many are void. ``sprt``:
+    a versus with an SPRT's sets played and decision
+    (:func:`arena.tournament.formats.sprt_summary`), else None."""
     row: dict[str, Any] = {
         "id": tournament.id, "game": tournament.game, "players": tournament.players,
         "bots": list(tournament.bots), "format": Format.from_settings(tournament.settings).kind,
@@ -75,6 +76,9 @@ def tournament_json(tournament: TournamentInfo,
         row["void"] = counts.get(MatchStatus.VOID, 0)
     row.update(status=str(tournament.status), created_at=iso(tournament.created_at),
                finished_at=iso(tournament.finished_at))
+    # a versus with an SPRT: its sets played and its decision, which say how far it has got
+    # (its total is a cap the test stops far below, the rest void: not a figure to show)
+    row["sprt"] = sprt_summary(tournament.settings, tournament.finished, tournament.players)
     return row
 
 

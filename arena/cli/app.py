@@ -17,13 +17,16 @@ import os
 # gRPC's C core logs failures (a port in use, ...) on its own; the CLI says them once, clearly.
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
+import inspect
 import resource
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.text import Text
 
 from arena.cli.output import InertConsole
@@ -124,6 +127,47 @@ def raise_open_files_limit() -> tuple[int, int]:
     return soft, ceiling
 
 
+def reflowed(text: str) -> str:
+    """A docstring as help: each paragraph one line, which the terminal wraps at its own
+    width (a docstring's hard line breaks would break a sentence mid-line in every narrower
+    or wider terminal). A paragraph with an indented or bulleted line keeps its lines."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        p if any(line[:1].isspace() or line.lstrip().startswith(("-", "*", "$"))
+                 for line in p.splitlines()) else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs)
+
+
+def literal(text: str) -> str:
+    """Help text as it is to be read: the help is printed as rich markup, which would take
+    ``kill[target_score=11]`` or ``card-arena[ray]`` for a tag and drop it, so every bracket
+    is escaped (one already escaped stays as it is)."""
+    return escape(text.replace("\\[", "["))
+
+
+def tidy_help(command: Any) -> None:
+    """``command`` (a click command, as typer builds it) and everything under it with its
+    help :func:`reflowed` and :func:`literal`: what every ``--help`` prints, whatever the
+    terminal's width."""
+    for attribute in ("help", "short_help"):
+        text = getattr(command, attribute, None)
+        if text:
+            setattr(command, attribute, literal(reflowed(text)))
+    for param in command.params:
+        text = getattr(param, "help", None)
+        if text:
+            param.help = literal(reflowed(text))
+    for sub in getattr(command, "commands", {}).values():
+        tidy_help(sub)
+
+
+def command_line() -> Callable[[], Any]:
+    """The ``arena`` command as click runs it, its help tidied (:func:`tidy_help`)."""
+    command = typer.main.get_command(app)
+    tidy_help(command)
+    return command
+
+
 def main() -> None:
     # Every connection, bot pipe and log is a descriptor: the arena takes all it may have.
     raise_open_files_limit()
@@ -131,7 +175,7 @@ def main() -> None:
     # than kill the arena; bot processes get the default back (subprocess restores it).
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
-        app()
+        command_line()()
     except (*USER_ERRORS, Failure) as err:
         errors.print(Text("error:", style="red"), str(err), highlight=False, soft_wrap=True)
         sys.exit(1)

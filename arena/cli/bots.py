@@ -176,8 +176,7 @@ def bot_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
             served.add_column(column, justify="right" if column == "id" else "left",
                               overflow="fold")
         for bot, author in listed:
-            kind = "remote" if bot.remote else "submitted" if bot.submitted else "managed"
-            served.add_row(str(bot.id), bot.label, kind, ", ".join(bot.games or ()),
+            served.add_row(str(bot.id), bot.label, bot.kind, ", ".join(bot.games or ()),
                            (bot.content_hash or "")[:12], author or "(operator)",
                            bot.created_at.strftime("%Y-%m-%d %H:%M"))
         console.print(served)
@@ -193,7 +192,7 @@ def bot_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
     table.add_column("command", overflow="fold")  # whole, however long: folded, never cut
     table.add_column("folder", overflow="fold")
     for bot in bots:
-        table.add_row(str(bot.id), bot.label, "remote" if bot.remote else "managed",
+        table.add_row(str(bot.id), bot.label, bot.kind,
                       "(connects with its token)" if bot.remote else bot.command,
                       "" if bot.remote else bot.folder or "")
     console.print(table)

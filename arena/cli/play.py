@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import shlex
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Annotated
 
@@ -31,6 +32,7 @@ from arena.cli.tournaments import (
     play,
 )
 from arena.games import get_game
+from arena.players.submissions import MANIFEST
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_tournament
 from arena.tournament.setup import DUPLICATE
@@ -66,6 +68,7 @@ def match_play(
                       f"not {len(commands)} --bot")
     if keep is not None and keep.exists():
         raise Failure(f"--keep {str(keep)!r} exists already: give a new folder")
+    _check_manifest(chosen.name, commands, Path.cwd())
     deal_seed = seed if seed is not None else secrets.randbits(31)
     settings = RunSettings(parallel=2, move_timeout_s=move_timeout, start_timeout_s=start_timeout,
                            time_bank_s=time_bank, sandbox=not no_sandbox, keep_going=keep_going)
@@ -89,6 +92,25 @@ def match_play(
     console.print(f"the same deals again: {again}", highlight=False, soft_wrap=True)
     if keep is not None:
         console.print(f"kept: arena match list --db {folder / 'arena.db'}", highlight=False)
+
+
+def _check_manifest(game: str, commands: list[str], folder: Path) -> None:
+    """Refuse, in one line, to play the bot of ``folder`` (its ``arena-bot.toml``, the
+    manifest it would be submitted with, names the command of a --bot) in a game its
+    manifest does not name, as a tournament or a ladder would refuse its submitted version.
+    A folder without a manifest, or one that cannot be read, says nothing: the commands
+    play any game."""
+    try:
+        manifest = tomllib.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return
+    command, games = manifest.get("command"), manifest.get("games")
+    if not isinstance(games, list) or not isinstance(command, str):
+        return
+    if game not in games and any(c.split() == command.split() for c in commands):
+        names = ", ".join(str(g) for g in games) or "no game"
+        raise Failure(f"the bot of this folder ({command}) does not play {game} (its "
+                      f"{MANIFEST} names {names})")
 
 
 def _register(store: Store, commands: list[str]) -> list[str]:

@@ -10,9 +10,10 @@ import asyncio
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -45,7 +46,8 @@ from arena.cli.output import (
 from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.games import get_game
 from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
-from arena.storage.store import Store
+from arena.rating.stats import SprtState
+from arena.storage.store import MatchStatus, Store, TournamentInfo, TournamentStatus
 from arena.tournament import (
     BotsDidNotStart,
     Plan,
@@ -59,7 +61,7 @@ from arena.tournament import (
     resume_settings,
     run_until_done,
 )
-from arena.tournament.formats import ROUND_ROBIN, parse_sprt
+from arena.tournament.formats import ROUND_ROBIN, VERSUS, Format, parse_sprt, verdict
 from arena.tournament.run import check_executor
 from arena.tournament.setup import VERSUS_SETS, VERSUS_SPRT_SETS
 from leaderboard.terminal import print_leaderboard
@@ -110,11 +112,11 @@ SeedOption = Annotated[int | None, typer.Option(
     help="Tournament seed (default: random); it fixes the deals only with --deals-from-seed: "
     "otherwise every deal comes from a secret key of the tournament's.")]
 DealsOption = Annotated[str | None, typer.Option(
-    "--deals", metavar="duplicate|independent",
-    help="duplicate: every seat rotation of a group plays the same deal, each rotation by "
-    "another process of each managed bot (default when every bot is managed); independent: "
-    "a deal per match (default with remote bots, which could remember a deal between "
-    "rotations).")]
+    "--deals", metavar="KIND",
+    help="duplicate or independent. duplicate: every seat rotation of a group plays the same "
+    "deal, each rotation by another process of each managed bot (default when every bot is "
+    "managed); independent: a deal per match (default with remote bots, which could "
+    "remember a deal between rotations).")]
 DealsFromSeedOption = Annotated[bool, typer.Option(
     "--deals-from-seed", help="Derive the deals from --seed, so that anyone can reproduce them "
     "(research runs). Unsafe against bots: one that searches seeds from the cards it sees can "
@@ -122,18 +124,20 @@ DealsFromSeedOption = Annotated[bool, typer.Option(
 GameOptionsOption = Annotated[list[str] | None, typer.Option(
     "--option", "-o", help="A game option NAME=VALUE.")]
 FormatOption = Annotated[str, typer.Option(
-    "--format", metavar="round-robin|gauntlet|versus",
-    help="round-robin: every group of the --bot bots; gauntlet: each --bot (a challenger) "
-    "against the --field, which never plays itself; versus: --bot A against --bot B over "
-    "duplicate sets (a deal in every seat rotation), the --field in the other seats.")]
+    "--format", metavar="FORMAT",
+    help="round-robin, gauntlet or versus. round-robin: every group of the --bot bots; "
+    "gauntlet: each --bot (a challenger) against the --field, which never plays itself; "
+    "versus: --bot A against --bot B over duplicate sets (a deal in every seat rotation), "
+    "the --field in the other seats.")]
 FieldOption = Annotated[list[str] | None, typer.Option(
     "--field", "-f", help="A bot of the field (gauntlet, versus); repeat for each.")]
 SetsOption = Annotated[int | None, typer.Option(
     min=1, help=f"versus: how many duplicate sets (default {VERSUS_SETS}; with --sprt, at most "
     f"{VERSUS_SPRT_SETS}).")]
 SprtOption = Annotated[str | None, typer.Option(
-    metavar="elo0=E0,elo1=E1[,alpha=A,beta=B]",
-    help="versus: stop as soon as a sequential probability ratio test on the sets' paired "
+    metavar="SPEC",
+    help="versus, with SPEC such as elo0=0,elo1=10 (alpha= and beta= too, if need be): stop "
+    "as soon as a sequential probability ratio test on the sets' paired "
     "outcomes decides between H0 (A not better than E0 Elo) and H1 (A better by E1); alpha "
     "and beta (default 0.05) are its false positive and false negative rates.")]
 MoveTimeoutOption = Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")]
@@ -218,7 +222,8 @@ def tournament_run(
                                       parse_options(option or []), settings, deals,
                                       deals_from_seed, notice=lambda text: console.print(
                                           f"warning: {text}", style="yellow"), plan=plan)
-    console.print(f"tournament {tournament_id}: {store.get_tournament(tournament_id).total} matches")
+    console.print(f"tournament {tournament_id}: {size(store.get_tournament(tournament_id))}",
+                  highlight=False)
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))
 
@@ -307,16 +312,48 @@ def given_limits(memory: str | None, cpu_seconds: str | None, processes: str | N
 _said: set[str] = set()
 
 
+def size(tournament: TournamentInfo, left: int | None = None) -> str:
+    """How big a tournament is, in words: its matches (``left`` of them to play, when given);
+    a versus with an SPRT, its cap of sets, which the test stops far below."""
+    chosen = Format.from_settings(tournament.settings)
+    if chosen.kind == VERSUS and chosen.sprt is not None:
+        return (f"a versus of up to {chosen.sets} duplicate sets, until its SPRT decides "
+                f"({tournament.finished // max(1, tournament.players)} sets played)")
+    if left is None:
+        return f"{tournament.total} matches"
+    return f"{left} of {tournament.total} matches left"
+
+
+def sets_line(state: SprtState) -> str:
+    """A versus's SPRT as its progress line shows it: sets played, the LLR between its
+    bounds, and the decision once there is one."""
+    sets = "set" if state.n == 1 else "sets"
+    said = {"H1": ": H1 accepted", "H0": ": H0 accepted"}.get(state.decision or "", "")
+    return (f"{state.n} {sets} played, LLR {state.llr:.2f} in [{state.lower:.2f}, "
+            f"{state.upper:.2f}]{said}")
+
+
 def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> RunSummary:
-    """Run the tournament to its end under a progress bar (or stop when asked to)."""
-    columns = (TextColumn("[bold]tournament {task.fields[tid]}"), BarColumn(),
-               MofNCompleteColumn(), TextColumn("matches"), TimeElapsedColumn(),
-               TimeRemainingColumn())
+    """Run the tournament to its end under a progress bar (or stop when asked to).
+
+    A versus with an SPRT has no bar, total or time left: its schedule's size is a cap the
+    test stops far below, so its line says the sets played and the LLR against its bounds."""
+    chosen = Format.from_settings(store.get_tournament(tournament_id).settings)
+    sequential = chosen.kind == VERSUS and chosen.sprt is not None
+    title = TextColumn("[bold]tournament {task.fields[tid]}")
+    columns = (title, TextColumn("{task.fields[sets]}"), TimeElapsedColumn()) if sequential \
+        else (title, BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
+              TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console) as bar:
-        task = bar.add_task("play", total=None, tid=tournament_id)
+        task = bar.add_task("play", total=None, tid=tournament_id,
+                            sets="waiting for the first complete set")
 
         def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+            if not sequential:
+                bar.update(task, completed=done, total=total)
+
+        def sets(state: SprtState) -> None:
+            bar.update(task, sets=escape(sets_line(state)))
 
         def notice(text: str) -> None:
             if text not in _said:  # the same sandbox and limits, tournament after tournament
@@ -326,7 +363,7 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
         resume = f"`arena tournament resume {tournament_id}`"
         try:
             summary = run_until_done(store, tournament_id, data_dir_for(db), settings, progress,
-                                     notice)
+                                     notice, sets=sets)
         except (KeyboardInterrupt, asyncio.CancelledError):
             raise Failure(f"interrupted: {resume} finishes it") from None
         except (RemoteBotsAbsent, BotsDidNotStart) as err:
@@ -334,8 +371,8 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
         except OSError as err:  # the --listen address cannot be bound
             raise Failure(f"{err}: {resume} (with another --listen if need be) plays it") from None
     if summary.decided:
-        console.print(f"tournament {tournament_id} decided early, the rest of its sets void: "
-                      f"{summary.decided}", highlight=False)
+        console.print(f"tournament {tournament_id} finished, decided early by its {summary.decided}; "
+                      "the sets it did not need are void", highlight=False)
     if summary.left:
         console.print(f"stopped on request with {summary.left} matches left: "
                       f"`arena tournament resume {tournament_id}` finishes them")
@@ -395,8 +432,11 @@ def tournament_resume(
                        sandbox=not no_sandbox, keep_going=keep_going, executor=executor,
                        ray_address=ray_address)
     check_executor(store, settings)
-    left = tournament.total - tournament.finished
-    console.print(f"tournament {tournament_id}: {left} of {tournament.total} matches left")
+    counts = store.match_counts([tournament_id]).get(tournament_id, {})
+    left = counts.get(MatchStatus.PENDING, 0) + counts.get(MatchStatus.RUNNING, 0)
+    if tournament.status is TournamentStatus.CANCELLED:
+        raise Failure(f"tournament {tournament_id} was cancelled: it has nothing left to play")
+    console.print(f"tournament {tournament_id}: {size(tournament, left)}", highlight=False)
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(tournament.game))
 
@@ -422,14 +462,25 @@ def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
     table.add_column("format", no_wrap=True)
     table.add_column("players", justify="right", no_wrap=True)
     table.add_column("bots", overflow="fold")
-    table.add_column("finished", justify="right", no_wrap=True)
+    table.add_column("played", justify="right", no_wrap=True)
     table.add_column("status", no_wrap=True)
     for row in rows:
-        done = f"{row['finished']}/{row['total']}" + (f" ({row['void']} void)" if row["void"] else "")
+        done = played_cell(row)
         status = row["status"] + (f": {row['note']}" if row.get("note") else "")
         table.add_row(str(row["id"]), row["game"], row["format"], str(row["players"]),
                       ", ".join(row["bots"]), done, status)
     console.print(table)
+
+
+def played_cell(row: dict[str, Any]) -> str:
+    """How far a listed tournament has got: its finished matches of its total (and the void
+    ones); a versus with an SPRT, its sets played and its decision, not the cap it stopped
+    below (nor the voids of the sets it did not need)."""
+    sprt = row.get("sprt")
+    if sprt is not None:
+        sets = "set" if sprt["sets"] == 1 else "sets"
+        return f"{sprt['sets']} {sets}, {verdict(sprt['decision'], row['bots'][0])}"
+    return f"{row['finished']}/{row['total']}" + (f" ({row['void']} void)" if row["void"] else "")
 
 
 @tournament_app.command("export")

@@ -166,6 +166,13 @@ class BotInfo:
     def submitted(self) -> bool:
         return self.content_hash is not None
 
+    @property
+    def kind(self) -> str:
+        """How the arena runs it, as every list names it: ``remote`` (it connects with its
+        token), ``submitted`` (its archived code, in the sandbox) or ``managed`` (a command
+        the operator registered)."""
+        return "remote" if self.remote else "submitted" if self.submitted else "managed"
+
 
 @dataclass(frozen=True)
 class AuthorInfo:
@@ -952,7 +959,8 @@ class Store:
             if t is None:
                 raise NotFoundError(f"no tournament with id {tournament_id}")
             t.status = status
-            t.finished_at = now() if status is TournamentStatus.FINISHED else None
+            t.finished_at = now() if status in (TournamentStatus.FINISHED,
+                                                TournamentStatus.CANCELLED) else None
             s.add(t)
 
     @contextmanager
@@ -1034,10 +1042,15 @@ class Store:
             _rate_ready(s, match)  # the matches scheduled after it need not wait for it
             return True
 
-    def void_unfinished(self, tournament_id: int) -> int:
+    def void_unfinished(self, tournament_id: int, *,
+                        status: TournamentStatus = TournamentStatus.FINISHED,
+                        decided: Mapping[str, Any] | None = None) -> int:
         """Void every pending or running match of a tournament (it will not be played: a
-        result that still arrives is not stored) and mark it finished; how many were voided.
-        The finished matches keep their results, and are rated in schedule order."""
+        result that still arrives is not stored) and mark it ended with ``status`` (finished,
+        or cancelled by an operator); how many were voided. ``decided``: why its format ended
+        it early (an SPRT's decision, as :func:`arena.tournament.formats.decision_record`
+        gives it), kept in its settings as ``decided`` for every list to show. The finished
+        matches keep their results, and are rated in schedule order."""
         with self._writing("void a tournament's unfinished matches") as s:
             tournament = s.get(Tournament, tournament_id)
             if tournament is None:
@@ -1048,8 +1061,10 @@ class Store:
             for match in matches:
                 match.status = MatchStatus.VOID
                 s.add(match)
-            tournament.status = TournamentStatus.FINISHED
+            tournament.status = status
             tournament.finished_at = now()
+            if decided is not None:
+                tournament.settings = {**tournament.settings, "decided": dict(decided)}
             s.add(tournament)
             s.flush()
             if matches:
@@ -1058,9 +1073,10 @@ class Store:
 
     def cancel_tournament(self, tournament_id: int) -> int:
         """Void the unfinished matches of a tournament no one is running (see
-        :meth:`void_unfinished`); how many. A :class:`StoreError` while it runs."""
+        :meth:`void_unfinished`) and mark it cancelled; how many. A :class:`StoreError` while
+        it runs."""
         with self._not_running(tournament_id, "cancel"):
-            return self.void_unfinished(tournament_id)
+            return self.void_unfinished(tournament_id, status=TournamentStatus.CANCELLED)
 
     def void_tournament(self, tournament_id: int) -> int:
         """Take a tournament no one is running out of the ratings: every match of it void (the

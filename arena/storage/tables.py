@@ -24,6 +24,7 @@ class TournamentStatus(StrEnum):
     FINISHED = "finished"
     INTERRUPTED = "interrupted"
     QUEUED = "queued"  # created through the operator service, waiting for the server's scheduler
+    CANCELLED = "cancelled"  # stopped by an operator: its unfinished matches are void
 
 
 class MatchStatus(StrEnum):

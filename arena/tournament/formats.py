@@ -141,12 +141,6 @@ def watch(matches: Sequence[MatchInfo], tournament_format: Format, players: int)
     return sets
 
 
-def set_scores(matches: Sequence[MatchInfo], a: int, b: int, per_set: int) -> list[float]:
-    """Each complete duplicate set's paired outcome for A against B (:func:`set_score`), in
-    set order, up to the first set that is not finished."""
-    return watch(matches, Format(VERSUS, challengers=(a, b)), per_set).scores
-
-
 def sprt_state(matches: Sequence[MatchInfo], tournament_format: Format,
                players: int) -> SprtState | None:
     """The SPRT of a versus match on its complete sets so far: as of its first decision if
@@ -154,3 +148,37 @@ def sprt_state(matches: Sequence[MatchInfo], tournament_format: Format,
     if tournament_format.kind != VERSUS or tournament_format.sprt is None:
         return None
     return watch(matches, tournament_format, players).state
+
+
+def decision_record(state: SprtState) -> dict[str, Any]:
+    """An SPRT's decision as a tournament keeps it (``settings["decided"]``, written when
+    the rest of its sets is voided), so that a list shows it without reading its matches."""
+    return {"decision": state.decision, "sets": state.n, "llr": state.llr,
+            "lower": state.lower, "upper": state.upper, "wins": state.wins,
+            "draws": state.draws, "losses": state.losses}
+
+
+def verdict(decision: str | None, a: str) -> str:
+    """A decision in words, A named: ``H1: A is better``, ``H0: A is not better``, or
+    ``no decision yet``."""
+    return {"H1": f"H1: {a} is better", "H0": f"H0: {a} is not better"}.get(
+        decision or "", "no decision yet")
+
+
+def sprt_summary(settings: Mapping[str, Any], finished: int,
+                 players: int) -> dict[str, Any] | None:
+    """What a list shows of a versus with an SPRT instead of its schedule's cap: the sets
+    played and the decision (``None`` until there is one), from the tournament's settings
+    and its finished matches alone (a set is a match in each of its ``players`` seat
+    rotations). None for any other tournament."""
+    chosen = Format.from_settings(settings)
+    if chosen.kind != VERSUS or chosen.sprt is None:
+        return None
+    decided = settings.get("decided")
+    if isinstance(decided, Mapping):
+        return {"sets": int(decided.get("sets", 0)), "decision": decided.get("decision"),
+                "llr": decided.get("llr"), "lower": decided.get("lower"),
+                "upper": decided.get("upper")}
+    return {"sets": finished // max(1, players), "decision": None, "llr": None,
+            "lower": None, "upper": None}
+

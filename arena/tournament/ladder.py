@@ -49,6 +49,7 @@ from arena.tournament.formats import LADDER, Format
 from arena.tournament.run import entrant_of, play_stored
 from arena.tournament.run import executor_for as default_executor
 from arena.tournament.settings import RunSettings
+from arena.tournament.setup import check_plays
 
 DEFAULT_MU, DEFAULT_SIGMA = 25.0, 25.0 / 3
 
@@ -89,10 +90,10 @@ class Rung:
 
 def entered(bots: Sequence[BotInfo], game: str, named: Collection[str] = ()) -> list[BotInfo]:
     """The newest version of each bot that plays ``game`` (its manifest names the game, or
-    the bot is ``named``), removed versions aside."""
+    the bot is ``named`` and lists no games that leave it out), removed versions aside."""
     newest: dict[str, BotInfo] = {}
     for bot in bots:
-        plays = (bot.games is not None and game in bot.games) or bot.name in named
+        plays = game in bot.games if bot.games is not None else bot.name in named
         if plays and not bot.removed and (bot.name not in newest or bot.id > newest[bot.name].id):
             newest[bot.name] = bot
     return sorted(newest.values(), key=lambda b: b.id)
@@ -162,7 +163,9 @@ def create_ladder(store: Store, game_name: str, players: int | None,
     seats = players if players is not None else game.default_players
     options = game.parse_options(seats, dict(raw_options))
     for name in named:
-        store.get_bot(name)  # an unknown name is an error now, not a silent absence
+        # an unknown name, or a bot that does not play the game, is an error now, not a
+        # silent absence (nor a bot entered in a game it never said it plays)
+        check_plays(store.get_bot(name), game.name)
     saved = {**settings.saved(), "deals": "independent", "deals_from_seed": False,
              "format": Format(kind=LADDER).saved(), "ladder": {
                  **(rules or LadderRules()).saved(), "named": list(named)}}

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from arena.games import get_game
 from arena.games.base import OptionValue
@@ -35,10 +36,12 @@ from arena.storage.store import (
     BotInfo,
     DatabaseGone,
     MatchResult,
+    MatchStatus,
     MatchToRun,
     Store,
     StoreError,
     TournamentInfo,
+    TournamentStatus,
 )
 from arena.tournament.errors import (
     BotsDidNotStart,
@@ -47,7 +50,7 @@ from arena.tournament.errors import (
     TournamentError,
 )
 from arena.tournament.executor import Entrant, Executor, MatchJob
-from arena.tournament.formats import VERSUS, Format, watch
+from arena.tournament.formats import VERSUS, Format, decision_record, watch
 from arena.tournament.local import LocalExecutor
 from arena.tournament.settings import RunSettings
 from arena.wire.codec import GameCodec, codec_for
@@ -79,6 +82,17 @@ class StoppingRule:
         self.said: str | None = None  # the decision, once there is one
         self._decided(self._sets.decided if self._sets is not None else None)
 
+    @property
+    def state(self) -> SprtState | None:
+        """The SPRT so far (as of its decision once decided); None without one."""
+        return self._sets.state if self._sets is not None else None
+
+    @property
+    def record(self) -> dict[str, Any] | None:
+        """The decision as the tournament keeps it (:func:`decision_record`); None before."""
+        state = self._sets.decided if self._sets is not None else None
+        return None if state is None else decision_record(state)
+
     def finished(self, match: MatchToRun, ranks: Sequence[int]) -> bool:
         """Take a match just finished; whether the tournament is decided."""
         if self._sets is not None and self.said is None:
@@ -92,6 +106,10 @@ class StoppingRule:
 
 
 Progress = Callable[[int, int], None]
+"""Told the matches finished so far and the schedule's total, as each match finishes."""
+SetsProgress = Callable[[SprtState], None]
+"""A versus with an SPRT: told its test so far as each match finishes. Its schedule's total
+is a cap, not a forecast: the test decides long before it, and the rest is void."""
 Notice = Callable[[str], None]
 
 
@@ -100,7 +118,8 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                          stop: asyncio.Event | None = None,
                          notice: Notice | None = None,
                          executor: Executor | None = None,
-                         slots: asyncio.Semaphore | None = None) -> RunSummary:
+                         slots: asyncio.Semaphore | None = None,
+                         sets: SetsProgress | None = None) -> RunSummary:
     """Play every unfinished match of the tournament; return when all are finished.
 
     Up to ``settings.parallel`` matches are played at once (and each takes one of
@@ -126,7 +145,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
     with store.running(tournament_id):
         try:
             return await _run(store, tournament_id, data_dir, settings, progress,
-                              stop or asyncio.Event(), notice, executor, slots)
+                              stop or asyncio.Event(), notice, executor, slots, sets)
         except asyncio.CancelledError:  # Ctrl-C, a second SIGTERM
             with contextlib.suppress(StoreError):
                 store.set_tournament_status(tournament_id, "interrupted")
@@ -135,15 +154,18 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
 
 async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
                progress: Progress | None, stop: asyncio.Event, notice: Notice | None,
-               executor: Executor | None, slots: asyncio.Semaphore | None = None) -> RunSummary:
+               executor: Executor | None, slots: asyncio.Semaphore | None = None,
+               sets: SetsProgress | None = None) -> RunSummary:
     refused: list[StoreError] = []
     began = time.perf_counter()
     tournament = store.get_tournament(tournament_id)
+    if tournament.status is TournamentStatus.CANCELLED:  # nothing is left to play, ever
+        return RunSummary(played=0, wall_s=0.0, bot_start_s=0.0, faults=0)
     game = get_game(tournament.game)
     options: dict[str, OptionValue] = game.parse_options(tournament.players, tournament.options)
     rule = StoppingRule(store, tournament)
     if rule.said is not None:  # decided before an interruption: nothing more to play
-        store.void_unfinished(tournament_id)
+        store.void_unfinished(tournament_id, decided=rule.record)
         return RunSummary(played=0, wall_s=time.perf_counter() - began, bot_start_s=0.0,
                           faults=0, decided=rule.said)
     todo = store.claim_unfinished(tournament_id)
@@ -153,6 +175,8 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
         executor = executor_for(store, data_dir, settings, notice)
     if progress:
         progress(done, total)
+    if sets and rule.state is not None:
+        sets(rule.state)
     clocks = settings.clocks
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-store")
     try:
@@ -186,7 +210,10 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                 played += 1
                 if progress:
                     progress(done, total)
-                if rule.finished(match, report.ranks):
+                decided = rule.finished(match, report.ranks)
+                if sets and rule.state is not None:
+                    sets(rule.state)
+                if decided:
                     stop.set()  # decided: the running matches finish, no new one starts
 
         await asyncio.gather(*(play(m) for m in todo))
@@ -198,10 +225,11 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                 f"was lost: `arena tournament resume {tournament_id}` finishes it once the "
                 "database can be written")
         if rule.said is not None:  # decided: the rest is void, and the tournament finished
-            store.void_unfinished(tournament_id)
+            store.void_unfinished(tournament_id, decided=rule.record)
             left = 0
         else:
-            left = total - store.get_tournament(tournament_id).finished
+            counts = store.match_counts([tournament_id]).get(tournament_id, {})
+            left = counts.get(MatchStatus.PENDING, 0) + counts.get(MatchStatus.RUNNING, 0)
             store.set_tournament_status(tournament_id, "finished" if left == 0 else "interrupted")
         return RunSummary(played=played, wall_s=time.perf_counter() - began,
                           bot_start_s=executor.bot_start_s, faults=faults, left=left,
@@ -342,7 +370,8 @@ def _result(report: MatchReport) -> MatchResult:
 
 def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
                    progress: Progress | None = None, notice: Notice | None = None,
-                   executor: Executor | None = None) -> RunSummary:
+                   executor: Executor | None = None,
+                   sets: SetsProgress | None = None) -> RunSummary:
     """Run the tournament in a fresh event loop.
 
     The first SIGTERM stops it gracefully: no new match starts and the running
@@ -353,7 +382,8 @@ def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: R
     async def main() -> RunSummary:
         stop = asyncio.Event()
         task = asyncio.ensure_future(run_tournament(store, tournament_id, data_dir, settings,
-                                                    progress, stop, notice, executor))
+                                                    progress, stop, notice, executor,
+                                                    sets=sets))
 
         def on_sigterm() -> None:
             if stop.is_set():

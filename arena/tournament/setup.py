@@ -20,7 +20,7 @@ from arena.net.tls import check_tls_files
 from arena.players.limits import FLAGS as LIMIT_FLAGS
 from arena.players.process import parse_command
 from arena.rating.stats import SprtSettings
-from arena.storage.store import Store, TournamentInfo
+from arena.storage.store import BotInfo, Store, TournamentInfo
 from arena.tournament.errors import TournamentError
 from arena.tournament.formats import GAUNTLET, KINDS, ROUND_ROBIN, VERSUS, Format
 from arena.tournament.schedule import Deals, gauntlet, round_robin, versus
@@ -75,6 +75,15 @@ VERSUS_SPRT_SETS = 2000
 """The most sets of a versus match with an SPRT (it usually decides long before)."""
 
 
+
+def check_plays(bot: BotInfo, game: str) -> None:
+    """Refuse, in one line, a bot whose registration lists its games (a submitted version's
+    manifest) without ``game``: a tournament, a ladder and a match play it only in the games
+    it says it plays. A bot registered without games (``arena bot add``) plays any game."""
+    if bot.games is not None and game not in bot.games:
+        names = ", ".join(bot.games) or "no game"
+        raise TournamentError(f"{bot.label} does not play {game} (its manifest names {names})")
+
 def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], players: int | None,
                       repetitions: int, seed: int | None, raw_options: Mapping[str, str],
                       settings: RunSettings, deals: str | None = None,
@@ -113,9 +122,7 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
     bots = [store.get_bot(*name_version(label)) for label in bot_names]
     field_bots = [store.get_bot(*name_version(label)) for label in plan.field]
     for bot in (*bots, *field_bots):
-        if bot.games is not None and game.name not in bot.games:
-            raise TournamentError(f"{bot.label} does not play {game.name} (its manifest names "
-                                  f"{', '.join(bot.games)})")
+        check_plays(bot, game.name)
         if bot.submitted:
             pass  # its command was checked against its code at submission
         elif not bot.remote:

@@ -306,7 +306,7 @@ class ReadBotLogResponse(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., files: _Optional[_Iterable[_Union[BotLogFile, _Mapping]]] = ...) -> None: ...
 
 class TournamentInfo(_message.Message):
-    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots", "format", "void", "created_at", "note", "finished_at")
+    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots", "format", "void", "created_at", "note", "finished_at", "sprt")
     ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -319,6 +319,7 @@ class TournamentInfo(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    SPRT_FIELD_NUMBER: _ClassVar[int]
     id: int
     game: str
     status: str
@@ -331,7 +332,22 @@ class TournamentInfo(_message.Message):
     created_at: str
     note: str
     finished_at: str
-    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., format: _Optional[str] = ..., void: _Optional[int] = ..., created_at: _Optional[str] = ..., note: _Optional[str] = ..., finished_at: _Optional[str] = ...) -> None: ...
+    sprt: SprtProgress
+    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., format: _Optional[str] = ..., void: _Optional[int] = ..., created_at: _Optional[str] = ..., note: _Optional[str] = ..., finished_at: _Optional[str] = ..., sprt: _Optional[_Union[SprtProgress, _Mapping]] = ...) -> None: ...
+
+class SprtProgress(_message.Message):
+    __slots__ = ("sets", "decision", "llr", "lower", "upper")
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    LLR_FIELD_NUMBER: _ClassVar[int]
+    LOWER_FIELD_NUMBER: _ClassVar[int]
+    UPPER_FIELD_NUMBER: _ClassVar[int]
+    sets: int
+    decision: str
+    llr: float
+    lower: float
+    upper: float
+    def __init__(self, sets: _Optional[int] = ..., decision: _Optional[str] = ..., llr: _Optional[float] = ..., lower: _Optional[float] = ..., upper: _Optional[float] = ...) -> None: ...
 
 class ListTournamentsRequest(_message.Message):
     __slots__ = ()

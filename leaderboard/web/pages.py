@@ -348,9 +348,24 @@ BotLimit = Annotated[int, _limit(200)]
 BotMatchLimit = Annotated[int, _limit(100)]
 
 
+def _public_bots(store: Store, bots: list[BotInfo]) -> list[dict[str, Any]]:
+    """Bots as the public pages show them: ``arena bot list --json``'s rows without the
+    operator's ``folder`` (a path of the operator's machine, nobody else's business), with
+    the ``author`` whose bot it is (None: the operator's)."""
+    authors = {a.id: a.name for a in store.list_authors()} \
+        if any(b.author_id is not None for b in bots) else {}
+    out = []
+    for bot in bots:
+        row = bot_json(bot)
+        del row["folder"]
+        row["author"] = None if bot.author_id is None else authors.get(bot.author_id)
+        out.append(row)
+    return out
+
+
 def bots_data(store: Store, request: Request, page: int, limit: int) -> dict[str, Any]:
     names, total = store.bot_names((page - 1) * limit, limit)
-    return {"version": 1, "bots": [bot_json(b) for b in store.bots_named(names)], "page": page,
+    return {"version": 1, "bots": _public_bots(store, store.bots_named(names)), "page": page,
             "limit": limit, "total_names": total,
             "next": _next(request, page=page + 1) if page * limit < total else None}
 
@@ -455,8 +470,8 @@ def bot_data(store: Store, request: Request, label: str, before: int | None,
     tallies = head_to_head_by_game(store.head_to_head(bot.id))
     labels = {b.id: b.label for b in store.bots_by_id({t.opponent_id for t in tallies})}
     return document("bot", {
-        **bot_json(bot),
-        "versions": [bot_json(v) for v in versions],
+        **_public_bots(store, [bot])[0],
+        "versions": _public_bots(store, list(versions)),
         "ratings": [places[r.pool, bot.label] for r in ratings],
         "history": [{"pool": h.pool, "matches": h.total,
                      "points": [{"match_id": p.match_id, "finish_seq": p.finish_seq, "mu": p.mu,

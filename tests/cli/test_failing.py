@@ -51,7 +51,13 @@ def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tm
     before = {r.label: (r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)}
     said = arena("tournament", "cancel", str(second), db=db).stdout
     assert f"tournament {second} cancelled: 2 unfinished matches void" in said
-    assert store.get_tournament(second).status == "finished"
+    assert store.get_tournament(second).status == "cancelled"
+    listed = {row["id"]: row["status"] for row in json.loads(
+        arena("tournament", "list", "--json", db=db).stdout)["tournaments"]}
+    assert listed == {second: "cancelled", 1: "finished"}
+    again = arena("tournament", "resume", str(second), db=db, check=False)
+    assert again.returncode != 0 and "was cancelled" in again.stderr + again.stdout
+    assert store.get_tournament(second).status == "cancelled"  # a resume does not revive it
     assert {r.label: (r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)} == before
 
     gone = arena("tournament", "void", "1", db=db).stdout

@@ -310,7 +310,7 @@ def test_what_an_author_may_not_do_uploads_over_the_cap_hostile_archives_and_can
         assert re.search(r"cancelled: \d+ unfinished matches void", cancelled), cancelled
         listed = remote(server, ann, "tournament", "list", "--json").stdout
         row = json.loads(listed)["tournaments"][0]
-        assert row["status"] == "finished" and row["finished"] + row["void"] == row["total"] == 9
+        assert row["status"] == "cancelled" and row["finished"] + row["void"] == row["total"] == 9
         assert row["void"] > 0
     finally:
         output = server.stop()

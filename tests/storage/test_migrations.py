@@ -516,6 +516,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0009": {},  # new tables only: summaries of the rated matches, filled from them
     "0010": {"seat": {"reason": None}},  # the old logs hold no faults' reasons
     "0011": {"match": {"node": None}},  # played on the machine that ran the tournament
+    "0012": {},  # a new tournament status only
 }
 """The columns each revision adds, with what a row written before it gets."""
 
@@ -1095,6 +1096,28 @@ def test_revision_0011_gives_old_matches_no_node_and_downgrades_without_it(url: 
     assert _raw_rows(url) == _downgraded(written, "0010")
     assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
         {k: v for k, v in shape.items() if k != "sql"}
+
+
+def test_revision_0012_allows_cancelled_tournaments_and_downgrades_them_to_finished(
+        url: str) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0011")
+    before = _raw_rows(url)
+    with pytest.raises(sa.exc.IntegrityError):  # the database itself refuses the new status
+        _set_status(url, "cancelled")
+    _migrate(url, "upgrade", "0012")
+    assert _stored_revisions(url) == {"0012"}
+    assert _raw_rows(url) == _upgraded(before, "0011", "0012")  # no row touched
+    _set_status(url, "cancelled")
+    with pytest.raises(sa.exc.IntegrityError):  # and still refuses what is no status
+        _set_status(url, "paused")
+    with Store(url) as store:
+        assert store.get_tournament(1).status == "cancelled"
+    _migrate(url, "downgrade", "0011")  # a cancelled tournament reads as it used to
+    assert next(t for t in _raw_rows(url)["tournament"] if t["id"] == 1)["status"] == "finished"
+    with pytest.raises(sa.exc.IntegrityError):
+        _set_status(url, "cancelled")
 
 
 def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path: Path) -> None:

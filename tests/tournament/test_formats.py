@@ -10,7 +10,7 @@ import pytest
 from arena.rating.stats import SprtSettings
 from arena.storage.store import MatchResult, Store
 from arena.tournament import Plan, RunSettings, TournamentError, create_tournament, run_until_done
-from arena.tournament.formats import VERSUS, Format, set_scores, sprt_state
+from arena.tournament.formats import VERSUS, Format, sprt_state, watch
 from arena.tournament.schedule import gauntlet, versus
 from tests.helpers import arena
 from tests.tournament.test_tournament import InProcessExecutor
@@ -77,7 +77,7 @@ def finish_sets(store: Store, tid: int, outcomes: str) -> None:
                                                      faults=("", "")))
 
 
-def test_set_scores_read_complete_sets_in_order_up_to_the_first_unfinished(tmp_path: Path) -> None:
+def test_watch_scores_complete_sets_in_order_up_to_the_first_unfinished(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "arena.db"))
     tid = new_versus(store, 10, None)
     finish_sets(store, tid, "WLD")
@@ -85,11 +85,11 @@ def test_set_scores_read_complete_sets_in_order_up_to_the_first_unfinished(tmp_p
     fmt = Format.from_settings(tournament.settings)
     assert fmt.kind == VERSUS and fmt.sets == 10 and fmt.sprt is None
     matches = store.list_matches(tid, 100)
-    assert set_scores(matches, *fmt.pair, 2) == [1.0, 0.0, 0.5]
+    assert watch(matches, fmt, 2).scores == [1.0, 0.0, 0.5]
     # a set with one rotation played is not complete, nor is any set after it
     later = sorted(matches, key=lambda m: m.index)
     store.finish_match(later[7].id, MatchResult((0.0, 0.0), (1, 2), ("", "")))
-    assert set_scores(store.list_matches(tid, 100), *fmt.pair, 2) == [1.0, 0.0, 0.5]
+    assert watch(store.list_matches(tid, 100), fmt, 2).scores == [1.0, 0.0, 0.5]
     assert sprt_state(matches, fmt, 2) is None  # no SPRT asked for
 
 
