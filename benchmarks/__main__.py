@@ -18,10 +18,16 @@ from importlib import metadata
 from pathlib import Path
 
 from benchmarks import (
+    archives,
+    builds,
     cluster,
     contained,
+    doors,
     engine,
+    feeds,
+    figures,
     ladder,
+    lanes,
     memory,
     ratings,
     sockets,
@@ -43,8 +49,14 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "socket": sockets.run,         # (8) the referee over a Unix socket against TCP
     "ladder": ladder.run,          # (11) the ladder's matches per minute against a round-robin
     "submit": submit.run,          # (12) arena bot submit with one small dependency
+    "builds": builds.run,          # hostile builds held to their limits; a wheel built offline
+    "bot-limits": lanes.run,       # a bot's memory over all its lanes; 12 lanes in the defaults
     "web": web.run,                # the web app's pages over a million matches
+    "feeds": feeds.run,            # a tournament on arena serve with 400 live feeds against it
     "ray": cluster.run,            # (13) the Ray executor against the local one
+    "doors": doors.run,            # descriptors and an operator call under idle connections
+    "archives": archives.run,      # refusing a zip of 370,000 entries, against zipfile reading it
+    "figures": figures.run,        # a bot seated twice, all-fault matches: the figures shown
 }
 
 

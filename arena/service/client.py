@@ -20,11 +20,15 @@ from typing import Any
 
 import grpc
 
+from arena.app import watch
+from arena.app.watch import WatchUpdate
 from arena.players import builds, submissions
 from arena.service.operator import BUILD_LOG_KEY, CHUNK_BYTES
 from arena.storage.store import BotInfo, LeaderboardRow
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.codec import GameCodec, codec_for
+from arena.wire.messages import FAULT_NAMES
 
 TIMEOUT_S = 60.0
 """How long a call may take (a submission: its upload and its build, :data:`SUBMIT_TIMEOUT_S`)."""
@@ -77,7 +81,16 @@ def _tournament_row(info: pb.TournamentInfo) -> dict[str, Any]:
     return {"id": info.id, "game": info.game, "players": info.players, "bots": list(info.bots),
             "format": info.format, "finished": info.finished, "total": info.matches,
             "void": info.void, "status": info.status, "created_at": info.created_at or None,
-            "finished_at": info.finished_at or None, "note": info.note or None}
+            "finished_at": info.finished_at or None, "note": info.note or None,
+            "sprt": _sprt_row(info.sprt) if info.HasField("sprt") else None}
+
+
+def _sprt_row(sprt: pb.SprtProgress) -> dict[str, Any]:
+    """A versus's SPRT as ``tournament list --json`` has it (``sprt``)."""
+    return {"sets": sprt.sets, "decision": sprt.decision or None,
+            "llr": sprt.llr if sprt.HasField("llr") else None,
+            "lower": sprt.lower if sprt.HasField("lower") else None,
+            "upper": sprt.upper if sprt.HasField("upper") else None}
 
 
 class ArenaClient:
@@ -224,6 +237,29 @@ class ArenaClient:
                                pool=r.pool or r.game) for r in rows]
 
 
+    # ---------------------------------------------------------------- matches
+
+    def watch_match(self, match_id: int) -> Iterator[WatchUpdate]:
+        """``WatchMatch``: the match as it stands, each batch of new public events (decoded
+        to the game's typed events), then its end with its result. No deadline: a match
+        may run for long; the server ends a watch of a match that does not start."""
+        codec: GameCodec | None = None
+        try:
+            for update in self._stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id),
+                                                metadata=self._metadata):
+                info = update.match
+                codec = codec or codec_for(info.game)
+                over = update.ended
+                seats = tuple(watch.SeatResult(
+                    s.seat, s.bot, s.rank if over and s.rank else None,
+                    s.score if over and s.rank else None,
+                    FAULT_NAMES.get(s.fault) or None) for s in info.seats)
+                yield watch.WatchUpdate(info.id, info.game, info.status, seats,
+                                        tuple(codec.decode_event(e) for e in update.events), over)
+        except grpc.RpcError as err:
+            raise self._error(err) from None
+
+
 def speaks_tls(address: str, timeout_s: float = 5.0) -> bool:
     """Whether the server at ``HOST:PORT`` answers a TLS handshake (a plain-text client of a
     TLS port is only told "Socket closed"). The certificate is not checked: this only asks
@@ -253,4 +289,4 @@ def _file_chunks(path: Path) -> Iterator[bytes]:
             from None
 
 
-__all__ = ["ArenaClient", "LogFile", "RemoteError", "Submitted"]
+__all__ = ["ArenaClient", "LogFile", "RemoteError", "Submitted", "WatchUpdate"]

@@ -10,6 +10,7 @@ proper status code), call the layers below, encode. Who may call what is
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 from collections.abc import AsyncIterator, Callable
@@ -19,6 +20,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
+from arena.app import visibility
+from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, Snapshot
+from arena.app.visibility import Refusal, Sight
 from arena.games import all_games, get_game
 from arena.games.base import GameError
 from arena.match.replay import LogLine, read_log, view
@@ -41,7 +45,15 @@ from arena.storage.store import (
     check_bot_name,
 )
 from arena.tournament import Plan, RunSettings, TournamentError, create_tournament
-from arena.tournament.formats import GAUNTLET, KINDS, ROUND_ROBIN, VERSUS, Format, parse_sprt
+from arena.tournament.formats import (
+    GAUNTLET,
+    KINDS,
+    ROUND_ROBIN,
+    VERSUS,
+    Format,
+    parse_sprt,
+    sprt_summary,
+)
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.setup import name_version
 from arena.v1 import arena_pb2 as pb
@@ -59,11 +71,17 @@ T = TypeVar("T")
 CHUNK_BYTES = 64 * 1024
 """The largest chunk of an archive a client sends in one SubmitBot message."""
 MAX_UPLOADS = 4
-"""Uploads received at once; more are RESOURCE_EXHAUSTED (each may hold 20 MiB)."""
+"""Uploads received (and their archives checked) at once; more are RESOURCE_EXHAUSTED (each
+may hold 20 MiB). A build does not hold its upload's place: another author can upload while
+one's build runs."""
+MAX_BUILDS = 2
+"""Builds of requirements at once (each may hold a CPU and 1 GiB: see
+:mod:`arena.players.buildbox`); more wait their turn, holding no upload place. An author has
+one submission under way at a time: a second one meanwhile is RESOURCE_EXHAUSTED."""
 MAX_WATCHERS = 64
-"""WatchMatch streams open at once."""
-WATCH_EVERY_S = 0.25
-"""How often a watched match's log so far is looked at."""
+"""WatchMatch streams of authors open at once (the operator's are not counted)."""
+MAX_WATCHES_PER_AUTHOR = 8
+"""WatchMatch streams one author may have open at once: one cannot hold every place."""
 LOG_BYTES, MAX_LOG_BYTES = 256 * 1024, 1024 * 1024
 """ReadBotLog: the end of each log sent by default, and at most."""
 MAX_MATCHES = 100_000
@@ -198,7 +216,7 @@ def _settings(request: pb.CreateTournamentRequest) -> RunSettings:
         memory_mb=_limit(request.bot_memory, "2048MB", parse_memory),
         cpu_seconds=_limit(request.bot_cpu_seconds, "unlimited",
                            lambda t: parse_count("--bot-cpu-seconds", t)),
-        processes=_limit(request.bot_processes, "64", lambda t: parse_count("--bot-processes", t)),
+        processes=_limit(request.bot_processes, "256", lambda t: parse_count("--bot-processes", t)),
         open_files=_limit(request.bot_open_files, "256",
                           lambda t: parse_count("--bot-open-files", t)),
         cpus=_limit(request.bot_cpus, "1", parse_cpus))
@@ -238,6 +256,26 @@ def _public_events(game: str, data: bytes | None) -> list[LogLine]:
     return [line for line in read_log(game, data) if line.kind == "event" and line.audience is None]
 
 
+def _watch_events(snapshot: Snapshot) -> tuple[MatchInfo, list[pb.GameEvent]]:
+    """The public events of a watched match's snapshot, encoded once for every watch of it."""
+    codec = codec_for(snapshot.match.game)
+    return snapshot.match, [codec.event(line.value)
+                            for line in _public_events(snapshot.match.game, snapshot.log)]
+
+
+def _refusal_text(refused: Refusal) -> str:
+    """A refusal of :mod:`arena.app.visibility` in the operator service's words."""
+    if refused.public_meanwhile:
+        return f"{refused.text} (WatchMatch shows its public view meanwhile)"
+    return refused.text
+
+
+def _watch_refusal(err: FeedRefused, who: Caller) -> str:
+    if err.cap == "client":
+        return f"{who} has {err.limit} WatchMatch streams open already; close one first"
+    return f"{err.limit} WatchMatch streams are open; try again later"
+
+
 class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     """The operator service over the store; ``data_dir`` is the arena's data folder (bot logs,
     submitted code), ``scheduler`` the server's (None: tournaments are queued for whoever
@@ -249,7 +287,11 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         self.data_dir = data_dir if data_dir is not None else Path("arena-data").resolve()
         self.scheduler = scheduler
         self._uploads = asyncio.Semaphore(MAX_UPLOADS)
-        self._watchers = 0
+        self._builds = asyncio.Semaphore(MAX_BUILDS)
+        self._submitting: set[int] = set()  # authors with a submission under way
+        self._building: set[int] = set()  # of those, the ones whose build runs
+        self._watches = LiveFeeds(store, _watch_events, total=MAX_WATCHERS, per_match=None,
+                                  per_client=MAX_WATCHES_PER_AUTHOR)
 
     def _authors(self) -> dict[int, str]:
         return {a.id: a.name for a in self.store.list_authors()}
@@ -264,19 +306,31 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     async def SubmitBot(self, requests: AsyncIterator[pb.SubmitBotRequest],
                         context: Context) -> pb.SubmitBotResponse:
         """Receive an archive (refused as soon as it goes over the cap), check it as ``arena
-        bot submit`` does, keep it, build its requirements."""
+        bot submit`` does, keep it, build its requirements. The upload's place is given back
+        before the build; an author's second submission while one is under way is refused."""
         who = await _who(context)
+        author = who.author_id
+        if author is not None and author in self._submitting:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                "a submission of yours is under way; submit again once it is "
+                                "done")
         if self._uploads.locked():
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"{MAX_UPLOADS} uploads are under way; try again in a moment")
-        async with self._uploads:
+        if author is not None:
+            self._submitting.add(author)
+        try:
             try:
-                label, data = await self._receive(requests)
-                submission = await asyncio.to_thread(submissions.read_archive, data,
-                                                     list(all_games()))
+                async with self._uploads:
+                    label, data = await self._receive(requests)
+                    submission = await asyncio.to_thread(submissions.read_archive, data,
+                                                         list(all_games()))
                 return await self._submit(who, label, submission, context)
             except DOMAIN_ERRORS as err:
                 await _abort(context, err)
+        finally:
+            if author is not None and author not in self._building:  # else: when it ends
+                self._submitting.discard(author)
 
     async def _receive(self, requests: AsyncIterator[pb.SubmitBotRequest]) -> tuple[str | None, bytes]:
         label: str | None = None
@@ -315,8 +369,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             return pb.SubmitBotResponse(bot=_bot_info(same[0], authors), new=False,
                                         files=submission.files, size=submission.size)
         try:
-            _installed, built_s = await asyncio.to_thread(
-                builds.install, submission, self.data_dir / submissions.SUBMITTED_DIR)
+            _installed, built_s = await self._install(who.author_id, submission)
         except submissions.BuildError as err:
             context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
             raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
@@ -328,6 +381,32 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         return pb.SubmitBotResponse(bot=_bot_info(bot, self._authors()), new=new,
                                     files=submission.files, size=submission.size,
                                     build_s=built_s or 0.0)
+
+    async def _install(self, author: int | None, submission: submissions.Submission) -> \
+            tuple[builds.Installed, float | None]:
+        """Install a submission (its build waits for one of :data:`MAX_BUILDS` turns). The build
+        goes on to its end even if the caller goes away (a thread cannot be stopped): it keeps
+        its turn, and its author's one submission under way, until then, so a caller that
+        hangs up cannot start builds without bound."""
+        async def run() -> tuple[builds.Installed, float | None]:
+            async with self._builds if submission.manifest.requirements is not None \
+                    else contextlib.nullcontext():
+                return await asyncio.to_thread(
+                    builds.install, submission, self.data_dir / submissions.SUBMITTED_DIR)
+
+        job = asyncio.ensure_future(run())
+        if author is not None:
+            self._building.add(author)
+
+        def done(finished: asyncio.Future[tuple[builds.Installed, float | None]]) -> None:
+            if author is not None:
+                self._building.discard(author)
+                self._submitting.discard(author)
+            if not finished.cancelled():
+                finished.exception()  # seen here, if nobody waits for it any more
+
+        job.add_done_callback(done)
+        return await asyncio.shield(job)
 
     async def ReadBotLog(self, request: pb.ReadBotLogRequest,
                          context: Context) -> pb.ReadBotLogResponse:
@@ -385,11 +464,15 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
     def _tournament_info(self, t: TournamentInfo, void: int) -> pb.TournamentInfo:
         note = "" if self.scheduler is None else self.scheduler.notes.get(t.id, "")
+        sprt = sprt_summary(t.settings, t.finished, t.players)
         return pb.TournamentInfo(id=t.id, game=t.game, status=str(t.status), players=t.players,
                                  matches=t.total, finished=t.finished, bots=list(t.bots),
                                  format=Format.from_settings(t.settings).kind, void=void,
                                  created_at=_when(t.created_at), note=note,
-                                 finished_at=_when(t.finished_at))
+                                 finished_at=_when(t.finished_at),
+                                 sprt=None if sprt is None else pb.SprtProgress(
+                                     sets=sprt["sets"], decision=sprt["decision"] or "",
+                                     llr=sprt["llr"], lower=sprt["lower"], upper=sprt["upper"]))
 
     async def GetTournament(self, request: pb.GetTournamentRequest,
                             context: Context) -> pb.TournamentReport:
@@ -493,25 +576,20 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         return pb.ListMatchesResponse(matches=[_match_info(m) for m in matches])
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:
-        """A match and its events: one seat's view, or the public view (everything once over;
-        for an author, once its deal is over too)."""
+        """A match and its events: one seat's view, or the public view (everything once over),
+        as :mod:`arena.app.visibility` allows (for an author: a seat's view or a finished
+        match only once every rotation of its deal is over too)."""
         who = await _who(context)
         match = await _read(context, lambda: self.store.get_match(request.match_id))
         seat = request.seat if request.HasField("seat") else None
         if seat is not None and not 0 <= seat < len(match.seats):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"no seat {seat} in this match")
-        hidden = seat is not None or match.status == MatchStatus.FINISHED
-        if not who.operator and hidden and match.log is not None:
-            other = await _read(context, lambda: self.store.deal_in_play(match.id))
-            if other is not None:
-                await context.abort(
-                    grpc.StatusCode.PERMISSION_DENIED,
-                    f"match {match.id} deals the same cards as match {other}, which is not "
-                    "finished yet: its hidden cards are shown once that match has finished")
-        if not who.operator and seat is not None and match.log is None:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED,
-                                f"match {match.id} is {match.status}: a seat's view opens once "
-                                "it has finished (WatchMatch shows its public view meanwhile)")
+        sight = Sight.SEAT if seat is not None else \
+            Sight.FULL if match.status == MatchStatus.FINISHED else Sight.PUBLIC
+        refused = await _read(context, lambda: visibility.refusal(
+            self.store, match, sight, operator=who.operator))
+        if refused is not None:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, _refusal_text(refused))
         record = pb.MatchRecord(match=_match_info(match))
         if match.log is not None:
             lines = read_log(match.game, match.log)
@@ -524,38 +602,48 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
     async def WatchMatch(self, request: pb.WatchMatchRequest,
                          context: Context) -> AsyncIterator[pb.MatchUpdate]:
-        """The public events of a match as it is played, then its end."""
+        """The public events of a match as it is played, then its end, as
+        :mod:`arena.app.visibility` allows (nothing of a finished match while another rotation
+        of its deal is unfinished: such a watch ends PERMISSION_DENIED). Fed by one reader per
+        match (:mod:`arena.app.live`); an author may hold :data:`MAX_WATCHES_PER_AUTHOR` watches
+        at once, and authors :data:`MAX_WATCHERS` in all (the operator's are not counted); a
+        watch of a match that has not started ends DEADLINE_EXCEEDED after
+        :data:`arena.app.live.PENDING_LIMIT_S`."""
+        who = await _who(context)
         match_id = request.match_id
         if match_id <= 0:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                 f"match_id must be a positive id, not {match_id}")
-        if self._watchers >= MAX_WATCHERS:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"{MAX_WATCHERS} matches are being watched; try again later")
-        self._watchers += 1
         try:
-            match = await _read(context, lambda: self.store.get_match(match_id))
-            codec = codec_for(match.game)
-            yield pb.MatchUpdate(match=_match_info(match))
-            sent, seen = 0, -1
-            while True:
-                done = match.status in (MatchStatus.FINISHED, MatchStatus.VOID)
-                data = match.log if done else await _read(
-                    context, lambda: self.store.live_log(match_id))
-                if done or (data is not None and len(data) != seen):
-                    seen = len(data or b"")
-                    public = _public_events(match.game, data)
-                    if done or len(public) > sent:
-                        yield pb.MatchUpdate(match=_match_info(match), ended=done,
-                                             events=[codec.event(line.value)
-                                                     for line in public[sent:]])
-                        sent = len(public)
-                if done:
-                    return
-                await asyncio.sleep(WATCH_EVERY_S)
-                match = await _read(context, lambda: self.store.get_match(match_id))
-        finally:
-            self._watchers -= 1
+            feed = self._watches.open(match_id, None if who.operator else f"author {who.author_id}")
+        except FeedRefused as err:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, _watch_refusal(err, who))
+            raise AssertionError("abort returned") from None  # pragma: no cover
+        with feed:
+            sent, first = 0, True
+            try:
+                async for update in feed.updates():
+                    assert update is not None  # no keep-alives asked for
+                    match, events = update.value
+                    refused = visibility.may_show(match.id, match.status, Sight.PUBLIC,
+                                                  operator=who.operator,
+                                                  in_play=update.snapshot.in_play)
+                    if refused is not None:
+                        await context.abort(grpc.StatusCode.PERMISSION_DENIED, refused.text)
+                    over = update.snapshot.over
+                    if first and not over:  # the match as it stands, before any event
+                        yield pb.MatchUpdate(match=_match_info(match))
+                    first = False
+                    if over or len(events) > sent:
+                        yield pb.MatchUpdate(match=_match_info(match), ended=over,
+                                             events=events[sent:])
+                        sent = len(events)
+            except StoreError as err:
+                await _abort(context, err)
+            if feed.expired:
+                await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                    f"match {match_id} has not started after "
+                                    f"{PENDING_LIMIT_S:g} s: watch it again once it runs")
 
     # ---------------------------------------------------------------- ratings
 
