@@ -134,9 +134,10 @@ def test_a_bots_lanes_together_are_held_to_its_memory_limit(
     assert usage.memory_peak <= LIMIT_MB * MiB, usage
     assert usage.memory_peak >= (LIMIT_MB - 8) * MiB, usage  # it got to the limit
     # the lanes beyond it were killed by the kernel: a lane killed in a match faulted there
-    # (crashed), one killed between its matches was started again for the next
+    # (crashed), one killed while starting missed its match (a no-show: seen in CI), one
+    # killed between its matches was started again for the next
     assert usage.oom_kills >= 1, usage
-    assert set(played.faults[HOARDER]) <= {"", "crashed"}, played.faults[HOARDER]
+    assert set(played.faults[HOARDER]) <= {"", "crashed", "no-show"}, played.faults[HOARDER]
     assert played.held >= 2  # some lanes got their share (two fit), the others were killed
     # the bot's parent group is gone with its last lane
     assert played.parents, "the hoarder's parent group was never seen"

@@ -151,6 +151,6 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
     # the protections the server says it is under come first (tests/service/test_doors.py)
     scheduler = "scheduler: plays queued tournaments, at most 2 matches at once"
     assert server.returncode == 0 and [
-        line for line in rest.strip().splitlines() if line != scheduler
+        line for line in rest.splitlines() if line.strip() and line != scheduler
         and line != "protections:" and not line.startswith("  ")] == ["stopped"], rest
     assert not path.exists() and not path.is_symlink()  # removed on exit
