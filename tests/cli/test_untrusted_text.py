@@ -95,11 +95,14 @@ def test_a_hostile_bots_log_reasons_and_command_print_inert(sandboxed: None,
     # every match accounted for: each finished once, the hostile seat at fault each time
     assert tournament.status == "finished" and tournament.finished == tournament.total == 4
     assert len(matches) == 4 and {str(m.status) for m in matches} == {"finished"}
-    assert sorted((s.bot, str(s.fault)) for m in matches for s in m.seats) == \
-        [("hostile@v1", "error")] * 4 + [("random@1", "")] * 4
+    # (the deals are secret: in a rare deal the game ends before the hostile seat decides)
+    faulted = [m for m in matches if any(s.bot == "hostile@v1" and str(s.fault) == "error"
+                                         for s in m.seats)]
+    assert faulted and all(str(s.fault) == ("error" if m in faulted and s.bot == "hostile@v1"
+                                            else "") for m in matches for s in m.seats)
 
-    shows = [arena("match", "show", str(m.id), db=db) for m in matches]
-    seats = [arena("match", "show", str(matches[0].id), "--seat", str(seat), db=db)
+    shows = [arena("match", "show", str(m.id), db=db) for m in faulted]
+    seats = [arena("match", "show", str(faulted[0].id), "--seat", str(seat), db=db)
              for seat in (0, 1)]
     logs = arena("bot", "log", "hostile", db=db)
     outputs = [submitted, played, arena("tournament", "show", "1", db=db),
@@ -118,7 +121,7 @@ def test_a_hostile_bots_log_reasons_and_command_print_inert(sandboxed: None,
     # the control: the raw sequences did reach the CLI, which made them inert
     log_files = sorted((tmp_path / "arena-data" / "logs").glob("hostile@v1*.log"))
     assert log_files and all(NASTY.encode() in f.read_bytes() for f in log_files)
-    shown = json.loads(arena("match", "show", str(matches[0].id), "--json", db=db).stdout)
+    shown = json.loads(arena("match", "show", str(faulted[0].id), "--json", db=db).stdout)
     assert [line["reason"] for line in shown["match"]["log"] if line["kind"] == "fault"] == \
         [f"RuntimeError: hostile reason {NASTY}"]
     assert all(RAW.search(run.stdout) is None for run in
