@@ -147,7 +147,7 @@ def arena_seeing(marker: str, *args: str, db: Path | None = None,
     return result, seen
 
 
-def wait_until_gone(marker: str, timeout: float = 20) -> None:
+def wait_until_gone(marker: str, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while processes_with(marker) and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -28,7 +28,7 @@ from tests.web.arena_serve import Served, eventually
 
 GAME = "face-card-kill-card"
 REPETITIONS = 10  # 60 short matches: the tournament outlasts the attack's burst
-BANK_S = 2.0
+BANK_S = 5.0
 """Each seat's time bank per match, beside the 100 ms move clock: a bot late now and then on a
 loaded machine is not faulted, one held up for good (the live feeds' old cost: a tournament
 went from 25 matches a minute to 1) soon is."""
