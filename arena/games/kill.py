@@ -523,6 +523,19 @@ class State:
     round_log: list[Tagged] = field(default_factory=list)
     opening: list[Tagged] = field(default_factory=list)
     over: bool = False
+    # what each seat has learnt from the round's log, brought up to date when asked (knowledge())
+    knowledge: Knowledge | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Knowledge:
+    """What each seat has learnt from the events of ``log`` (a round's log) it saw, as far as
+    its first ``fed``: its :class:`Tracker`, and the cards it has seen named in an event."""
+
+    log: list[Tagged]
+    trackers: list[Tracker]
+    named: list[set[Card]]
+    fed: int = 0
 
 
 class KillGame(Game[State, Action, Observation]):
@@ -809,18 +822,13 @@ class KillGame(Game[State, Action, Observation]):
         The one the claimer knows ``t`` holds, else the one more other seats know it
         holds, so that seeing it arrive tells nobody that ``t`` had two (the rules' information table);
         ``coin`` decides when that does not. Knowledge is each seat's :class:`Tracker`
-        over the events of the round it saw.
+        over the events of the round it saw (:func:`knowledge`).
         """
-        n = state.players
         jokers = sorted(c for c in state.hands[t] if c.rank is Rank.JOKER)
         knowers: dict[Card, set[int]] = {j: set() for j in jokers}
-        for s in range(n):
+        for s, tracker in enumerate(knowledge(state).trackers):
             if s == t:
                 continue
-            tracker = Tracker(s, n)
-            for tagged in state.round_log:
-                if tagged.visible(s):
-                    tracker.update(tagged.event)
             for j in jokers:
                 if tracker.known.get(j) == t:
                     knowers[j].add(s)
@@ -971,11 +979,7 @@ class KillGame(Game[State, Action, Observation]):
         other = copy.deepcopy(state)
         if other.over:
             return other
-        tracker = Tracker(seat, other.players)
-        for tagged in other.round_log:
-            if tagged.visible(seat):
-                tracker.update(tagged.event)
-        known = tracker.known
+        known = knowledge(other).trackers[seat].known
         # Hidden places: deck, used pile, other active hands, a gift held by another seat.
         places: dict[int, list[Card]] = {DECK: other.deck, USED: other.used}
         for s in range(other.players):
@@ -1005,19 +1009,34 @@ class KillGame(Game[State, Action, Observation]):
         return other
 
 
+def knowledge(state: State) -> Knowledge:
+    """What each seat has learnt from the round's log so far. The state carries it
+    (:attr:`State.knowledge`) and feeds it only the events logged since it was last asked (a
+    new round's log starts it afresh): a view at every step costs the new events only, and a
+    step costs nothing."""
+    known = state.knowledge
+    if known is None or known.log is not state.round_log:
+        n = state.players
+        known = state.knowledge = Knowledge(state.round_log, [Tracker(s, n) for s in range(n)],
+                                            [set() for _ in range(n)])
+    for tagged in state.round_log[known.fed:]:
+        cards = _named(tagged.event)
+        for s, tracker in enumerate(known.trackers):
+            if tagged.visible(s):
+                tracker.update(tagged.event)
+                known.named[s].update(cards)
+    known.fed = len(state.round_log)
+    return known
+
+
 def shown_to_all(state: State) -> tuple[tuple[Card, ...], ...]:
     """Per seat, the cards of its hand that every other seat knows it holds and has seen
     named in an event (so no card only deduced): each seat's :class:`Tracker` over the events
-    of the round it saw. A seat out of the round: () (its whole hand is face up)."""
+    of the round it saw (:func:`knowledge`). A seat out of the round: () (its whole hand is
+    face up)."""
     n = state.players
-    trackers = [Tracker(s, n) for s in range(n)]
-    named: list[set[Card]] = [set() for _ in range(n)]
-    for tagged in state.round_log:
-        cards = _named(tagged.event)
-        for s in range(n):
-            if tagged.visible(s):
-                trackers[s].update(tagged.event)
-                named[s].update(cards)
+    known = knowledge(state)
+    trackers, named = known.trackers, known.named
     out: list[tuple[Card, ...]] = []
     for t in range(n):
         if state.status[t] is not Status.ACTIVE:
