@@ -216,8 +216,8 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
     where = f"{game.name} players={n} seed={seed}"
     compared = 0
     # the cards each seat has seen named in an event so far (the public view may show them)
-    named = [set(_cards_in([t.event for t in game.opening_events(state) if t.visible(s)]))
-             for s in range(n)]
+    named: list[set[Any]] = [set() for _ in range(n)]
+    _note(named, game.opening_events(state))
     for step, action in enumerate(trace.actions):
         viewer = seat if seat is not None else step % n
         if step % every == offset % every:
@@ -283,7 +283,7 @@ def _public_shown(game: Game[Any, Any, Any], state: Any, events: list[Any]) -> s
 
 
 def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: Any,
-                  at: str, named: Sequence[set[Any]] = ()) -> None:
+                  at: str, named: Sequence[set[Any]]) -> None:
     """The public view is typed, shows no card that some seat cannot see (in its observation,
     or ``named[seat]``: seen in an event, as a revealed hand still held), and, when it is
     the default one, agrees with every seat's observation on the fields they share (so it
@@ -300,7 +300,7 @@ def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: A
         differ = [name for name in shared if getattr(seen, name) != getattr(public, name)]
         assert not differ, f"{at}: the public view's {differ} differ from seat {seat}'s " \
                            "observation of them (seat-dependent, or private)"
-        hidden = shown - set(_cards_in(seen)) - (named[seat] if named else set())
+        hidden = shown - set(_cards_in(seen)) - named[seat]
         assert not hidden, f"{at}: the public view shows {sorted(map(str, hidden))}, " \
                            f"which seat {seat} cannot see"
 
