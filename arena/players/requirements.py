@@ -30,6 +30,7 @@ import os
 import re
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +43,9 @@ MAX_LINES = 500
 """Requirement lines a file may hold."""
 MAX_LINE = 1_000
 """Characters in one (joined) line."""
+MAX_METADATA = 1_000_000
+"""Bytes a vendored wheel's METADATA may hold, counted as it unpacks (its size claim is not
+trusted): more is refused, since pip would read, and follow, what lies past any cap."""
 _HASH = re.compile(r"^--hash[= ](sha256|sha384|sha512):([0-9a-fA-F]{64,128})$")
 
 
@@ -144,9 +148,8 @@ def _option_refusal(option: str) -> str:
 
 
 def _hashes(line: str, where: str) -> tuple[str, ...]:
-    options = [word for word in line.split(" --")[1:]]
     hashes = []
-    for option in options:
+    for option in line.split(" --")[1:]:
         text = "--" + option.strip()
         found = _HASH.match(text)
         if found is None:
@@ -217,9 +220,16 @@ def _check_wheel_dependencies(wheel: Path, code: Path) -> None:
                      if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
             if len(found) != 1:
                 raise RequirementError(f"{name}: not a wheel (no one .dist-info/METADATA)")
-            metadata = archive.read(found[0])[:1_000_000].decode("utf-8", "replace")
-    except (zipfile.BadZipFile, OSError, EOFError) as err:
-        raise RequirementError(f"{name}: not a readable wheel ({err})") from None
+            with archive.open(found[0]) as stream:  # never all of it: a bomb stops here
+                data = stream.read(MAX_METADATA + 1)
+            if len(data) > MAX_METADATA:  # what lies past a cap would go unchecked to pip
+                raise RequirementError(f"{name}: its METADATA is over {MAX_METADATA:,} bytes")
+            metadata = data.decode("utf-8", "replace")
+    except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, OSError,
+            EOFError) as err:
+        why = getattr(err, "strerror", None) or (str(err).splitlines() or [""])[0][:200]
+        raise RequirementError(f"{name}: not a readable wheel ({why or type(err).__name__})") \
+            from None
     message = email.parser.Parser().parsestr(metadata, headersonly=True)
     for spec in message.get_all("Requires-Dist") or []:
         try:
