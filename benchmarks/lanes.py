@@ -23,6 +23,7 @@ from arena.players.limits import ResourceLimits
 from arena.storage.store import Store
 from arena.tournament import LocalExecutor, RunSettings, create_tournament
 from arena.tournament.executor import Entrant, MatchJob
+from arena.tournament.local import BotUsage
 from arena.tournament.run import run_tournament
 from benchmarks.common import Row
 
@@ -52,24 +53,25 @@ def _hoarder_peak(root: Path, memory_mb: int | None) -> tuple[float, int, int, i
     return (usage.memory_peak or 0) / MiB, usage.oom_kills, info.finished, info.total
 
 
-def _twelve_lanes(root: Path) -> tuple[int, int]:
-    """(the processes and threads of the random bot's twelve lanes together, lanes that
-    played without a fault)."""
+def twelve_lanes(root: Path) -> tuple[list[tuple[str, ...]], BotUsage]:
+    """The random bot in all twelve lanes of a 12-seat game under the default limits, a match
+    per lane: each match's faults ("" for none), and what the bot used as a whole (read while
+    its lanes still run)."""
     lanes = 12
     entrant = Entrant(1, "random@1", command="python -m bots.random_bot", folder=str(PROJECT),
                       lanes=lanes)
+    assert entrant.limits == ResourceLimits()  # the defaults
     executor = LocalExecutor(root / "arena-data", RunSettings())
 
-    async def run() -> tuple[int, int]:
+    async def run() -> tuple[list[tuple[str, ...]], BotUsage]:
         await executor.start([entrant])
         try:
-            clean = 0
-            for lane in range(lanes):
-                report = await executor.play(MatchJob(
-                    lane + 1, lane, GAME, lanes, lane, {}, (entrant,) * lanes,
-                    MatchSettings(10, 20), lane=lane))
-                clean += all(not fault for fault in report.faults)
-            return executor.bot_usage()["random@1"].processes or 0, clean
+            reports = [await executor.play(MatchJob(
+                match_id=lane + 1, index=lane, game=GAME, players=lanes, seed=lane, options={},
+                seats=(entrant,) * lanes, clocks=MatchSettings(10, 20), lane=lane))
+                for lane in range(lanes)]
+            return ([tuple(str(fault) for fault in report.faults) for report in reports],
+                    executor.bot_usage()["random@1"])
         finally:
             await executor.close()
 
@@ -102,7 +104,9 @@ def run(quick: bool) -> list[Row]:
         if support.has("pids"):
             twelve = Path(tmp) / "twelve"
             twelve.mkdir()
-            pids, clean = _twelve_lanes(twelve)
+            faults, usage = twelve_lanes(twelve)
+            pids = usage.processes or 0
+            clean = sum(all(not fault for fault in match) for match in faults)
             default = ResourceLimits().processes or 0
             rows.append(Row("bot-limits", "random bot, 12 lanes: processes and threads together",
                             pids, "tasks", "default --bot-processes", default,

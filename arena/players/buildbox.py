@@ -42,7 +42,7 @@ from typing import IO, BinaryIO
 from arena.players import cgroups
 from arena.players.limits import ResourceLimits
 from arena.players.sandbox import BUILD_INSIDE, Sandbox, SandboxUnavailable, UnsafeFolder, checked_folder
-from arena.players.submissions import BuildError, SubmissionError, remove
+from arena.players.submissions import BuildError, CappedReader, SubmissionError, remove
 
 BUILD_TIMEOUT_S = 300.0
 """Wall-clock seconds of one build, download and install together."""
@@ -267,32 +267,15 @@ def _remove_quietly(path: Path) -> None:
 # ---------------------------------------------------------------- copying the output out
 
 
-class _Capped(io.RawIOBase):
-    """A stream that refuses to give more than ``cap`` bytes."""
-
-    def __init__(self, inner: IO[bytes], cap: int) -> None:
-        self.inner, self.left, self.cap = inner, cap, cap
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        data = self.inner.read(min(len(buffer), self.left + 1))
-        self.left -= len(data)
-        if self.left < 0:
-            raise BuildError(f"its installed packages come to more than "
-                             f"{self.cap // 2**20} MiB", "")
-        buffer[:len(data)] = data
-        return len(data)
-
-
 def copy_out(stream: IO[bytes], target: Path, cap: int) -> None:
     """Copy a build's output (an uncompressed tar) into the new folder ``target``: folders,
     regular files (modes 0644/0755), and links that lead inside ``target``, made last and
     checked again physically; at most ``cap`` bytes of tar and :data:`MAX_OUTPUT_ENTRIES`
     entries. Anything else (a path out, a hard link, a device, a FIFO) is a
     :class:`BuildError`; nothing is read from a stream that is empty (nothing built)."""
-    capped = io.BufferedReader(_Capped(stream, cap + 2**22))  # + the tar's own headers
+    capped = io.BufferedReader(CappedReader(  # + the tar's own headers
+        stream, cap + 2**22,
+        BuildError(f"its installed packages come to more than {cap // 2**20} MiB", "")))
     if not capped.peek(1):
         return
     target.mkdir()

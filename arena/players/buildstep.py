@@ -6,7 +6,7 @@ It makes ``BUILD_DIR/deps`` and ``BUILD_DIR/tmp`` (``TMPDIR``: pip's temporary f
 the same size-capped tmpfs as its target, so its final move is a rename), runs the
 command (``pip install --no-index ... --target BUILD_DIR/deps``) with its output on
 standard error, and, if it succeeded, writes ``deps`` as an uncompressed tar to standard
-output. The arena reads that tar as hostile (:func:`arena.players.builds.copy_out`):
+output. The arena reads that tar as hostile (:func:`arena.players.buildbox.copy_out`):
 under a size cap, files, folders and links inside only. Nothing the build wrote ever
 lands on the server's disk otherwise: the tmpfs goes with the sandbox.
 

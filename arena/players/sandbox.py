@@ -221,12 +221,11 @@ def checked_folder(path: Path, deep: bool = False) -> Path:
     (walked once per process: see :data:`_CHECKED_DEEP`)."""
     checked = path.parent.resolve() / path.name
     try:
-        mode = os.lstat(checked).st_mode
+        found = os.lstat(checked)
     except OSError:
         raise UnsafeFolder(f"the folder {path.name!r} is missing") from None
-    if not stat.S_ISDIR(mode):
+    if not stat.S_ISDIR(found.st_mode):
         raise UnsafeFolder(f"{path.name!r} is not a folder (a link or a file in its place)")
-    found = os.lstat(checked)
     key = (str(checked), found.st_dev, found.st_ino, found.st_ctime_ns)
     if deep and key not in _CHECKED_DEEP:
         top = os.path.realpath(checked)

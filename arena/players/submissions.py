@@ -380,12 +380,12 @@ def _one_line(err: Exception) -> str:
     return lines[0][:200] if lines else type(err).__name__
 
 
-class _CappedReader(io.RawIOBase):
-    """A stream that fails once more than ``cap`` bytes came out of it: a gzip bomb, or
-    a tar of endless headers, stops there."""
+class CappedReader(io.RawIOBase):
+    """A stream that raises ``refusal`` once more than ``cap`` bytes came out of it: a gzip
+    bomb, or a tar of endless headers, stops there."""
 
-    def __init__(self, inner: BinaryIO, cap: int) -> None:
-        self.inner, self.left = inner, cap
+    def __init__(self, inner: IO[bytes], cap: int, refusal: SubmissionError) -> None:
+        self.inner, self.left, self.refusal = inner, cap, refusal
 
     def readable(self) -> bool:
         return True
@@ -394,7 +394,7 @@ class _CappedReader(io.RawIOBase):
         data = self.inner.read(min(len(buffer), self.left + 1))
         self.left -= len(data)
         if self.left < 0:
-            raise SubmissionError(f"it unpacks to more than {MAX_TOTAL_BYTES:,} bytes")
+            raise self.refusal
         buffer[:len(data)] = data
         return len(data)
 
@@ -403,7 +403,9 @@ def _read_tar(raw: BinaryIO) -> list[Entry]:
     head = raw.read(2)
     raw.seek(0)
     stream: BinaryIO = gzip.GzipFile(fileobj=raw) if head == b"\x1f\x8b" else raw  # type: ignore[assignment]
-    capped = io.BufferedReader(_CappedReader(stream, MAX_TOTAL_BYTES + 2**22))  # + headers
+    capped = io.BufferedReader(CappedReader(  # + the tar's headers
+        stream, MAX_TOTAL_BYTES + 2**22,
+        SubmissionError(f"it unpacks to more than {MAX_TOTAL_BYTES:,} bytes")))
     tally = _Tally()
     entries: list[Entry] = []
     files: dict[str, Entry] = {}
@@ -752,6 +754,6 @@ def remove(path: Path) -> None:
 
 __all__ = [
     "MANIFEST", "MAX_ARCHIVE_BYTES", "MAX_FILES", "MAX_FILE_BYTES", "MAX_RATIO", "MAX_TOTAL_BYTES",
-    "BuildError", "Entry", "Manifest", "Submission", "SubmissionError", "canonical_archive",
+    "BuildError", "CappedReader", "Entry", "Manifest", "Submission", "SubmissionError", "canonical_archive",
     "pack_folder", "read_archive", "read_submission", "remove", "unpack",
 ]

@@ -27,14 +27,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.referee import MatchSettings
 from arena.players import cgroups
 from arena.players.limits import ResourceLimits
 from arena.storage.store import Store
 from arena.tournament import LocalExecutor, RunSettings, create_tournament
-from arena.tournament.executor import Entrant, MatchJob
 from arena.tournament.local import BotUsage
 from arena.tournament.run import run_tournament
+from benchmarks.lanes import twelve_lanes
 from tests.helpers import GAME, processes_with
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -163,23 +162,8 @@ def test_an_honest_bot_plays_in_all_twelve_lanes_within_the_default_limits(
     """The defaults are for the bot as a whole, so they must leave room for its twelve lanes
     in a 12-seat game (a sandboxed Python bot takes about ten processes and threads)."""
     lanes = 12
-    entrant = Entrant(1, "random@1", command="python -m bots.random_bot", folder=str(PROJECT),
-                      lanes=lanes)
-    assert entrant.limits == ResourceLimits()  # the defaults
-    executor = LocalExecutor(tmp_path / "arena-data", RunSettings())
-
-    async def run() -> list[tuple[str, ...]]:
-        await executor.start([entrant])
-        try:
-            reports = [await executor.play(MatchJob(
-                match_id=lane + 1, index=lane, game=GAME, players=lanes, seed=lane, options={},
-                seats=(entrant,) * lanes, clocks=MatchSettings(10, 20), lane=lane))
-                for lane in range(lanes)]
-        finally:
-            await executor.close()
-        return [tuple(str(fault) for fault in report.faults) for report in reports]
-
-    faults = asyncio.run(run())
+    faults, usage = twelve_lanes(tmp_path)
     assert faults == [("",) * lanes] * lanes, faults
-    usage = executor.bot_usage()["random@1"]
     assert usage.oom_kills == 0 and usage.memory_limit_mb == ResourceLimits().memory_mb
+    if SUPPORT.has("pids"):  # all twelve lanes, while they ran, within the default
+        assert usage.processes is not None and usage.processes < (ResourceLimits().processes or 0)

@@ -8,8 +8,6 @@ places) are in ``tests/players/test_builds_served.py``.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 import shutil
 import socket
@@ -27,7 +25,9 @@ from arena.players import buildbox, cgroups
 from arena.players.requirements import RequirementError, parse
 from arena.players.submissions import BuildError
 from arena.storage.store import Store
+from benchmarks.builds import DISK_FILL, FORK_BOMB, HOG, contained, wheel
 from tests.helpers import arena, new_marker, processes_with
+from tests.served import Served
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
 
@@ -122,27 +122,6 @@ def hostile_package(folder: Path, name: str, marker: Path, port: int) -> Path:
     return folder
 
 
-def wheel(folder: Path, name: str, source: str, metadata: str = "") -> Path:
-    """A pure-Python wheel of ``name`` made by hand (no build, no network): its module is
-    ``source``; ``metadata``: more lines of its METADATA (``Requires-Dist: ...``)."""
-    info = f"{name}-1.0.dist-info"
-    files = {f"{name}/__init__.py": source.encode(),
-             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n{metadata}"
-                                 .encode(),
-             f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
-                              b"Tag: py3-none-any\n"}
-    record = []
-    for path, data in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        record.append(f"{path},sha256={digest},{len(data)}")
-    files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
-    made = folder / f"{name}-1.0-py3-none-any.whl"
-    with zipfile.ZipFile(made, "w") as archive:
-        for path, data in files.items():
-            archive.writestr(path, data)
-    return made
-
-
 MANIFEST = ('name = "{name}"\ncommand = "python bot.py"\ngames = ["face-card-kill-card"]\n'
             'requirements = "requirements.txt"\n')
 RANDOM_BOT = "from bots.random_bot import RandomBot\nfrom sdk.run import run\nrun(RandomBot)\n"
@@ -226,6 +205,59 @@ def test_requirement_lines_that_would_reach_elsewhere_are_refused(
     assert said in message and "\n" not in message and str(tmp_path) not in message
 
 
+def test_a_url_dependency_hidden_past_a_megabyte_of_metadata_is_refused_and_never_fetched(
+        tmp_path: Path, listener: Listener) -> None:
+    """A vendored wheel whose METADATA holds a ``Requires-Dist`` with a URL after more than
+    :data:`~arena.players.requirements.MAX_METADATA` bytes of padding: the arena's pip would
+    fetch it from the server's loopback (the control), so the arena refuses the wheel, and
+    nothing is fetched, kept or written."""
+    from arena.players.requirements import MAX_METADATA
+
+    padding = "".join(f"Classifier: padding {i:08d} {'x' * 100}\n"
+                      for i in range(MAX_METADATA // 100))
+    evil = f"Requires-Dist: evil @ http://127.0.0.1:{listener.port}/evil-1.0-py3-none-any.whl\n"
+    db = tmp_path / "arena.db"
+    folder = bot_folder(tmp_path / "bot", "padded", "./padded-1.0-py3-none-any.whl\n")
+    made = wheel(folder, "padded", "", padding + evil)
+    done = arena("bot", "submit", str(folder), db=db, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
+    assert done.stderr == (f"error: padded-1.0-py3-none-any.whl: its METADATA is over "
+                           f"{MAX_METADATA:,} bytes\n")
+    assert listener.connections == 0
+    assert not db.exists() and not (tmp_path / "arena-data").exists()
+
+    # control: pip, handed that wheel, reads past any cap and reaches for the URL
+    plain = subprocess.run([sys.executable, "-m", "pip", "download", "--only-binary=:all:",
+                            "--no-input", "--disable-pip-version-check", "--dest",
+                            str(tmp_path / "fetched"), str(made)],
+                           capture_output=True, text=True, timeout=300)
+    assert plain.returncode != 0 and listener.connections >= 1, plain.stdout + plain.stderr
+
+
+def test_a_metadata_bomb_in_a_vendored_wheel_is_refused_without_unpacking_it(
+        tmp_path: Path) -> None:
+    """256 MiB of METADATA packed into a quarter of a MiB: refused having read a megabyte."""
+    import tracemalloc
+
+    code = tmp_path / "code"
+    code.mkdir()
+    bomb = wheel(code, "bomb", "")
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive, \
+            archive.open("bomb-1.0.dist-info/METADATA", "w") as out:
+        out.write(b"Metadata-Version: 2.1\nName: bomb\nVersion: 1.0\nSummary: ")
+        for _ in range(256):
+            out.write(b" " * 2**20)
+    assert bomb.stat().st_size < 2**20
+    tracemalloc.start()
+    try:
+        with pytest.raises(RequirementError, match="its METADATA is over"):
+            parse(f"./{bomb.name}\n", code)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20
+
+
 def test_plain_requirements_and_vendored_wheels_are_let_through(tmp_path: Path) -> None:
     code = tmp_path / "code"
     code.mkdir()
@@ -264,6 +296,7 @@ def test_a_vendored_wheel_installs_offline_and_one_that_writes_out_is_refused(
     assert str(tmp_path) not in done.stdout + done.stderr
     assert not list(tmp_path.rglob("escape.py"))
     assert len(list((tmp_path / "arena-data" / "bots").iterdir())) == 1  # the good one only
+    assert [b.name for b in Store(str(db)).list_bots(include_removed=True)] == ["good"]
 
 
 # ---------------------------------------------------------------- the build sandbox has no network
@@ -298,9 +331,7 @@ def test_a_build_reaches_nothing_of_the_arena(tmp_path: Path, listener: Listener
     """The arena's doors (a listener on the loopback, PostgreSQL's socket, the operator port
     and the web app of a real ``arena serve``) are reachable from this machine, and none of
     them from a build."""
-    from tests.players.test_builds_served import started_serve
-
-    served = started_serve(tmp_path / "served.db", tmp_path / "serve.log", {})
+    served = Served(tmp_path / "served.db")
     try:
         targets = [f"127.0.0.1:{listener.port}", _pg_socket(postgres_server),
                    served.address, served.web.removeprefix("http://")]
@@ -371,56 +402,6 @@ def _cgroup_controllers() -> tuple[str, ...]:
     return cgroups.detect().controllers
 
 
-def _contained(tmp_path: Path, program: str, limits: buildbox.BuildLimits,
-               *args: str) -> tuple[str, BuildError | None, buildbox.BuildOutcome | None]:
-    """``program`` run as a build (the way pip is run), with ``limits``: its log, the refusal
-    if any, and what it used."""
-    log_path = tmp_path / "build.log"
-    with log_path.open("wb") as file:
-        log = buildbox.Log(file)
-        try:
-            outcome = buildbox.run_build([sys.executable, "-c", program, *args], tmp_path,
-                                         tmp_path / "out", log, time.monotonic() + limits.wall_s,
-                                         limits)
-        except BuildError as err:
-            return log.text(), err, None
-    return log.text(), None, outcome
-
-
-FORK_BOMB = '''
-import os, sys, time
-made = 0
-try:
-    for _ in range(2000):
-        if os.fork() == 0:
-            time.sleep(3600)
-            os._exit(0)
-        made += 1
-except OSError as err:
-    print("fork refused after", made, err.strerror, file=sys.stderr, flush=True)
-    sys.exit(1)
-print("made", made, file=sys.stderr)
-'''
-HOG = '''
-import sys
-chunks = []
-for i in range(64):
-    chunks.append(bytearray(64 * 2**20))  # 4 GiB in all, every page touched
-    print("held MiB", (i + 1) * 64, file=sys.stderr, flush=True)
-'''
-DISK_FILL = '''
-import sys
-written = 0
-try:
-    with open("{build}/deps/big", "wb") as out:
-        for _ in range(1024):  # 1 GiB
-            out.write(b"x" * 2**20)
-            out.flush()
-            written += 1
-except OSError as err:
-    print("refused after MiB", written, err.strerror, file=sys.stderr)
-    sys.exit(1)
-'''
 DAEMON = '''
 import os, sys, time
 if os.fork() == 0:
@@ -435,17 +416,19 @@ time.sleep(3600)
 def test_a_fork_bomb_stops_at_the_builds_task_limit(tmp_path: Path) -> None:
     if "pids" not in _cgroup_controllers():
         pytest.skip("no pids cgroup on this machine")
-    log, refused, _ = _contained(tmp_path, FORK_BOMB, buildbox.BuildLimits(tasks=32))
+    marker = new_marker("build-fork-bomb")  # on every fork's command line
+    log, refused, _ = contained(tmp_path, FORK_BOMB, buildbox.BuildLimits(tasks=32), marker)
     assert refused is not None and "pip exited with code 1" in str(refused)
     made = int(log.split("fork refused after ", 1)[1].split()[0])
     assert 0 < made < 32, log
     assert not (tmp_path / "out").exists()
+    assert processes_with(marker) == []  # not one of its forks outlives the build
 
 
 def test_a_build_over_its_memory_is_killed(tmp_path: Path) -> None:
     if "memory" not in _cgroup_controllers():
         pytest.skip("no memory cgroup on this machine")
-    log, refused, _ = _contained(tmp_path, HOG, buildbox.BuildLimits(memory_mb=256))
+    log, refused, _ = contained(tmp_path, HOG, buildbox.BuildLimits(memory_mb=256))
     assert refused is not None and "went over its 256 MB of memory" in str(refused), log
     held = [int(line.split()[-1]) for line in log.splitlines() if line.startswith("held MiB")]
     assert held and max(held) < 256 and not (tmp_path / "out").exists()
@@ -453,7 +436,7 @@ def test_a_build_over_its_memory_is_killed(tmp_path: Path) -> None:
 
 def test_a_build_writing_a_big_file_fills_only_its_tmpfs(tmp_path: Path) -> None:
     before = {p for p in Path(tmp_path).rglob("*")}
-    log, refused, _ = _contained(tmp_path, DISK_FILL, buildbox.BuildLimits(output_mb=64))
+    log, refused, _ = contained(tmp_path, DISK_FILL, buildbox.BuildLimits(output_mb=64))
     assert refused is not None, log
     written = int(log.split("refused after MiB ", 1)[1].split()[0])
     assert 56 <= written <= 64 and "No space left on device" in log
@@ -463,7 +446,7 @@ def test_a_build_writing_a_big_file_fills_only_its_tmpfs(tmp_path: Path) -> None
 def test_a_build_is_killed_at_its_wall_clock_cap_with_what_it_left(tmp_path: Path) -> None:
     marker = new_marker("build-daemon")
     began = time.monotonic()
-    log, refused, _ = _contained(tmp_path, DAEMON, buildbox.BuildLimits(wall_s=3), marker)
+    log, refused, _ = contained(tmp_path, DAEMON, buildbox.BuildLimits(wall_s=3), marker)
     assert refused is not None and "it took longer than 3 s" in str(refused), log
     assert time.monotonic() - began >= 3
     assert processes_with(marker) == [] and not (tmp_path / "out").exists()
@@ -473,15 +456,38 @@ def test_a_build_output_is_copied_out_checked(tmp_path: Path) -> None:
     """Files, folders and links inside come out; a link out refuses the build."""
     inside = ("import os; d = '{build}/deps'; os.makedirs(d + '/pkg'); "
               "open(d + '/pkg/a.py', 'w').write('A = 1'); os.symlink('pkg/a.py', d + '/b.py')")
-    _, refused, outcome = _contained(tmp_path, inside, buildbox.BuildLimits())
+    _, refused, outcome = contained(tmp_path, inside, buildbox.BuildLimits())
     assert refused is None and outcome is not None
     assert (tmp_path / "out" / "pkg" / "a.py").read_text() == "A = 1"
     assert os.readlink(tmp_path / "out" / "b.py") == "pkg/a.py"
     out_link = "import os; os.symlink('/proc/1/cmdline', '{build}/deps/cmdline')"
     (tmp_path / "again").mkdir()
-    _, refused, _ = _contained(tmp_path / "again", out_link, buildbox.BuildLimits())
+    _, refused, _ = contained(tmp_path / "again", out_link, buildbox.BuildLimits())
     assert refused is not None and "a link out of their folder ('cmdline')" in str(refused)
     assert not (tmp_path / "again" / "out").exists()
+    # 's/..' reads as inside, and leads out once 's' is '.': the links are checked as followed
+    out_physically = ("import os; d = '{build}/deps'; os.symlink('.', d + '/s'); "
+                      "os.symlink('s/..', d + '/e')")
+    (tmp_path / "third").mkdir()
+    _, refused, _ = contained(tmp_path / "third", out_physically, buildbox.BuildLimits())
+    assert refused is not None and "holds a link that leads out of it: 'e'" in str(refused)
+    assert not (tmp_path / "third" / "out").exists()
+
+
+def test_a_build_output_over_its_cap_is_refused_as_it_is_read(tmp_path: Path) -> None:
+    """The tar a build hands out is read under a cap, whatever its headers claim."""
+    import io
+    import tarfile
+
+    made = io.BytesIO()
+    with tarfile.open(fileobj=made, mode="w") as archive:
+        big = tarfile.TarInfo("big")
+        big.size = 8 * 2**20
+        archive.addfile(big, io.BytesIO(b"x" * big.size))
+    made.seek(0)
+    with pytest.raises(BuildError, match="its installed packages come to more than 1 MiB"):
+        buildbox.copy_out(made, tmp_path / "out", 2**20)
+    assert made.tell() <= 2**20 + 2**22 + 2**17  # read no further than the cap (and a buffer)
 
 
 def test_a_build_reaches_no_ray_head(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@ hostile archives refused with one line before anything is written."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import json
@@ -22,6 +21,7 @@ import pytest
 from arena.players import builds, submissions
 from arena.players.sandbox import BUILD_INSIDE, Sandbox
 from arena.storage.store import Store
+from benchmarks.builds import wheel
 from tests.helpers import arena
 
 MANIFEST = 'name = "cautious"\ncommand = "python bot.py"\ngames = ["kill"]\n'
@@ -140,26 +140,6 @@ def test_a_submitted_version_plays_from_its_stored_folder_read_only_in_the_sandb
     assert (code / "bot.py").read_text() == BOT
 
 
-def _wheel(folder: Path, value: str, metadata: bytes = b"") -> Path:
-    """A tiny wheel of a package ``tinydep`` (made by hand: no build, no network)."""
-    files = {"tinydep/__init__.py": f"VALUE = {value!r}\n".encode(),
-             "tinydep-1.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: tinydep\nVersion: 1.0\n"
-                                               + metadata,
-             "tinydep-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: hand\n"
-                                            b"Root-Is-Purelib: true\nTag: py3-none-any\n"}
-    record = []
-    for name, data in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-        record.append(f"{name},sha256={digest},{len(data)}")
-    record.append("tinydep-1.0.dist-info/RECORD,,")
-    files["tinydep-1.0.dist-info/RECORD"] = ("\n".join(record) + "\n").encode()
-    wheel = folder / "tinydep-1.0-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return wheel
-
-
 USES_DEP = '''
 import sys
 import tinydep
@@ -176,7 +156,7 @@ def test_requirements_are_installed_once_at_submission_and_the_bot_imports_them(
     folder = _bot_folder(tmp_path / "deps", MANIFEST + 'requirements = "requirements.txt"\n',
                          **{"requirements.txt": "./tinydep-1.0-py3-none-any.whl\n"})
     (folder / "bot.py").write_text(USES_DEP)
-    _wheel(folder, "hello from a dependency")
+    wheel(folder, "tinydep", "VALUE = 'hello from a dependency'\n")
     done = _submit(folder, db, "--label", "v1")
     assert done["new"] is True and isinstance(done["build_s"], float)
     deps = tmp_path / "arena-data" / "bots" / str(done["content_hash"]) / "deps"
@@ -196,7 +176,7 @@ def test_a_failed_build_refuses_the_submission_shows_its_log_and_writes_nothing(
     db = tmp_path / "arena.db"
     folder = _bot_folder(tmp_path / "broken", MANIFEST + 'requirements = "requirements.txt"\n',
                          **{"requirements.txt": "./tinydep-1.0-py3-none-any.whl\n"})
-    _wheel(folder, "never installed", b"Requires-Python: >=4\n")  # no Python here is 4
+    wheel(folder, "tinydep", "VALUE = 'never installed'\n", "Requires-Python: >=4\n")  # no Python here is 4
     done = arena("bot", "submit", str(folder), db=db, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
     assert done.stderr.strip().startswith("error: submission of cautious refused: its "
