@@ -29,6 +29,9 @@ from benchmarks.common import Row
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "figures"
+ALL_FAULT = ("select m.id from match m where m.status = 'finished' and not exists (select 1 "
+             "from seat s where s.match_id = m.id and s.fault = '')")
+"""The finished matches in which every seat faulted."""
 
 
 def _arena(db: Path, *args: str) -> str:
@@ -91,13 +94,9 @@ def _faulty(folder: Path, repetitions: int) -> list[Row]:
     rows = {r["bot"]: r for r in board}
     shares = [rows[f"{name}@1"]["win_share"] for name in faulty]
     with sqlite3.connect(db) as conn:
-        all_fault = [m for (m,) in conn.execute(
-            "select m.id from match m where m.status = 'finished' and not exists (select 1 "
-            "from seat s where s.match_id = m.id and s.fault = '')")]
-        points = conn.execute("select count(*) from rating_history where match_id in "
-                              "(select m.id from match m where m.status = 'finished' and not "
-                              "exists (select 1 from seat s where s.match_id = m.id and "
-                              "s.fault = ''))").fetchone()[0]
+        all_fault = [m for (m,) in conn.execute(ALL_FAULT)]
+        points = conn.execute(f"select count(*) from rating_history where match_id in "
+                              f"({ALL_FAULT})").fetchone()[0]
     place = [r["bot"] for r in board].index("random@1") + 1
     above = sum(1 for r in board[:place - 1] if r["bot"].startswith("faulty-"))
     return [

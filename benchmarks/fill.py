@@ -48,8 +48,8 @@ from arena.games import all_games
 from arena.match.links import LocalLink, Player
 from arena.match.referee import MatchSettings, run_match
 from arena.rating import Placed, RatingBook
-from arena.rating.figures import outcome
-from arena.rating.standings import Seat, StandingsBook, count_pairs, pairings
+from arena.rating.figures import count_head_to_head, count_pairs
+from arena.rating.standings import Seat, StandingsBook
 from arena.storage.store import Store
 from arena.storage.tables import json_dumps
 
@@ -233,12 +233,9 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
             book.apply(plan.pool, match_id, finish_seq,
                        [Placed(b, r, f != "") for b, r, f in zip(seating, ranks, faults, strict=True)])
             seats = [Seat(b, r, f) for b, r, f in zip(seating, ranks, faults, strict=True)]
-            standings.apply(match_id, seats)
-            count_pairs(pairs, seats)
-            for a, b, rank_a, rank_b in pairings(seats):
-                counted = head_to_head.setdefault((a, plan.pool, b), [0, 0, 0, 0])
-                counted[outcome(rank_a, rank_b)] += 1
-                counted[3] += rank_a
+            reading = standings.apply(match_id, seats)
+            count_pairs(pairs, reading)
+            count_head_to_head(head_to_head, plan.pool, reading)
             log = logs[plan.game] if draw.random() < log_share else None
             match_rows.append((match_id, number, index, plan.game, options_text, seed_text,
                                index % plan.players, "finished", _when(created),

@@ -31,7 +31,7 @@ field is smaller than the free seats); the match still counts once for it:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 
@@ -96,4 +96,30 @@ def outcome(rank_a: int, rank_b: int) -> int:
     return 0 if rank_a < rank_b else 1 if rank_a > rank_b else 2
 
 
-__all__ = ["BotInMatch", "MatchReading", "outcome", "read_match"]
+def count_pairs(counts: dict[tuple[int, int], list[int]], reading: MatchReading,
+                wanted: Collection[int] | None = None) -> None:
+    """Add one match to a crosstable's ``counts``: (a, b) -> ``[wins, losses, ties]`` of a
+    against b (only the pairs of two ``wanted`` bots, when given)."""
+    for a, b, rank_a, rank_b in reading.pairs():
+        if wanted is not None and (a not in wanted or b not in wanted):
+            continue
+        cell = counts.get((a, b))
+        if cell is None:
+            cell = counts[a, b] = [0, 0, 0]
+        cell[outcome(rank_a, rank_b)] += 1
+
+
+def count_head_to_head(counts: dict[tuple[int, str, int], list[int]], pool: str,
+                       reading: MatchReading) -> None:
+    """Add one match of rating pool ``pool`` to the head-to-head ``counts``: (a, pool, b) ->
+    ``[wins, losses, ties, the sum of a's ranks]`` of a against b."""
+    for a, b, rank_a, rank_b in reading.pairs():
+        cell = counts.get((a, pool, b))
+        if cell is None:
+            cell = counts[a, pool, b] = [0, 0, 0, 0]
+        cell[outcome(rank_a, rank_b)] += 1
+        cell[3] += rank_a
+
+
+__all__ = ["BotInMatch", "MatchReading", "count_head_to_head", "count_pairs", "outcome",
+           "read_match"]

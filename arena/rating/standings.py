@@ -7,11 +7,11 @@ same whatever else its bots played. The crosstable gives, for every two bots, th
 matches they shared and how often each placed above the other.
 
 Both are kept match by match: :class:`StandingsBook` holds each bot's
-:class:`StandingLine` and moves it with one more match, :func:`pairings` gives what
-one match adds to every pair's tally. The store keeps them up to date as it rates a
-tournament's matches (and a rebuild replays them), so a report reads its lines
-instead of rating the whole tournament again; :func:`standings` and
-:func:`crosstable` are the same bookkeeping over a list of matches.
+:class:`StandingLine` and moves it with one more match, and
+:func:`arena.rating.figures.count_pairs` adds one match to every pair's tally. The store
+keeps them up to date as it rates a tournament's matches (and a rebuild replays them),
+so a report reads its lines instead of rating the whole tournament again; :func:`standings`
+and :func:`crosstable` are the same bookkeeping over a list of matches.
 
 What a match counts for each bot (a match once however many seats the bot filled; a
 faulted seat never a win; a match in which every seat faulted rated for no one) is
@@ -20,10 +20,10 @@ faulted seat never a win; a match in which every seat faulted rated for no one) 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from arena.rating.figures import MatchReading, outcome, read_match
+from arena.rating.figures import MatchReading, count_pairs, read_match
 from arena.rating.ratings import DEFAULT, conservative, rate
 from arena.rating.stats import Comparison, tally
 
@@ -167,25 +167,6 @@ def paired_ranks(played: Sequence[Played], a: int, b: int) -> list[tuple[int, in
     return pairs
 
 
-def pairings(seats: Iterable[Seat]) -> Iterator[tuple[int, int, int, int]]:
-    """Every ordered pair of different bots of one match, from its seats:
-    ``(a, b, a's rank, b's rank)`` (:meth:`arena.rating.figures.MatchReading.pairs`)."""
-    return read_seats(seats).pairs()
-
-
-def count_pairs(counts: dict[tuple[int, int], list[int]], seats: Iterable[Seat],
-                wanted: Collection[int] | None = None) -> None:
-    """Add one match to ``counts``: (a, b) -> [wins, losses, ties] of a against b (only the
-    pairs of two ``wanted`` bots, when given)."""
-    for a, b, rank_a, rank_b in pairings(seats):
-        if wanted is not None and (a not in wanted or b not in wanted):
-            continue
-        tally_ab = counts.get((a, b))
-        if tally_ab is None:
-            tally_ab = counts[a, b] = [0, 0, 0]
-        tally_ab[outcome(rank_a, rank_b)] += 1
-
-
 def cross_cells(counts: Mapping[tuple[int, int], Sequence[int]],
                 bot_ids: Sequence[int]) -> dict[tuple[int, int], Comparison]:
     """The crosstable of pair counts (``[wins, losses, ties]`` of the row bot), rows and columns
@@ -208,5 +189,5 @@ def crosstable(played: Sequence[Played], bot_ids: Sequence[int]) -> dict[tuple[i
     wanted = set(bot_ids)
     counts: dict[tuple[int, int], list[int]] = {}  # (a, b): [wins, losses, ties] of a
     for match in played:
-        count_pairs(counts, match.seats, wanted)
+        count_pairs(counts, read_seats(match.seats), wanted)
     return cross_cells(counts, bot_ids)

@@ -72,7 +72,7 @@ from sqlmodel import Session, col, create_engine, delete, func, select
 from arena import rating
 from arena.games import base_game, pool_of
 from arena.match.faults import Fault
-from arena.rating.figures import outcome
+from arena.rating.figures import count_head_to_head, count_pairs
 from arena.rating.standings import (
     Played,
     Standing,
@@ -959,8 +959,7 @@ class Store:
             if t is None:
                 raise NotFoundError(f"no tournament with id {tournament_id}")
             t.status = status
-            t.finished_at = now() if status in (TournamentStatus.FINISHED,
-                                                TournamentStatus.CANCELLED) else None
+            t.finished_at = now() if status.ended else None
             s.add(t)
 
     @contextmanager
@@ -1580,12 +1579,7 @@ class Store:
         while matches of it are still to play, the finished matches not rated yet (those that
         wait for an earlier one) applied on top, in schedule order."""
         with self._reading("read a tournament's standings") as s:
-            lines = {int(bot_id): StandingLine(mu, sigma, matches, wins, rank_sum, dict(faults))
-                     for bot_id, mu, sigma, matches, wins, rank_sum, faults in s.execute(
-                         sa.select(_STANDING.c.bot_id, _STANDING.c.mu, _STANDING.c.sigma,
-                                   _STANDING.c.matches, _STANDING.c.wins, _STANDING.c.rank_sum,
-                                   _STANDING.c.faults)
-                         .where(_STANDING.c.tournament_id == tournament_id))}
+            lines = _standing_lines(s, _STANDING.c.tournament_id == tournament_id)
             counts = {(int(a), int(b)): [int(w), int(lo), int(ti)]
                       for a, b, w, lo, ti in s.execute(
                           sa.select(_PAIR.c.bot_id, _PAIR.c.opponent_id, _PAIR.c.wins,
@@ -1601,8 +1595,7 @@ class Store:
                                              col(Match.finish_seq).is_(None)))
         book = StandingsBook(lines)
         for match in waiting:
-            for a, b, rank_a, rank_b in book.apply(match.match_id, match.seats).pairs():
-                counts.setdefault((a, b), [0, 0, 0])[outcome(rank_a, rank_b)] += 1
+            count_pairs(counts, book.apply(match.match_id, match.seats))
         rows = book.standings()
         return rows, cross_cells(counts, [r.bot_id for r in rows])
 
@@ -1831,6 +1824,16 @@ _STANDING_UPDATE = sa.update(_STANDING).where(_STANDING.c.tournament_id == sa.bi
 _STANDING_INSERT = sa.insert(_STANDING)
 
 
+def _standing_lines(s: Session | sa.Connection,
+                    where: sa.ColumnElement[bool]) -> dict[int, StandingLine]:
+    """The stored standing lines ``where`` says, by bot id."""
+    return {int(bot_id): StandingLine(mu, sigma, matches, wins, rank_sum, dict(faults))
+            for bot_id, mu, sigma, matches, wins, rank_sum, faults in s.execute(
+                sa.select(_STANDING.c.bot_id, _STANDING.c.mu, _STANDING.c.sigma,
+                          _STANDING.c.matches, _STANDING.c.wins, _STANDING.c.rank_sum,
+                          _STANDING.c.faults).where(where))}
+
+
 class _Summaries:
     """What some rated matches add to the summary tables: per (bot, pool, opponent) the
     head-to-head counts, per tournament its standings (a :class:`StandingsBook` from the
@@ -1848,13 +1851,8 @@ class _Summaries:
         """Start the tournament's book from its stored lines of these bots."""
         lines: dict[int, StandingLine] = {}
         for chunk in _chunks(sorted(bot_ids)):
-            for bot_id, mu, sigma, matches, wins, rank_sum, faults in conn.execute(
-                sa.select(_STANDING.c.bot_id, _STANDING.c.mu, _STANDING.c.sigma,
-                          _STANDING.c.matches, _STANDING.c.wins, _STANDING.c.rank_sum,
-                          _STANDING.c.faults)
-                .where(_STANDING.c.tournament_id == tournament_id, _STANDING.c.bot_id.in_(chunk))
-            ):
-                lines[int(bot_id)] = StandingLine(mu, sigma, matches, wins, rank_sum, dict(faults))
+            lines.update(_standing_lines(conn, sa.and_(_STANDING.c.tournament_id == tournament_id,
+                                                       _STANDING.c.bot_id.in_(chunk))))
         self.books[tournament_id] = StandingsBook(lines)
         self.stored[tournament_id] = set(lines)
 
@@ -1867,21 +1865,10 @@ class _Summaries:
             if book is None:
                 book = self.books[tournament_id] = StandingsBook()
             reading = book.apply(match_id, seats)
-            pairs = self.pairs.setdefault(tournament_id, {})
+            count_pairs(self.pairs.setdefault(tournament_id, {}), reading)
         else:
             reading = read_seats(seats)
-        head_to_head = self.head_to_head
-        for a, b, rank_a, rank_b in reading.pairs():  # nothing unless two bots met
-            found = head_to_head.get((a, pool, b))
-            if found is None:
-                found = head_to_head[a, pool, b] = [0, 0, 0, 0]
-            found[outcome(rank_a, rank_b)] += 1
-            found[3] += rank_a
-            if tournament_id is not None:
-                cell = pairs.get((a, b))
-                if cell is None:
-                    cell = pairs[a, b] = [0, 0, 0]
-                cell[outcome(rank_a, rank_b)] += 1
+        count_head_to_head(self.head_to_head, pool, reading)  # nothing unless two bots met
 
     def save(self, conn: sa.Connection) -> None:
         """Add the counts to the stored ones and write every standing line that moved."""

@@ -26,6 +26,11 @@ class TournamentStatus(StrEnum):
     QUEUED = "queued"  # created through the operator service, waiting for the server's scheduler
     CANCELLED = "cancelled"  # stopped by an operator: its unfinished matches are void
 
+    @property
+    def ended(self) -> bool:
+        """Nothing is left to play: finished, or cancelled (it has a finish time)."""
+        return self in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+
 
 class MatchStatus(StrEnum):
     PENDING = "pending"

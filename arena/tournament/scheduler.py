@@ -47,9 +47,6 @@ from arena.tournament.run import RunSummary, run_tournament
 from arena.tournament.settings import EVERY_RUN, PerRun
 from arena.tournament.setup import resume_settings
 
-ENDED = frozenset({TournamentStatus.FINISHED, TournamentStatus.CANCELLED})
-"""The statuses of a tournament with nothing left to play."""
-
 Job = Callable[[asyncio.Event], Awaitable[object]]
 """A long-running job: given the event that asks it to stop, it returns once stopped or done."""
 Say = Callable[[str], None]
@@ -158,7 +155,7 @@ class Scheduler:
         store = self.store
         try:
             info = store.get_tournament(tournament_id)
-            if info.status in ENDED:  # cancelled meanwhile
+            if info.status.ended:  # cancelled meanwhile
                 return None
             settings = resume_settings(store, info, min(self.parallel, max(
                 1, int(info.settings.get("parallel", 2)))))
@@ -194,7 +191,7 @@ class Scheduler:
     def _requeue(self, tournament_id: int) -> None:
         """Queue a tournament the server stopped, for its next start."""
         with contextlib.suppress(StoreError):
-            if self.store.get_tournament(tournament_id).status not in ENDED:
+            if not self.store.get_tournament(tournament_id).status.ended:
                 self.store.set_tournament_status(tournament_id, TournamentStatus.QUEUED)
 
     async def cancel_tournament(self, tournament_id: int) -> int:
