@@ -79,6 +79,7 @@ app.add_typer(match_app, name="match")
 
 DbOption = Annotated[str, typer.Option("--db", envvar="ARENA_DB",
                                        help="SQLite file or SQLAlchemy URL.")]
+TournamentArgument = Annotated[int, typer.Argument(help="The tournament's id.")]
 USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError, LimitError, TlsError,
                SubmissionError)
 

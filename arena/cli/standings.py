@@ -10,7 +10,16 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store, tournament_app
+from arena.cli.app import (
+    DEFAULT_DB,
+    DbOption,
+    Failure,
+    TournamentArgument,
+    app,
+    console,
+    open_store,
+    tournament_app,
+)
 from arena.cli.output import JsonOption, document, emit_json, inert
 from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.games import get_game
@@ -24,7 +33,7 @@ from leaderboard.reports import tournament_leaderboard as tournament_leaderboard
 
 @tournament_app.command("show")
 def tournament_show(
-    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    tournament_id: TournamentArgument,
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,

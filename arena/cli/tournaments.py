@@ -28,6 +28,7 @@ from arena.cli.app import (
     DEFAULT_DB,
     DbOption,
     Failure,
+    TournamentArgument,
     console,
     data_dir_for,
     open_store,
@@ -61,7 +62,14 @@ from arena.tournament import (
     resume_settings,
     run_until_done,
 )
-from arena.tournament.formats import ROUND_ROBIN, VERSUS, Format, parse_sprt, verdict
+from arena.tournament.formats import (
+    ROUND_ROBIN,
+    VERSUS,
+    Format,
+    parse_sprt,
+    sprt_summary,
+    verdict,
+)
 from arena.tournament.run import check_executor
 from arena.tournament.setup import VERSUS_SETS, VERSUS_SPRT_SETS
 from leaderboard.terminal import print_leaderboard
@@ -315,10 +323,10 @@ _said: set[str] = set()
 def size(tournament: TournamentInfo, left: int | None = None) -> str:
     """How big a tournament is, in words: its matches (``left`` of them to play, when given);
     a versus with an SPRT, its cap of sets, which the test stops far below."""
-    chosen = Format.from_settings(tournament.settings)
-    if chosen.kind == VERSUS and chosen.sprt is not None:
-        return (f"a versus of up to {chosen.sets} duplicate sets, until its SPRT decides "
-                f"({tournament.finished // max(1, tournament.players)} sets played)")
+    sprt = sprt_summary(tournament.settings, tournament.finished, tournament.players)
+    if sprt is not None:
+        return (f"a versus of up to {Format.from_settings(tournament.settings).sets} duplicate "
+                f"sets, until its SPRT decides ({sprt['sets']} sets played)")
     if left is None:
         return f"{tournament.total} matches"
     return f"{left} of {tournament.total} matches left"
@@ -382,7 +390,7 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
 
 @tournament_app.command("resume")
 def tournament_resume(
-    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    tournament_id: TournamentArgument,
     parallel: Annotated[int | None, typer.Option(min=1, help="Matches played at once.")] = None,
     game: Annotated[str | None, typer.Option("--game", "-g", hidden=True)] = None,
     bots: Annotated[list[str] | None, typer.Option("--bot", "-b", hidden=True)] = None,
@@ -485,7 +493,7 @@ def played_cell(row: dict[str, Any]) -> str:
 
 @tournament_app.command("export")
 def tournament_export(
-    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    tournament_id: TournamentArgument,
     export_format: Annotated[str, typer.Option(
         "--format", metavar="json|csv", help="json: one document, the tournament and its "
         "matches; csv: a row per seat of every match (columns: docs/json.md).")] = "json",
@@ -529,7 +537,7 @@ def tournament_export(
 
 @tournament_app.command("cancel")
 def tournament_cancel(
-    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    tournament_id: TournamentArgument,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
     token: TokenOption = None,
@@ -548,7 +556,7 @@ def tournament_cancel(
 
 @tournament_app.command("void")
 def tournament_void(
-    tournament_id: Annotated[int, typer.Argument(help="The tournament's id.")],
+    tournament_id: TournamentArgument,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Take a tournament out of the ratings: every match of it void (its results stay on
