@@ -831,33 +831,48 @@ def test_revision_0004_gives_old_rows_no_key_lane_0_and_no_peer_and_downgrades_w
         {k: v for k, v in shape.items() if k != "sql"}
 
 
-def _set_fault(url: str, fault: str) -> None:
+def _execute(url: str, sql: str, **params: Any) -> None:
+    """One statement in a transaction of its own, on a plain engine."""
     engine = _engine(url)
     try:
         with engine.begin() as conn:
-            conn.execute(sa.text("UPDATE seat SET fault = :f WHERE match_id = 5 AND seat = 0"),
-                         {"f": fault})
+            conn.execute(sa.text(sql), params)
     finally:
         engine.dispose()
+
+
+def _set_fault(url: str, fault: str) -> None:
+    _execute(url, "UPDATE seat SET fault = :f WHERE match_id = 5 AND seat = 0", f=fault)
+
+
+def _widened(url: str, revision: str, write: Callable[[str, str], None], new: str,
+             bogus: str) -> dict[str, list[dict[str, Any]]]:
+    """Bring an old database to the revision before ``revision``, which widens a CHECK, and
+    then to ``revision``: before it the database itself refuses the ``new`` value
+    (``write``), at it takes it and still refuses what is no value (``bogus``), and no row
+    was touched on the way (but the columns ``revision`` adds). The rows before it."""
+    since = f"{int(revision) - 1:04d}"
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", since)
+    before = _raw_rows(url)
+    with pytest.raises(sa.exc.IntegrityError):  # the database itself refuses the new value
+        write(url, new)
+    _migrate(url, "upgrade", revision)
+    assert _stored_revisions(url) == {revision}
+    assert _raw_rows(url) == _upgraded(before, since, revision)  # nothing else touched
+    write(url, new)
+    with pytest.raises(sa.exc.IntegrityError):  # and still refuses what is no value
+        write(url, bogus)
+    return before
 
 
 def test_revision_0005_allows_the_error_fault_and_a_live_log_and_downgrades_without_them(
     url: str,
 ) -> None:
-    _old_database(url)
-    _migrate(url, "stamp", schema.FIRST_REVISION)
-    _migrate(url, "upgrade", "0004")
-    before = _raw_rows(url)
-    with pytest.raises(sa.exc.IntegrityError):  # the database itself refuses the new fault
-        _set_fault(url, "error")
-    _migrate(url, "upgrade", "0005")
-    assert _stored_revisions(url) == {"0005"}
+    _widened(url, "0005", _set_fault, "error", "exploded")
     assert ("live_log", "BLOB" if url.startswith("sqlite") else "BYTEA", True) in \
         _columns(url, "match")
-    assert _raw_rows(url) == _upgraded(before, "0004", "0005")  # nothing else touched
-    _set_fault(url, "error")
-    with pytest.raises(sa.exc.IntegrityError):  # and still refuses what is no fault
-        _set_fault(url, "exploded")
     with Store(url) as store:
         assert store.get_match(5).seats[0].fault == Fault.ERROR
 
@@ -937,30 +952,14 @@ def test_revision_0007_keeps_submitted_code_once_and_downgrades_without_it(url: 
 
 
 def _set_status(url: str, status: str) -> None:
-    engine = _engine(url)
-    try:
-        with engine.begin() as conn:
-            conn.execute(sa.text("UPDATE tournament SET status = :s WHERE id = 1"), {"s": status})
-    finally:
-        engine.dispose()
+    _execute(url, "UPDATE tournament SET status = :s WHERE id = 1", s=status)
 
 
 def test_revision_0008_adds_authors_and_queued_tournaments_and_downgrades_without_them(
     url: str,
 ) -> None:
-    _old_database(url)
-    _migrate(url, "stamp", schema.FIRST_REVISION)
-    _migrate(url, "upgrade", "0007")
-    before = _raw_rows(url)
-    with pytest.raises(sa.exc.IntegrityError):  # the database itself refuses the new status
-        _set_status(url, "queued")
-    _migrate(url, "upgrade", "0008")
-    assert _stored_revisions(url) == {"0008"}
-    assert _raw_rows(url) == _upgraded(before, "0007", "0008")  # old bots: the operator's
+    before = _widened(url, "0008", _set_status, "queued", "paused")  # old bots: the operator's
     assert ("author_id", "INTEGER", True) in _columns(url, "bot")
-    _set_status(url, "queued")
-    with pytest.raises(sa.exc.IntegrityError):  # and still refuses what is no status
-        _set_status(url, "paused")
     code = SubmittedCode("ab" * 32, b"a canonical archive", 2, 19)
     with Store(url) as store:
         assert store.get_tournament(1).status == "queued"
@@ -1100,18 +1099,7 @@ def test_revision_0011_gives_old_matches_no_node_and_downgrades_without_it(url: 
 
 def test_revision_0012_allows_cancelled_tournaments_and_downgrades_them_to_finished(
         url: str) -> None:
-    _old_database(url)
-    _migrate(url, "stamp", schema.FIRST_REVISION)
-    _migrate(url, "upgrade", "0011")
-    before = _raw_rows(url)
-    with pytest.raises(sa.exc.IntegrityError):  # the database itself refuses the new status
-        _set_status(url, "cancelled")
-    _migrate(url, "upgrade", "0012")
-    assert _stored_revisions(url) == {"0012"}
-    assert _raw_rows(url) == _upgraded(before, "0011", "0012")  # no row touched
-    _set_status(url, "cancelled")
-    with pytest.raises(sa.exc.IntegrityError):  # and still refuses what is no status
-        _set_status(url, "paused")
+    _widened(url, "0012", _set_status, "cancelled", "paused")  # no row touched
     with Store(url) as store:
         assert store.get_tournament(1).status == "cancelled"
     _migrate(url, "downgrade", "0011")  # a cancelled tournament reads as it used to
