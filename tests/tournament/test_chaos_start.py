@@ -71,6 +71,9 @@ def test_control_without_keep_going_the_quitter_stops_the_tournament_before_any_
         (tournament,) = store.list_tournaments()
         assert tournament.finished == 0 and tournament.total == 12
         assert tournament.status == "interrupted"
+        # every match accounted for: none played, none lost, all left to resume
+        matches = store.tournament_matches(tournament.id)
+        assert len(matches) == 12 and {str(m.status) for m in matches} == {"pending"}
     finally:
         store.close()
 
