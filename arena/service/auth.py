@@ -19,6 +19,7 @@ when the call starts, from its peer, which the operator port's front door
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import hmac
 import math
@@ -165,6 +166,10 @@ def peer_address(peer: str) -> str | None:
     return host
 
 
+Decision = Caller | tuple[grpc.StatusCode, str]
+"""Who calls, or the code and words of the refusal."""
+
+
 class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
     """Names the caller of every operator method, and refuses what :data:`POLICY` does not
     allow. ``token``: the operator's (None: every caller is the operator, as on the
@@ -184,9 +189,9 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         self._throttle = throttle
         self._client_of = client_of
 
-    def _caller(self, metadata: Any) -> Caller | None:
-        if self._expected is None:
-            return OPERATOR
+    async def _caller(self, metadata: Any) -> Caller | None:
+        """Who the token in ``metadata`` names (a token is known by its hash: the operator's is
+        kept so across restarts, authors' in the store, looked up in a worker thread)."""
         given = dict(metadata or ()).get("authorization", "")
         given_bytes = given.encode() if isinstance(given, str) else bytes(given)
         if not given_bytes.startswith(b"Bearer "):
@@ -197,18 +202,19 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
             return None
         if not token or len(token) > 256:
             return None
-        # the operator's token is known by its hash (kept across restarts): compared as such
-        if hmac.compare_digest(TokenHash.of(token).hexdigest.encode(), self._expected):
+        hashed = digest(token)
+        assert self._expected is not None  # else every caller is the operator (_decide)
+        if hmac.compare_digest(hashed.encode(), self._expected):
             return OPERATOR
         if self._store is None:
             return None
         try:
-            author = self._store.author_by_token_hash(digest(token))
+            author = await asyncio.to_thread(self._store.author_by_token_hash, hashed)
         except StoreError:  # unknown, or the database cannot say: not let in either way
             return None
         return Caller(author.id, author.name)
 
-    def _decide(self, method: str, metadata: Any, peer: str) -> Caller | tuple[grpc.StatusCode, str]:
+    async def _decide(self, method: str, metadata: Any, peer: str) -> Decision:
         """Who calls ``method``, or the code and words of the refusal."""
         if self._expected is None:
             return OPERATOR
@@ -222,7 +228,7 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
                 return (grpc.StatusCode.RESOURCE_EXHAUSTED,
                         f"too many wrong tokens from your address: try again in "
                         f"{math.ceil(left)} s")
-        who = self._caller(metadata)
+        who = await self._caller(metadata)
         if who is None:
             if self._throttle is not None:
                 self._throttle.failed(client)
@@ -246,20 +252,17 @@ class OperatorAuth(grpc.aio.ServerInterceptor):  # type: ignore[type-arg]
         return _as(handler, lambda peer: self._decide(method, metadata, peer))
 
 
-Decision = Caller | tuple[grpc.StatusCode, str]
-
-
-async def _admitted(decide: Callable[[str], Decision], context: Any) -> None:
+async def _admitted(decide: Callable[[str], Awaitable[Decision]], context: Any) -> None:
     """Decide on the call of ``context`` (its peer tells the client's address): refused, it
     ends here (before any request of a stream is read); let in, its caller is set."""
-    decision = decide(context.peer())
+    decision = await decide(context.peer())
     if isinstance(decision, tuple):
         await context.abort(*decision)
     else:
         _CALLER.set(decision)
 
 
-def _as(handler: Any, decide: Callable[[str], Decision]) -> Any:
+def _as(handler: Any, decide: Callable[[str], Awaitable[Decision]]) -> Any:
     """``handler`` behind ``decide``, with the caller it names set for the calls it serves."""
     if handler.unary_unary is not None:
         inner_uu: Callable[[Any, Any], Awaitable[Any]] = handler.unary_unary

@@ -12,12 +12,13 @@ The file (:data:`TOKEN_FILE`, mode 0600) lies in the arena's data folder, which 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
+
+from arena.net.bot_service import digest
 
 TOKEN_FILE = "operator-token.sha256"
 MIN_LENGTH = 16
@@ -30,13 +31,14 @@ class OperatorTokenError(ValueError):
 
 @dataclass(frozen=True)
 class TokenHash:
-    """A token known by its SHA-256 (hex) only."""
+    """A token known by its SHA-256 (hex) only: :func:`arena.net.bot_service.digest`, as every
+    token the arena keeps."""
 
     hexdigest: str
 
     @classmethod
     def of(cls, token: str) -> TokenHash:
-        return cls(hashlib.sha256(token.encode()).hexdigest())
+        return cls(digest(token))
 
 
 @dataclass(frozen=True)
