@@ -23,9 +23,10 @@ import grpc
 from arena.app import visibility
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, Snapshot
 from arena.app.visibility import Refusal, Sight
+from arena.app.watch import public_events
 from arena.games import all_games, get_game
 from arena.games.base import GameError
-from arena.match.replay import LogLine, read_log, view
+from arena.match.replay import read_log, view
 from arena.net.tls import TlsError
 from arena.players import builds, submissions
 from arena.players.limits import LimitError, ResourceLimits, parse_count, parse_cpus, parse_memory
@@ -130,9 +131,11 @@ async def _abort(context: Context, err: Exception) -> NoReturn:
 
 
 async def _read(context: Context, read: Callable[[], T]) -> T:
-    """Run a store read; its errors become NOT_FOUND (unknown ids) or UNAVAILABLE (the database)."""
+    """Run a store read in a worker thread (the event loop serves every other call meanwhile,
+    and the scheduler's matches in ``arena serve``); its errors become NOT_FOUND (unknown ids)
+    or UNAVAILABLE (the database)."""
     try:
-        return read()
+        return await asyncio.to_thread(read)
     except StoreError as err:
         code = grpc.StatusCode.NOT_FOUND if isinstance(err, NotFoundError) \
             else grpc.StatusCode.UNAVAILABLE
@@ -249,18 +252,11 @@ def _bot_info(bot: BotInfo, authors: dict[int, str]) -> pb.BotInfo:
                       author="" if bot.author_id is None else authors.get(bot.author_id, ""))
 
 
-def _public_events(game: str, data: bytes | None) -> list[LogLine]:
-    """The events of a log that every seat may see, in order."""
-    if not data:
-        return []
-    return [line for line in read_log(game, data) if line.kind == "event" and line.audience is None]
-
-
 def _watch_events(snapshot: Snapshot) -> tuple[MatchInfo, list[pb.GameEvent]]:
     """The public events of a watched match's snapshot, encoded once for every watch of it."""
     codec = codec_for(snapshot.match.game)
-    return snapshot.match, [codec.event(line.value)
-                            for line in _public_events(snapshot.match.game, snapshot.log)]
+    return snapshot.match, [codec.event(event)
+                            for event in public_events(snapshot.match.game, snapshot.log)]
 
 
 def _refusal_text(refused: Refusal) -> str:
@@ -360,12 +356,16 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                       context: Context) -> pb.SubmitBotResponse:
         manifest = submission.manifest
         _name(manifest.name, "bot name")
-        if who.author_id is not None:  # before anything is built: another's name is refused
-            self.store.check_name_free_for(manifest.name, who.author_id)
-        authors = self._authors()
-        same = [b for b in self.store.list_bots(include_removed=True)
-                if b.name == manifest.name and b.content_hash == submission.sha256]
+
+        def same_code() -> list[BotInfo]:  # a store read: in a worker thread
+            if who.author_id is not None:  # before anything is built: another's name is refused
+                self.store.check_name_free_for(manifest.name, who.author_id)
+            return [b for b in self.store.bots_named([manifest.name])
+                    if b.content_hash == submission.sha256]
+
+        same = await asyncio.to_thread(same_code)
         if same:
+            authors = await asyncio.to_thread(self._authors)
             return pb.SubmitBotResponse(bot=_bot_info(same[0], authors), new=False,
                                         files=submission.files, size=submission.size)
         try:
@@ -374,11 +374,12 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
             raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
                 from None
-        bot, new = self.store.submit_bot(
-            manifest.name, label, manifest.command, manifest.games,
+        bot, new = await asyncio.to_thread(
+            self.store.submit_bot, manifest.name, label, manifest.command, manifest.games,
             SubmittedCode(submission.sha256, submission.archive, submission.files, submission.size),
             author_id=who.author_id)
-        return pb.SubmitBotResponse(bot=_bot_info(bot, self._authors()), new=new,
+        authors = await asyncio.to_thread(self._authors)
+        return pb.SubmitBotResponse(bot=_bot_info(bot, authors), new=new,
                                     files=submission.files, size=submission.size,
                                     build_s=built_s or 0.0)
 
@@ -592,12 +593,17 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, _refusal_text(refused))
         record = pb.MatchRecord(match=_match_info(match))
         if match.log is not None:
-            lines = read_log(match.game, match.log)
-            if seat is None and match.status != MatchStatus.FINISHED:
-                lines = [line for line in lines if line.audience is None]
-            codec = codec_for(match.game)
-            record.events.extend(codec.event(line.value) for line in view(lines, seat)
-                                 if line.kind == "event")
+            log = match.log
+
+            def events() -> list[pb.GameEvent]:  # a whole log decoded: in a worker thread
+                lines = read_log(match.game, log)
+                if seat is None and match.status != MatchStatus.FINISHED:
+                    lines = [line for line in lines if line.audience is None]
+                codec = codec_for(match.game)
+                return [codec.event(line.value) for line in view(lines, seat)
+                        if line.kind == "event"]
+
+            record.events.extend(await asyncio.to_thread(events))
         return record
 
     async def WatchMatch(self, request: pb.WatchMatchRequest,
