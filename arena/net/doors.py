@@ -45,6 +45,7 @@ import errno
 import ipaddress
 import resource
 import socket
+import sys
 import urllib.parse
 from collections import OrderedDict
 from collections.abc import Callable
@@ -83,11 +84,6 @@ class Budget:
     operator_total: int
     web_total: int
     per_address: int
-
-    @property
-    def doors(self) -> int:
-        """Descriptors the doors may hold at most, together."""
-        return self.operator_total * RELAY_COST + self.web_total * WEB_COST
 
     def describe(self) -> str:
         """The caps in one line."""
@@ -141,12 +137,19 @@ def peer_host(peername: Any) -> str:
     return "unix"
 
 
+def to_stderr(line: str) -> None:
+    """Say ``line`` on stderr, at once (where an :class:`IntervalLog` says its lines unless
+    told otherwise)."""
+    print(line, file=sys.stderr, flush=True)
+
+
 class IntervalLog:
     """Counts events by kind and says them in one line per kind per interval, with the count:
     a storm of refusals or failed accepts costs a few lines, never a line (or a traceback)
     each."""
 
-    def __init__(self, say: Callable[[str], None], interval_s: float = LOG_INTERVAL_S) -> None:
+    def __init__(self, say: Callable[[str], None] = to_stderr,
+                 interval_s: float = LOG_INTERVAL_S) -> None:
         self._say = say
         self._interval_s = interval_s
         self._counts: dict[str, int] = {}
@@ -475,4 +478,4 @@ def capped_protocol(base: type[asyncio.Protocol], door: Door) -> type[asyncio.Pr
 __all__ = ["ACCEPT_BATCH", "BACKLOG", "BUILDS", "PER_ADDRESS", "RELAY_COST", "RESERVE_MIN", "RESERVE_SHARE",
            "Budget", "Door", "IntervalLog", "Relay", "Ticket", "address_key", "budget_for",
            "capped_protocol", "descriptor_budget", "install_accept_log", "listening_socket",
-           "peer_host", "split_peer"]
+           "peer_host", "split_peer", "to_stderr"]

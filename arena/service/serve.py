@@ -19,7 +19,6 @@ import os
 import signal
 import socket
 import stat
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -158,10 +157,6 @@ def protections(per_run: PerRun, budget: Budget) -> list[str]:
             f"  {budget.describe()}"]
 
 
-def _to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc.aio.Server:
     """The operator service alone on a Unix socket only its owner may open (mode 0600).
 
@@ -209,7 +204,7 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
     ``budget``: the doors' caps (by default from the descriptor limit, raised first); ``log``:
     where refusals and failed accepts are counted (by default a line a while on stderr)."""
     budget = budget if budget is not None else descriptor_budget()
-    log = log if log is not None else IntervalLog(_to_stderr)
+    log = log if log is not None else IntervalLog()
     install_accept_log(asyncio.get_running_loop(), log)
     scheduler = None if data_dir is None else Scheduler(
         store, data_dir, parallel, per_run=per_run, stop_grace_s=10.0,

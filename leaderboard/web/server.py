@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import sys
 from collections.abc import Iterator
 
 import uvicorn
@@ -55,16 +54,11 @@ class _Quiet(uvicorn.Server):
         yield
 
 
-def web_door(log: IntervalLog | None = None) -> Door:
+def web_door() -> Door:
     """The web's door with the caps the descriptor limit allows (raised first, where allowed);
-    refusals counted in ``log`` (by default, a line a while on stderr)."""
+    refusals counted in a line a while on stderr."""
     budget = descriptor_budget()
-    return Door("web", budget.web_total, budget.per_address,
-                log if log is not None else IntervalLog(_to_stderr))
-
-
-def _to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    return Door("web", budget.web_total, budget.per_address, IntervalLog())
 
 
 class WebServer:
