@@ -23,7 +23,7 @@ import pytest
 
 from arena.storage.store import ScheduledMatch, Store
 from tests.helpers import arena
-from tests.web.arena_serve import Served
+from tests.served import OPERATOR, Served, remote
 
 GAME = "kings-corner"
 SPRT = "elo0=0,elo1=300,alpha=0.1,beta=0.1"
@@ -118,7 +118,7 @@ def test_an_sprt_run_shows_sets_and_its_llr_not_a_total_it_never_reaches(field: 
 def test_every_kind_opens_in_every_command(field: Field, served: Served, where: str) -> None:
     def cli(*args: str) -> str:
         if where == "remote":
-            return _clean(served.remote(*args).stdout)
+            return _clean(remote(served, OPERATOR, *args).stdout)
         return _clean(arena(*args, db=field.db).stdout)
 
     listed = {row["id"]: row for row in json.loads(cli("tournament", "list", "--json"))

@@ -3,13 +3,12 @@ packages, and a plain-text client at a port that speaks TLS."""
 
 from __future__ import annotations
 
-import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.helpers import arena, self_signed
+from tests.served import OPERATOR, Served
 
 MISSING = """
 import sys
@@ -34,29 +33,17 @@ def test_the_command_line_without_the_server_packages_says_what_to_install() -> 
 def test_a_plain_text_client_of_a_tls_port_is_told_to_pass_tls_ca(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     cert, key = self_signed(tmp_path)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "arena", "serve", "--port", "0", "--no-web", "--no-sandbox",
-         "--tls-cert", str(cert), "--tls-key", str(key), "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "ARENA_OPERATOR_TOKEN": "operator-token-of-this-test"})
+    server = Served(db, "--no-web", "--no-sandbox", "--tls-cert", str(cert), "--tls-key", str(key))
     try:
-        assert server.stdout is not None
-        said = []
-        for line in server.stdout:  # its first lines: the listening address comes among them
-            said.append(line)
-            if found := re.search(r":(\d+) \(TLS", line):
-                break
-        assert found, "".join(said)
-        address = f"127.0.0.1:{found.group(1)}"
-        plain = arena("bot", "list", "--arena", address, "--token", "operator-token-of-this-test",
-                      check=False)
+        assert "(TLS" in server.said(r"operator service listening on ").string
+        address = server.address
+        plain = arena("bot", "list", "--arena", address, "--token", OPERATOR, check=False)
         assert plain.returncode == 1 and "Traceback" not in plain.stderr, plain.stderr
         assert plain.stderr.strip() == (
             f"error: the arena at {address} speaks TLS: pass --tls-ca FILE, the certificate to "
             "trust (or ARENA_REMOTE_CA)"), plain.stderr
-        trusted = arena("bot", "list", "--arena", f"localhost:{found.group(1)}", "--token",
-                        "operator-token-of-this-test", "--tls-ca", str(cert))
+        trusted = arena("bot", "list", "--arena", f"localhost:{server.port}", "--token",
+                        OPERATOR, "--tls-ca", str(cert))
         assert trusted.returncode == 0
     finally:
-        server.terminate()
-        server.communicate(timeout=60)
+        server.stop()

@@ -20,7 +20,7 @@ from arena.app.watch import NotStarted, follow, public_events
 from arena.match.replay import describe, read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
 from tests.helpers import arena
-from tests.web.arena_serve import OPERATOR, Served, eventually
+from tests.served import OPERATOR, Served, eventually
 from tests.web.replay_fixtures import ROOT, gated_tournament, random_bots, store_played_match
 
 

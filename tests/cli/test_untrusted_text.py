@@ -28,7 +28,7 @@ import pytest
 from arena.cli.output import inert
 from arena.storage.store import Store
 from tests.helpers import arena
-from tests.service.test_server import OPERATOR, Server, _wait, remote
+from tests.served import OPERATOR, Served, eventually, remote
 
 GAME = "face-card-kill-card"
 NASTY = ("\x1b]0;owned title\x07\x1b]52;c;cm0gLXJmIH4K\x07\x1b[2J\x1b[H\x1b[3A\r"
@@ -144,8 +144,13 @@ def test_a_bot_that_dies_at_start_stops_a_local_run_with_an_inert_line(
     assert line.startswith("error: bot sulky@v1 did not start: exited with code 3; last lines "
                            "of its log: ")
     assert "sulky on stderr" in line and "\\x1b]52;c;cm0gLXJmIH4K\\x07" in line
-    tournament = Store(str(db)).get_tournament(1)
+    with Store(str(db)) as store:
+        tournament = store.get_tournament(1)
+        matches = store.tournament_matches(1)
     assert tournament.status == "interrupted" and tournament.finished == 0
+    # every match accounted for: none played, none lost, the tournament left to resume
+    assert len(matches) == tournament.total == 2
+    assert {str(m.status) for m in matches} == {"pending"}
 
 
 def test_a_failed_starts_public_note_names_the_bot_and_its_exit_code_only(
@@ -154,7 +159,7 @@ def test_a_failed_starts_public_note_names_the_bot_and_its_exit_code_only(
     eve = arena("author", "add", "eve", db=db).stdout.splitlines()[2].strip()
     bob = arena("author", "add", "bob", db=db).stdout.splitlines()[2].strip()
     arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    server = Server(db)
+    server = Served(db, "--no-web")
     try:
         remote(server, eve, "bot", "submit", str(_hostile(tmp_path, "sulky", "sys.exit(1)")),
                "--label", "v1")
@@ -166,7 +171,7 @@ def test_a_failed_starts_public_note_names_the_bot_and_its_exit_code_only(
             rows = json.loads(remote(server, bob, "tournament", "list", "--json").stdout)
             return [r for r in rows["tournaments"] if r["id"] == made["id"] and r.get("note")]
 
-        note = str(_wait("the tournament's note", noted, timeout=300, every=0.5)[0]["note"])
+        note = str(eventually("the tournament's note", noted, timeout=300, every=0.5)[0]["note"])
         assert note == ("bot sulky@v1 did not start (exit code 1) (nothing was played; its "
                         "author reads why with `arena bot log`)")
         # what any author sees: the name and the exit code, nothing the bot printed

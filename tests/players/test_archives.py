@@ -35,7 +35,7 @@ from arena.players import builds, submissions
 from arena.players.submissions import Entry, SubmissionError
 from benchmarks.archives import many_entries_zip
 from tests.helpers import arena
-from tests.service.test_server import Server, remote
+from tests.served import Served, remote
 
 Member = tuple[str, str, bytes | str]  # (path, "file" | "dir" | "link", its bytes or target)
 
@@ -205,7 +205,7 @@ def test_a_real_server_refuses_the_chain_from_an_author_in_one_line_and_writes_n
     uploads = [_tar(tmp_path / "upload" / "chain.tgz", members),
                _zip(tmp_path / "upload" / "chain.zip", members)]
     honest = _tar(tmp_path / "upload" / "honest.tgz", BASE)
-    server = Server(db)
+    server = Served(db, "--no-web")
     try:
         for upload in uploads:
             done = remote(server, ann, "bot", "submit", str(upload), check=False)

@@ -7,97 +7,29 @@ from __future__ import annotations
 
 import io
 import os
-import re
-import signal
 import subprocess
 import sys
 import tarfile
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
+from arena.storage.store import Store
+from benchmarks.builds import wheel
 from tests.helpers import arena
 from tests.players.test_builds import (
     BACKEND,
     PYPROJECT,
     Listener,
     bot_folder,
-    wheel,
 )
+from tests.served import Served, eventually
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
-OPERATOR = "operator-token-of-the-build-tests"
-T = TypeVar("T")
-
-
-def eventually(what: str, predicate: Callable[[], T], timeout: float = 600.0,
-               every: float = 0.1) -> T:
-    """``predicate()`` once it is true (asked until then); the timeout is only a safety net."""
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(every)
-    return value
-
-
-@dataclass
-class Served:
-    """A running ``arena serve``: its operator address and web URL."""
-
-    process: subprocess.Popen[str]
-    address: str
-    web: str
-    lines: list[str]
-
-    def stop(self) -> str:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return "\n".join(self.lines)
-
-
-def started_serve(db: Path, log: Path, env: dict[str, str]) -> Served:
-    """``arena serve`` on free ports over ``db``, with ``env`` over this environment (the
-    operator's pip settings, say)."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "arena", "serve", "--port", "0", "--web-port", "0",
-         "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**base, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": OPERATOR, **env})
-    lines: list[str] = []
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line.rstrip("\n"))
-
-    threading.Thread(target=read, daemon=True).start()
-
-    def find(pattern: str) -> str | None:
-        if process.poll() is not None:
-            raise AssertionError("arena serve ended:\n" + "\n".join(lines))
-        for line in list(lines):
-            found = re.search(pattern, line)
-            if found:
-                return found.group(1)
-        return None
-
-    port = eventually("the operator port", lambda: find(r"operator service listening on "
-                                                        r"[^:]+:(\d+)"), timeout=120)
-    web = eventually("the web app", lambda: find(r"web app at (http://\S+?)/?$"), timeout=120)
-    assert port is not None and web is not None
-    return Served(process, f"127.0.0.1:{port}", web, lines)
 
 
 @dataclass
@@ -201,8 +133,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     db = root / "arena.db"
     tokens = {name: arena("author", "add", name, db=db).stdout.splitlines()[2].strip()
               for name in AUTHORS}
-    served = started_serve(db, root / "serve.log", {"PIP_INDEX_URL": index.url,
-                                                    "PIP_CONFIG_FILE": os.devnull})
+    served = Served(db, env={**{k: None for k in os.environ if k.startswith("PIP_")},  # the operator's
+                             "PIP_INDEX_URL": index.url, "PIP_CONFIG_FILE": os.devnull})
     try:
         yield World(served, index, listener, marker, tokens, root)
     finally:
@@ -234,6 +166,11 @@ def test_an_sdist_only_package_of_the_operators_index_is_refused_unbuilt(world: 
     assert "/simple/hostile-sdist/" in world.index.asked  # pip did look it up
     assert not world.marker.exists() and world.listener.connections == 0
     assert str(world.root) not in done.stdout + done.stderr  # no path of the server's
+    kept = Store(str(world.root / "arena.db"))
+    try:
+        assert "sams-bot" not in {b.name for b in kept.list_bots(include_removed=True)}
+    finally:
+        kept.close()
 
     # control: pip itself, told of that index, builds the sdist and so runs the attack
     plain = subprocess.run([sys.executable, "-m", "pip", "install", "--index-url",
@@ -255,7 +192,7 @@ def test_slow_builds_hold_no_upload_place_and_an_author_builds_one_at_a_time(
         # two builds wait on the index (the others wait for a build's turn); four submissions
         # are under way, as many as there are upload places
         eventually("two builds asking the index", lambda: world.index.asked.count(
-            "/simple/slowpkg/") >= 2)
+            "/simple/slowpkg/") >= 2, timeout=600)
         again = _submit(world, "ann", bot_folder(world.root / "ann-again", "anns-other", None))
         assert again.returncode == 1 and again.stderr == (
             "error: a submission of yours is under way; submit again once it is done\n"), \
@@ -279,4 +216,4 @@ def test_slow_builds_hold_no_upload_place_and_an_author_builds_one_at_a_time(
         assert f"submitted {author}s-slow" in out
     # once her build has ended, ann submits again (refused until then: nothing is lost)
     eventually("ann's build to end", lambda: _submit(world, "ann", world.root / "ann-again")
-               .returncode == 0, every=0.5)
+               .returncode == 0, timeout=600, every=0.5)

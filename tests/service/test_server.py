@@ -16,17 +16,11 @@ from __future__ import annotations
 import collections
 import io
 import json
-import os
 import re
 import signal
-import subprocess
-import sys
-import threading
-import time
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
 
 import grpc
 
@@ -36,9 +30,8 @@ from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.codec import codec_for
 from tests.helpers import arena
+from tests.served import AUTH, OPERATOR, Served, eventually, remote
 
-T = TypeVar("T")
-OPERATOR = "operator-token-for-this-test"
 GAME = "kill"
 QUICK = "face-card-kill-card"  # short two-seat matches: the ladder's test
 BOT = '''
@@ -69,54 +62,13 @@ def _bot_folder(where: Path, name: str, delay: float = 0.07, game: str = GAME) -
     return folder
 
 
-class Server:
-    """`arena serve` on a free port, its output gathered as it comes."""
-
-    def __init__(self, db: Path, *extra: str) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "arena", "serve", "--port", "0", "--no-web", "--db", str(db),
-             *extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": OPERATOR})
-        assert self.process.stdout is not None
-        first = self.process.stdout.readline()
-        found = re.search(r":(\d+) \(plain", first)
-        assert found, first + self.process.stdout.read()
-        self.address = f"127.0.0.1:{found.group(1)}"
-        self.lines: list[str] = [first]
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
-
-    def stop(self, how: signal.Signals = signal.SIGTERM) -> str:
-        if self.process.poll() is None:
-            self.process.send_signal(how)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self._reader.join(timeout=5)
-        return "".join(self.lines)
-
-
-def remote(server: Server, token: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return arena(*args, "--arena", server.address, "--token", token, check=check)
-
-
 def _token(output: str) -> str:
     return output.splitlines()[2].strip()
 
 
-def _stub(server: Server) -> tuple[grpc.Channel, pb_grpc.OperatorServiceStub]:
+def _stub(server: Served) -> tuple[grpc.Channel, pb_grpc.OperatorServiceStub]:
     channel = grpc.insecure_channel(server.address)
     return channel, pb_grpc.OperatorServiceStub(channel)
-
-
-AUTH = (("authorization", f"Bearer {OPERATOR}"),)
 
 
 def _tournament(db: Path, tournament_id: int) -> TournamentInfo:
@@ -129,22 +81,12 @@ def _running_matches(db: Path, tournament_id: int) -> list[int]:
         return [m.id for m in store.tournament_matches(tournament_id) if m.status == "running"]
 
 
-def _wait(what: str, predicate: Callable[[], T], timeout: float = 60.0, every: float = 0.2) -> T:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_events(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     ann = _token(arena("author", "add", "ann", db=db).stdout)
     bob = _token(arena("author", "add", "bob", db=db).stdout)
-    server = Server(db)
+    server = Served(db, "--no-web")
     try:
         for token, name in ((ann, "ann-a"), (ann, "ann-b"), (bob, "bob-c")):
             sent = json.loads(remote(server, token, "bot", "submit", str(_bot_folder(
@@ -169,7 +111,7 @@ def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_e
         # a spectator watches a match while it is played
         channel, stub = _stub(server)
         with channel:
-            running = _wait("a running match", lambda: [
+            running = eventually("a running match", lambda: [
                 m for m in stub.ListMatches(pb.ListMatchesRequest(tournament_id=tid),
                                             metadata=AUTH, timeout=10).matches
                 if m.status == "running"])
@@ -183,7 +125,7 @@ def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_e
         assert live, "no event came while the match was played"
         watched = [e.SerializeToString() for u in updates for e in u.events]
 
-        finished = _wait("some matches finished", lambda: (
+        finished = eventually("some matches finished", lambda: (
             n if (n := _tournament(db, tid).finished) >= 2 else 0))
         assert finished < 9, "the tournament finished before the server could be killed"
         server.stop(signal.SIGKILL)  # mid-tournament: matches in play are lost with it
@@ -198,9 +140,9 @@ def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_e
         codec = codec_for(GAME)
         assert watched == [codec.event(line.value).SerializeToString() for line in public]
 
-        server = Server(db)  # restarted: it resumes the tournament by itself
-        done = _wait("the tournament to finish",
-                     lambda: _tournament(db, tid).status == "finished", timeout=120)
+        server = Served(db, "--no-web")  # restarted: it resumes the tournament by itself
+        done = eventually("the tournament to finish",
+                          lambda: _tournament(db, tid).status == "finished", timeout=120)
         assert done
         shown = remote(server, ann, "tournament", "show", str(tid)).stdout
         assert "finished: 9 of 9 matches finished, 0 void" in shown
@@ -242,7 +184,7 @@ def test_what_an_author_may_not_do_uploads_over_the_cap_hostile_archives_and_can
     db = tmp_path / "arena.db"
     ann = _token(arena("author", "add", "ann", db=db).stdout)
     bob = _token(arena("author", "add", "bob", db=db).stdout)
-    server = Server(db)
+    server = Served(db, "--no-web")
     try:
         for token, name in ((bob, "bob-a"), (OPERATOR, "house-b"), (OPERATOR, "house-c")):
             remote(server, token, "bot", "submit", str(_bot_folder(tmp_path, name, delay=0.2)))
@@ -305,7 +247,7 @@ def test_what_an_author_may_not_do_uploads_over_the_cap_hostile_archives_and_can
         tid = json.loads(remote(server, OPERATOR, "tournament", "create", "--game", GAME,
                                 "--bot", "bob-a", "--bot", "house-b", "--bot", "house-c",
                                 "--players", "3", "-n", "3", "--json").stdout)["tournament"]["id"]
-        _wait("a match in play", lambda: _running_matches(db, tid))
+        eventually("a match in play", lambda: _running_matches(db, tid))
         cancelled = remote(server, OPERATOR, "tournament", "cancel", str(tid)).stdout
         assert re.search(r"cancelled: \d+ unfinished matches void", cancelled), cancelled
         listed = remote(server, ann, "tournament", "list", "--json").stdout
@@ -328,21 +270,21 @@ def test_the_server_keeps_a_ladder_playing_and_a_submission_joins_it_first(tmp_p
     for name in ("ann", "bob", "cat"):
         arena("bot", "submit", str(_bot_folder(tmp_path, name, 0.0, QUICK)), db=db)
     author = _token(arena("author", "add", "dan", db=db).stdout)
-    server = Server(db, "--ladder", QUICK, "--parallel", "2")
+    server = Served(db, "--no-web", "--ladder", QUICK, "--parallel", "2")
     try:
-        _wait("the ladder's first 15 matches",
-              lambda: _tournament(db, 1).finished >= 15, timeout=120)
+        eventually("the ladder's first 15 matches",
+                   lambda: _tournament(db, 1).finished >= 15, timeout=120)
         remote(server, author, "bot", "submit", str(_bot_folder(tmp_path, "dan", 0.0, QUICK)))
         joined = _tournament(db, 1).total
-        _wait("20 more matches", lambda: _tournament(db, 1).finished >= joined + 20, timeout=120)
+        eventually("20 more matches", lambda: _tournament(db, 1).finished >= joined + 20, timeout=120)
     finally:
         said = server.stop()
     assert f"ladder 1 of {QUICK}: playing" in said
-    again = Server(db, "--ladder", QUICK)
+    again = Served(db, "--no-web", "--ladder", QUICK)
     try:
         before = _tournament(db, 1).finished
-        _wait("the same ladder going on", lambda: _tournament(db, 1).finished >= before + 3,
-              timeout=120)
+        eventually("the same ladder going on", lambda: _tournament(db, 1).finished >= before + 3,
+                   timeout=120)
     finally:
         again.stop()
     with Store(str(db)) as store:

@@ -16,10 +16,11 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+from arena.players.submissions import SUBMITTED_DIR
 from arena.storage.names import bundled_names
 from arena.storage.store import Store
 from tests.helpers import arena
-from tests.service.test_server import OPERATOR, Server, remote
+from tests.served import OPERATOR, Served, remote
 
 GAME = "face-card-kill-card"
 LOOK_ALIKES = ("Hill-bot", "hiII-bot", "hill_bot", "hill-bot.", "HILL-BOT", "hi11-b0t", "hillbot")
@@ -41,6 +42,11 @@ def _bots(db: Path) -> list[tuple[str, str, int | None]]:
         return sorted(connection.execute("select name, version, author_id from bot").fetchall())
 
 
+def _files(folder: Path) -> list[str]:
+    """Every path under ``folder``, relative to it."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
 def _one_line_error(run: subprocess.CompletedProcess[str]) -> str:
     """A clean refusal: exit code 1, nothing on stdout, one line on stderr (returned)."""
     assert run.returncode == 1, run
@@ -57,12 +63,14 @@ def test_authors_cannot_squat_names_and_the_operator_cannot_take_an_authors(
     ann = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
     eve = arena("author", "add", "eve", db=db).stdout.splitlines()[2].strip()
     arena("bot", "add", "house", "--command", "python -m bots.random_bot", db=db)
-    server = Server(db)
+    server = Served(db, "--no-web")
     try:
         sent = json.loads(remote(server, ann, "bot", "submit", str(_folder(folders, "hill-bot")),
                                  "--label", "v1", "--json").stdout)["submission"]
         assert (sent["bot"], sent["author"]) == ("hill-bot@v1", "ann")
         before = _bots(db)
+        kept = _files(tmp_path / "arena-data" / SUBMITTED_DIR)
+        assert kept  # ann's bot
 
         for name in LOOK_ALIKES:
             said = _one_line_error(remote(server, eve, "bot", "submit",
@@ -79,6 +87,7 @@ def test_authors_cannot_squat_names_and_the_operator_cannot_take_an_authors(
         assert said == ("error: the bot name H0use reads like house, which is the operator's: "
                         "submit under another name")
         assert _bots(db) == before  # nothing written by any refusal
+        assert _files(tmp_path / "arena-data" / SUBMITTED_DIR) == kept  # nor kept on disk
         listed = json.loads(remote(server, eve, "bot", "list", "--json").stdout)["bots"]
         assert sorted((b["bot"], b["author"]) for b in listed) == [
             ("hill-bot@v1", "ann"), ("house@1", None)]

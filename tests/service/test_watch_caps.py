@@ -15,7 +15,7 @@ from arena.service.operator import MAX_WATCHERS, MAX_WATCHES_PER_AUTHOR
 from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.web.arena_serve import AUTH, Served
+from tests.served import AUTH, Served
 
 GAME = "kings-corner"
 Call = grpc.aio.UnaryStreamCall[pb.WatchMatchRequest, pb.MatchUpdate]

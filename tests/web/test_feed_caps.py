@@ -24,7 +24,7 @@ from arena.net.doors import PER_ADDRESS
 from arena.storage.store import MatchStatus, Store
 from leaderboard.web.replay import MAX_FEEDS_PER_CLIENT, MAX_FEEDS_PER_MATCH
 from tests.helpers import arena
-from tests.web.arena_serve import Served, eventually
+from tests.served import OPERATOR, Served, eventually, remote
 
 GAME = "face-card-kill-card"
 REPETITIONS = 10  # 60 short matches: the tournament outlasts the attack's burst
@@ -90,7 +90,8 @@ def test_live_feeds_are_capped_and_cannot_stall_a_tournament(tmp_path: Path) -> 
     served = Served(db)
     store = Store(str(db))
     try:
-        created = json.loads(served.remote(
+        created = json.loads(remote(
+            served, OPERATOR,
             "tournament", "create", "--game", GAME, "--bot", "random0", "--bot", "random1",
             "--bot", "random2", "--players", "2", "-n", str(REPETITIONS), "--move-timeout",
             "0.1", "--time-bank", str(BANK_S), "--parallel", "2", "--json").stdout)["tournament"]

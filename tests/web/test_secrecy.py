@@ -23,7 +23,8 @@ from arena.storage.store import MatchInfo, MatchStatus, Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from tests.helpers import arena
-from tests.web.arena_serve import AUTH, Served, eventually, gate_bot, release
+from tests.served import AUTH, OPERATOR, Served, eventually, remote
+from tests.web.arena_serve import gate_bot, release
 from tests.web.replay_fixtures import hidden_cards, tokens
 
 GAME = "kings-corner"  # every card played goes to the table, face up: public events name cards
@@ -101,7 +102,8 @@ def test_no_view_of_a_finished_rotation_while_another_rotation_of_its_deal_runs(
     served = Served(db)
     store = Store(str(db))
     try:
-        created = json.loads(served.remote(
+        created = json.loads(remote(
+            served, OPERATOR,
             "tournament", "create", "--game", GAME, "--bot", "gate", "--bot", "random",
             "--players", "2", "--deals", "duplicate", "--parallel", "2", "--move-timeout",
             "600", "--json").stdout)["tournament"]
