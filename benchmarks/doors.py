@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import grpc
@@ -45,8 +46,8 @@ QUICK_ATTACK = 3000
 CALLS = 15
 SETTLED = 8  # descriptors over the idle count at which the attack counts as gone
 TOKEN = "operator-token-for-the-benchmark"
-H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
-SLOW_REQUEST = b"GET / HTTP/1.1\r\nHost: arena\r\n"
+H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])  # + SETTINGS
+SLOW_REQUEST = b"GET / HTTP/1.1\r\nHost: arena\r\n"  # never finished
 DOORS = re.compile(r"doors: operator port (\d+) connections, web (\d+), (\d+) per address on "
                    r"each; descriptors: limit (\d+), (\d+) kept for the arena")
 SECTION = "doors"
@@ -69,31 +70,39 @@ def _calls_ms(address: str) -> list[float]:
     return [_call_ms(address) for _ in range(CALLS)]
 
 
-def _attack(port: int, hello: bytes, count: int, per_address: int,
-            selector: selectors.BaseSelector) -> set[str]:
-    """``count`` idle connections to ``port``: a quarter from 127.0.0.2, the rest spread over
-    127.0.1.x, ``per_address`` + 8 each; the addresses they came from."""
+def spread_sources(count: int, per_address: int) -> list[str]:
+    """The addresses of ``count`` attacking connections: a quarter from 127.0.0.2, the rest
+    spread over 127.0.1.x, ``per_address`` + 8 each."""
     heavy = count // 4
-    sources = ["127.0.0.2"] * heavy + [f"127.0.1.{1 + i // (per_address + 8)}"
-                                       for i in range(count - heavy)]
-    for source in sources:
-        sock = socket.socket()
-        sock.bind((source, 0))
-        sock.settimeout(60)
-        sock.connect(("127.0.0.1", port))
-        with contextlib.suppress(OSError):
-            sock.sendall(hello)
-        sock.setblocking(False)
-        selector.register(sock, selectors.EVENT_READ)
-    return set(sources)
+    return ["127.0.0.2"] * heavy + [f"127.0.1.{1 + i // (per_address + 8)}"
+                                    for i in range(count - heavy)]
 
 
-def _settle(selector: selectors.BaseSelector, still_open: int, deadline: float) -> int:
-    """Read what the server sends until no more than ``still_open`` attackers remain open (or
-    the deadline, a safety net): how many remain."""
-    remaining = len(selector.get_map())
-    while remaining > still_open and time.monotonic() < deadline:
-        for key, _ in selector.select(0.2):
+class Attack:
+    """Idle connections to ``port`` on 127.0.0.1, one from each of ``sources`` (a loopback
+    address: Linux routes all of 127/8 to loopback), each saying ``hello`` and then nothing;
+    what the server does with them is read as it comes (:meth:`poll`)."""
+
+    def __init__(self, port: int, hello: bytes, sources: Sequence[str]) -> None:
+        self.selector = selectors.DefaultSelector()
+        self.sources = set(sources)
+        self.open: set[socket.socket] = set()
+        self.answered: set[socket.socket] = set()  # the server sent something (admitted)
+        for source in sources:
+            sock = socket.socket()
+            sock.bind((source, 0))
+            sock.settimeout(60)
+            sock.connect(("127.0.0.1", port))
+            with contextlib.suppress(OSError):  # closed by the door already
+                sock.sendall(hello)
+            sock.setblocking(False)
+            self.selector.register(sock, selectors.EVENT_READ)
+            self.open.add(sock)
+            self.poll(0)  # keep up with what the server closes
+
+    def poll(self, timeout: float = 0.1) -> None:
+        """Read what came: data (the server took the connection) or its end (it closed it)."""
+        for key, _ in self.selector.select(timeout):
             sock = key.fileobj
             assert isinstance(sock, socket.socket)
             try:
@@ -102,17 +111,28 @@ def _settle(selector: selectors.BaseSelector, still_open: int, deadline: float) 
                 continue
             except OSError:
                 data = b""
-            if not data:
-                selector.unregister(sock)
-                sock.close()
-                remaining -= 1
-    return remaining
+            if data:
+                self.answered.add(sock)
+                continue
+            self.selector.unregister(sock)
+            self.open.discard(sock)
+            sock.close()
 
+    def settled(self, cap: int, answering: bool) -> bool:
+        """Whether the server has dealt with every connection: no more than ``cap`` left open,
+        and (``answering``: the port speaks first, as HTTP/2 does) each one left open answered."""
+        self.poll()
+        if len(self.open) > cap:
+            return False
+        return not answering or all(s in self.answered for s in self.open)
 
-def _close_all(selector: selectors.BaseSelector) -> None:
-    for key in list(selector.get_map().values()):
-        selector.unregister(key.fileobj)
-        key.fileobj.close()  # type: ignore[union-attr]
+    def close(self) -> None:
+        """Close every connection still open (again: nothing happens)."""
+        for sock in list(self.open):
+            self.selector.unregister(sock)
+            sock.close()
+        self.open.clear()
+        self.selector.close()
 
 
 def _descriptors(pid: int) -> int:
@@ -133,7 +153,7 @@ def run(quick: bool) -> list[Row]:
              "--db", str(Path(tmp) / "arena.db"), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, preexec_fn=_low_limit,
             env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": TOKEN})
-        selector = selectors.DefaultSelector()
+        attacks: list[Attack] = []
         try:
             assert server.stdout is not None
             text = ""
@@ -151,21 +171,27 @@ def run(quick: bool) -> list[Row]:
             idle = _descriptors(server.pid)
             without = _calls_ms(address)
             began = time.perf_counter()
-            sources = _attack(port, H2_PREFACE, attack // 2, per_address, selector)
-            sources |= _attack(web_port, SLOW_REQUEST, attack // 2, per_address, selector)
-            left = _settle(selector, operator_cap + web_cap, time.monotonic() + 300)
+            for target, hello in ((port, H2_PREFACE), (web_port, SLOW_REQUEST)):
+                attacks.append(Attack(target, hello, spread_sources(attack // 2, per_address)))
+            sources = set().union(*(a.sources for a in attacks))
+            deadline = time.monotonic() + 300  # a safety net: until the doors dealt with them
+            while (left := sum(len(a.open) for a in attacks)) > operator_cap + web_cap \
+                    and time.monotonic() < deadline:
+                for each in attacks:
+                    each.poll()
             settled_s = time.perf_counter() - began
             held = _descriptors(server.pid)
             during = statistics.median(_calls_ms(address))
             held = max(held, _descriptors(server.pid))
-            _close_all(selector)
+            for each in attacks:
+                each.close()
             deadline = time.monotonic() + 60  # a safety net: the server lets them go at once
             while _descriptors(server.pid) > idle + SETTLED and time.monotonic() < deadline:
                 time.sleep(0.05)
             without += _calls_ms(address)  # before and after: drift hits both sides alike
         finally:
-            _close_all(selector)
-            selector.close()
+            for each in attacks:
+                each.close()
             server.send_signal(signal.SIGTERM)
             try:
                 server.wait(timeout=30)

@@ -14,18 +14,15 @@ import json
 import os
 import re
 import resource
-import selectors
-import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 import grpc
 import httpx
@@ -37,30 +34,13 @@ from arena.service.auth import Throttle
 from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from benchmarks.doors import H2_PREFACE, SLOW_REQUEST, Attack
 from tests.helpers import GAME, arena
+from tests.served import OPERATOR, Served, eventually, remote
 
-T = TypeVar("T")
-OPERATOR = "operator-token-for-the-doors"
 LIMIT = 2048  # the server's descriptor limit, soft and hard: it cannot raise it
-H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])  # + SETTINGS
-SLOW_REQUEST = b"GET / HTTP/1.1\r\nHost: arena\r\n"  # never finished
 DOORS = re.compile(r"doors: operator port (\d+) connections, web (\d+), (\d+) per address on "
                    r"each; descriptors: limit (\d+), (\d+) kept for the arena")
-
-
-def _wait(what: str, predicate: Callable[[], T], timeout: float = 180.0) -> T:
-    """Until ``predicate`` is true (polled; the timeout is only a safety net)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def _low_limit() -> None:
-    resource.setrlimit(resource.RLIMIT_NOFILE, (LIMIT, LIMIT))
 
 
 @dataclass(frozen=True)
@@ -72,77 +52,43 @@ class Caps:
     reserve: int
 
 
-class Served:
-    """`arena serve` on free ports with a descriptor limit of :data:`LIMIT`; stderr to a file
-    (its size is checked), stdout read as it comes."""
+def _served(db: Path, stderr: Path, *extra: str, env: dict[str, str] | None = None) -> Served:
+    """`arena serve` with a descriptor limit of :data:`LIMIT`, stderr to a file (its size is
+    checked), once it has said its doors' caps."""
+    served = Served(db, *extra, env=env, descriptors=LIMIT, stderr=stderr)
+    served.said(DOORS, timeout=60)
+    return served
 
-    def __init__(self, db: Path, stderr: Path, *extra: str, env: dict[str, str] | None = None) -> None:
-        self.stderr_path = stderr
-        with stderr.open("w") as err:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "arena", "serve", "--port", "0", "--db", str(db), *extra],
-                stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=_low_limit,
-                env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": OPERATOR,
-                     **(env or {})})
-        assert self.process.stdout is not None
-        self.lines: list[str] = []
-        while not self.lines or not DOORS.search(self.lines[-1]):
-            line = self.process.stdout.readline()
-            assert line, "".join(self.lines) + stderr.read_text()
-            self.lines.append(line)
-        text = "".join(self.lines)
-        self.port = int(re.search(r"listening on 127\.0\.0\.1:(\d+) \(plain", text).group(1))  # type: ignore[union-attr]
-        web = re.search(r"web app at (http://\S+/)", text)
-        self.url = web.group(1) if web else ""
-        caps = DOORS.search(text)
-        assert caps
-        self.caps = Caps(*(int(n) for n in caps.groups()))
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
 
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.append(line)
+def _caps(served: Served) -> Caps:
+    return Caps(*(int(n) for n in served.said(DOORS).groups()))
 
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
 
-    def descriptors(self) -> int:
-        return len(os.listdir(f"/proc/{self.process.pid}/fd"))
+def _descriptors(served: Served) -> int:
+    return len(os.listdir(f"/proc/{served.process.pid}/fd"))
 
-    def door_descriptors(self) -> int:
-        """The server's descriptors of connections through its doors: the accepted ones on
-        the public ports, and the relay's to the gRPC server behind it, both ends."""
-        web_port = int(self.url.rstrip("/").rsplit(":", 1)[1]) if self.url else -1
-        table = _tcp_sockets(self.process.pid)
-        mine = []
-        for name in os.listdir(f"/proc/{self.process.pid}/fd"):
-            try:
-                target = os.readlink(f"/proc/{self.process.pid}/fd/{name}")
-            except OSError:
-                continue
-            found = re.fullmatch(r"socket:\[(\d+)\]", target)
-            if found is not None and found.group(1) in table:
-                mine.append(table[found.group(1)])
-        listening = {local for local, _, state in mine if state == "0A"}
-        backend = listening - {self.port, web_port}
-        assert len(backend) == 1, mine  # the gRPC server behind the operator port's door
-        doors = {self.port, web_port, *backend}
-        return sum(1 for local, remote, state in mine
-                   if state != "0A" and (local in doors or remote in backend))
 
-    def stop(self) -> str:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+def _door_descriptors(served: Served) -> int:
+    """The server's descriptors of connections through its doors: the accepted ones on the
+    public ports, and the relay's to the gRPC server behind it, both ends."""
+    pid = served.process.pid
+    web_port = int(served.web.rsplit(":", 1)[1]) if served.web else -1
+    table = _tcp_sockets(pid)
+    mine = []
+    for name in os.listdir(f"/proc/{pid}/fd"):
         try:
-            self.process.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self._reader.join(timeout=5)
-        return "".join(self.lines)
+            target = os.readlink(f"/proc/{pid}/fd/{name}")
+        except OSError:
+            continue
+        found = re.fullmatch(r"socket:\[(\d+)\]", target)
+        if found is not None and found.group(1) in table:
+            mine.append(table[found.group(1)])
+    listening = {local for local, _, state in mine if state == "0A"}
+    backend = listening - {served.port, web_port}
+    assert len(backend) == 1, mine  # the gRPC server behind the operator port's door
+    doors = {served.port, web_port, *backend}
+    return sum(1 for local, remote, state in mine
+               if state != "0A" and (local in doors or remote in backend))
 
 
 def _tcp_sockets(pid: int) -> dict[str, tuple[int, int, str]]:
@@ -160,6 +106,18 @@ def _tcp_sockets(pid: int) -> dict[str, tuple[int, int, str]]:
     return found
 
 
+def _listening(pid: int) -> set[int]:
+    """The TCP ports ``pid`` listens on."""
+    table = _tcp_sockets(pid)
+    ports = set()
+    for name in os.listdir(f"/proc/{pid}/fd"):
+        with suppress(OSError):
+            found = re.fullmatch(r"socket:\[(\d+)\]", os.readlink(f"/proc/{pid}/fd/{name}"))
+            if found is not None and table.get(found.group(1), (0, 0, ""))[2] == "0A":
+                ports.add(table[found.group(1)][0])
+    return ports
+
+
 @contextmanager
 def _more_descriptors() -> Iterator[None]:
     """This test process may hold thousands of attacking sockets."""
@@ -174,64 +132,11 @@ def _more_descriptors() -> Iterator[None]:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-class Attack:
-    """Idle connections to one port: ``heavy`` from 127.0.0.2, and ``spread`` from each of
-    ``addresses`` addresses 127.0.1.x; each says ``hello`` and then nothing."""
-
-    def __init__(self, port: int, hello: bytes, heavy: int, addresses: int, spread: int) -> None:
-        self.selector = selectors.DefaultSelector()
-        self.sent = 0
-        self.open: set[socket.socket] = set()
-        self.answered: set[socket.socket] = set()  # the server sent something (admitted)
-        self.closed = 0
-        sources = [("127.0.0.2", heavy)] + [(f"127.0.1.{i}", spread) for i in range(1, addresses + 1)]
-        for source, count in sources:
-            for _ in range(count):
-                sock = socket.socket()
-                sock.bind((source, 0))
-                sock.settimeout(60)
-                sock.connect(("127.0.0.1", port))
-                with suppress(OSError):  # closed by the door already
-                    sock.sendall(hello)
-                sock.setblocking(False)
-                self.selector.register(sock, selectors.EVENT_READ)
-                self.open.add(sock)
-                self.sent += 1
-                self.poll(0)  # keep up with what the server closes
-
-    def poll(self, timeout: float = 0.1) -> None:
-        """Read what came: data (the server took the connection) or its end (it closed it)."""
-        for key, _ in self.selector.select(timeout):
-            sock = key.fileobj
-            assert isinstance(sock, socket.socket)
-            try:
-                data = sock.recv(65536)
-            except BlockingIOError:
-                continue
-            except OSError:
-                data = b""
-            if data:
-                self.answered.add(sock)
-                continue
-            self.selector.unregister(sock)
-            self.open.discard(sock)
-            sock.close()
-            self.closed += 1
-
-    def settled(self, cap: int, answering: bool) -> bool:
-        """Whether the server has dealt with every connection: no more than ``cap`` left open,
-        and (``answering``: the port speaks first, as HTTP/2 does) each one left open answered."""
-        self.poll()
-        if len(self.open) > cap:
-            return False
-        return not answering or all(s in self.answered for s in self.open)
-
-    def close(self) -> None:
-        for sock in list(self.open):
-            self.selector.unregister(sock)
-            sock.close()
-        self.open.clear()
-        self.selector.close()
+def _attackers(heavy: int, addresses: int, spread: int) -> list[str]:
+    """``heavy`` connections from 127.0.0.2, then ``spread`` from each of ``addresses``
+    addresses 127.0.1.x."""
+    return ["127.0.0.2"] * heavy + [f"127.0.1.{i}" for i in range(1, addresses + 1)
+                                    for _ in range(spread)]
 
 
 def _bot_folder(where: Path, name: str) -> Path:
@@ -240,10 +145,6 @@ def _bot_folder(where: Path, name: str) -> Path:
     (folder / "arena-bot.toml").write_text(
         f'name = "{name}"\ncommand = "python -m bots.random_bot"\ngames = ["{GAME}"]\n')
     return folder
-
-
-def _remote(served: Served, token: str, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return arena(*args, "--arena", served.address, "--token", token, check=check)
 
 
 def _timed_list(served: Served) -> float:
@@ -262,8 +163,8 @@ def test_thousands_of_idle_connections_leave_the_arena_serving(tmp_path: Path) -
     arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
     author = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
-    served = Served(db, tmp_path / "stderr.txt", "--web-port", "0")
-    caps = served.caps
+    served = _served(db, tmp_path / "stderr.txt")
+    caps = _caps(served)
     assert (caps.limit, caps.reserve) == (LIMIT, 512)
     assert caps.operator * 3 + caps.web <= caps.limit - caps.reserve
     attacks: list[Attack] = []
@@ -272,45 +173,46 @@ def test_thousands_of_idle_connections_leave_the_arena_serving(tmp_path: Path) -
         with _more_descriptors():
             spread = caps.per_address + 8
             addresses = 1 + max(caps.operator, caps.web) // caps.per_address  # more than fills a door
-            operator = Attack(served.port, H2_PREFACE, 1000, addresses, spread)
+            operator = Attack(served.port, H2_PREFACE, _attackers(1000, addresses, spread))
             attacks.append(operator)
-            web_port = int(served.url.rstrip("/").rsplit(":", 1)[1])
-            web = Attack(web_port, SLOW_REQUEST, 1000, addresses, spread)
+            web_port = int(served.web.rsplit(":", 1)[1])
+            web = Attack(web_port, SLOW_REQUEST, _attackers(1000, addresses, spread))
             attacks.append(web)
-            _wait("the operator port to deal with the attack",
-                  lambda: operator.settled(caps.operator, answering=True))
-            _wait("the web to deal with the attack", lambda: web.settled(caps.web, answering=False))
+            eventually("the operator port to deal with the attack",
+                       lambda: operator.settled(caps.operator, answering=True))
+            eventually("the web to deal with the attack",
+                       lambda: web.settled(caps.web, answering=False))
             # the attack filled both doors: the operator port's connections reached gRPC
             assert len(operator.answered) >= caps.operator
             assert len(web.open) == caps.web, (len(web.open), caps.web)
-            held = served.door_descriptors()
+            held = _door_descriptors(served)
             assert caps.web < held <= caps.limit - caps.reserve, held
-            peak = served.descriptors()
+            peak = _descriptors(served)
 
             # under attack, from 127.0.0.1: the web answers, the operator queues a tournament
             # of real bots with a 100 ms move clock (and a bank of 5 s per seat and match, so
             # that only lateness adding up to that, not a loaded machine's hiccup, is a
             # timeout), an author submits a bot
-            home = httpx.get(f"{served.url}api/home", timeout=60)
+            home = httpx.get(f"{served.web}/api/home", timeout=60)
             assert home.status_code == 200 and home.json()["version"] == 1
             during = _timed_list(served)
-            queued = json.loads(_remote(
+            queued = json.loads(remote(
                 served, OPERATOR, "tournament", "create", "--game", GAME, "--bot", "random",
                 "--bot", "heuristic", "-n", "3", "--move-timeout", "0.1", "--time-bank", "5",
                 "--parallel", "2", "--json").stdout)["tournament"]
-            sent = json.loads(_remote(served, author, "bot", "submit",
-                                      str(_bot_folder(tmp_path, "ann-bot")), "--json").stdout)
+            sent = json.loads(remote(served, author, "bot", "submit",
+                                     str(_bot_folder(tmp_path, "ann-bot")), "--json").stdout)
             assert sent["submission"]["author"] == "ann"
 
             def finished() -> bool:
                 operator.poll(0)
                 web.poll(0)
                 nonlocal peak
-                peak = max(peak, served.descriptors())
+                peak = max(peak, _descriptors(served))
                 with Store(str(db)) as store:
                     return store.get_tournament(queued["id"]).status == "finished"
 
-            _wait("the tournament to finish under attack", finished, timeout=600)
+            eventually("the tournament to finish under attack", finished, timeout=600)
             # still held, the whole tournament long, but for the one connection the door
             # closed (the heaviest address's oldest) to let the honest request in
             assert len(web.open) == caps.web - 1
@@ -321,12 +223,12 @@ def test_thousands_of_idle_connections_leave_the_arena_serving(tmp_path: Path) -
             assert info.finished == info.total == len(matches) == queued["total"] > 0
             assert all(m.status == "finished" for m in matches)
             assert [s.fault for m in matches for s in m.seats if s.fault != Fault.NONE] == []
-            assert "ann-bot@" in _remote(served, OPERATOR, "bot", "list").stdout
+            assert "ann-bot@" in remote(served, OPERATOR, "bot", "list").stdout
     finally:
         for attack in attacks:
             attack.close()
         served.stop()
-    errors = served.stderr_path.read_text()
+    errors = (tmp_path / "stderr.txt").read_text()
     assert "Traceback" not in errors and len(errors) < 4096, errors
     assert "connections refused" in errors  # said, once a while, with a count
     print(f"operator call: {before * 1000:.1f} ms before the attack, {during * 1000:.1f} ms "
@@ -383,7 +285,7 @@ def _code(address: str, token: str) -> tuple[grpc.StatusCode, str]:
 def test_wrong_tokens_from_one_address_shut_it_out_and_no_other(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     author = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
-    served = Served(db, tmp_path / "stderr.txt", "--no-web")
+    served = _served(db, tmp_path / "stderr.txt", "--no-web")
     other = Forwarder("127.0.0.2", ("127.0.0.1", served.port))
     behind = f"127.0.0.1:{other.port}"
     try:
@@ -395,6 +297,14 @@ def test_wrong_tokens_from_one_address_shut_it_out_and_no_other(tmp_path: Path) 
             assert code == grpc.StatusCode.RESOURCE_EXHAUSTED, (code, details)
             assert re.fullmatch(r"too many wrong tokens from your address: try again in \d+ s",
                                 details), details
+        # nor is there a way around the door: the gRPC server behind it, on its loopback port,
+        # refuses every call, the operator's token or not
+        listening = _listening(served.process.pid) - {served.port}
+        assert len(listening) == 1, listening  # the gRPC server behind the operator port's door
+        around = f"127.0.0.1:{listening.pop()}"
+        for token in (OPERATOR, author, "guessed-token-around"):
+            assert _code(around, token) == (grpc.StatusCode.PERMISSION_DENIED,
+                                            "calls come through the arena's port, not around it")
         # 127.0.0.1 is another address: its wrong token is one failure, its right ones work
         assert _code(served.address, "guessed-token-here")[0] == grpc.StatusCode.UNAUTHENTICATED
         assert _code(served.address, OPERATOR)[0] == grpc.StatusCode.OK
@@ -402,7 +312,7 @@ def test_wrong_tokens_from_one_address_shut_it_out_and_no_other(tmp_path: Path) 
     finally:
         other.close()
         served.stop()
-    assert "Traceback" not in served.stderr_path.read_text()
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text()
 
 
 def _refusing_bwrap(tmp_path: Path) -> dict[str, str]:
@@ -427,16 +337,17 @@ def test_serve_refuses_a_machine_without_the_sandbox_unless_told(tmp_path: Path)
         "permissions to create new namespace; let this user make namespaces (user namespaces "
         "may be turned off, e.g. by sysctl kernel.unprivileged_userns_clone=0 or a container's "
         "seccomp policy), or pass --no-sandbox to run them uncontained"]
-    assert not db.exists()  # nothing written
+    assert not db.exists()  # nothing written: no database, no data folder, no token's hash
+    assert [p.name for p in tmp_path.iterdir()] == ["bin"]
 
-    served = Served(db, tmp_path / "stderr.txt", "--no-web", "--no-sandbox", env=env)
+    served = _served(db, tmp_path / "stderr.txt", "--no-web", "--no-sandbox", env=env)
     try:
         first = served.lines[:6]
         assert first[0].startswith("operator service listening on 127.0.0.1:")
         assert first[1:5] == [
-            "protections:\n",
-            "  sandbox: OFF (--no-sandbox): managed bots run as this user, uncontained\n",
-            first[3], "  builds: wheels only, installed with no network\n"]
+            "protections:",
+            "  sandbox: OFF (--no-sandbox): managed bots run as this user, uncontained",
+            first[3], "  builds: wheels only, installed with no network"]
         assert first[3].startswith("  cgroups: ")
         assert _code(served.address, OPERATOR)[0] == grpc.StatusCode.OK  # it serves
     finally:
@@ -483,11 +394,11 @@ def test_failed_accepts_are_one_counted_line_a_while_not_a_traceback_each(
         for _ in range(200):  # more than its 48 descriptors: the kernel queues the rest
             clients.append(socket.create_connection(("127.0.0.1", port), timeout=30))
         if counted:
-            found = _wait("a counted line", lambda: re.search(
+            found = eventually("a counted line", lambda: re.search(
                 r"failed accepts \(Too many open files\): (\d+) in the last 1 s", stderr.read_text()))
             assert found is not None and int(found.group(1)) >= 1
         else:
-            _wait("asyncio's traceback", lambda: "Traceback" in stderr.read_text())
+            eventually("asyncio's traceback", lambda: "Traceback" in stderr.read_text())
     finally:
         process.stdin.close()
         for client in clients:
