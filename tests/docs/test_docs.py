@@ -1,6 +1,7 @@
 """The documentation stands alone: a page per game in step with its proto, protos that
-name their page, no path into a `rules/` folder the repository does not have, and no
-broken relative link in the Markdown pages."""
+name their page, no path into a `rules/` folder the repository does not have, no broken
+relative link in the Markdown pages and no link to a heading a page does not have. (The
+commands the pages show are run or checked in ``test_commands.py``.)"""
 
 from __future__ import annotations
 
@@ -74,6 +75,37 @@ def broken_links(markdown: str, folder: Path) -> list[str]:
         path = target.split("#", 1)[0].split("?", 1)[0]
         resolved = ROOT / path.lstrip("/") if path.startswith("/") else folder / path
         if not (resolved.exists() and _inside(resolved)):
+            broken.append(target)
+    return broken
+
+
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$", re.M)
+
+
+def anchors(markdown: str) -> set[str]:
+    """The anchors of a page's headings, as GitHub makes them: lower case, punctuation
+    (backticks, dots, colons, ...) dropped, spaces as hyphens, a repeat suffixed -1, -2."""
+    found: set[str] = set()
+    for heading in _HEADING.findall(_FENCE.sub("", markdown)):
+        slug = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        anchor, n = slug, 0
+        while anchor in found:
+            n += 1
+            anchor = f"{slug}-{n}"
+        found.add(anchor)
+    return found
+
+
+def broken_anchors(markdown: str, page: Path) -> list[str]:
+    """The links of a page (read at ``page``) to a heading that its Markdown target, or the
+    page itself, does not have."""
+    broken = []
+    for target in link_targets(markdown):
+        if "#" not in target or re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+            continue
+        path, anchor = target.split("#", 1)
+        file = page if not path else page.parent / path
+        if file.suffix == ".md" and file.is_file() and anchor not in anchors(file.read_text()):
             broken.append(target)
     return broken
 
@@ -154,6 +186,12 @@ def test_every_relative_link_resolves(page: Path) -> None:
     assert not broken, f"{page.relative_to(ROOT)}: broken links {broken}"
 
 
+@pytest.mark.parametrize("page", markdown_pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_link_to_a_heading_finds_it(page: Path) -> None:
+    broken = broken_anchors(page.read_text(encoding="utf-8"), page)
+    assert not broken, f"{page.relative_to(ROOT)}: links to headings that are not there {broken}"
+
+
 # -- the helpers catch what they must ----------------------------------------------------------
 def test_message_names_reads_definitions_not_comments() -> None:
     text = "// a message Ghost in a comment\nmessage Draw {}\nmessage  Kill {\n  uint32 target = 1;\n}\n"
@@ -184,3 +222,14 @@ def test_broken_links_finds_links_to_nowhere() -> None:
         "mailto:a@example.org", "../nowhere.md", "../../../x.md", "../void.md", "../missing.md"])
     assert sorted(broken_links(text, ROOT / "docs" / "games")) == [
         "../../../x.md", "../missing.md", "../nowhere.md", "../void.md"]
+
+
+def test_broken_anchors_finds_headings_that_are_not_there(tmp_path: Path) -> None:
+    (tmp_path / "other.md").write_text("# Other\n\n## The `arena games --json` command\n")
+    page = tmp_path / "page.md"
+    text = ("# A page\n\n## Time: controls & faults\n\n## Twice\n\n## Twice\n\n"
+            "[a](#time-controls--faults) [b](#twice-1) [c](other.md#the-arena-games---json-command) "
+            "[d](other.md) [e](https://example.org/#x)\n"
+            "[f](#missing) [g](other.md#gone) [h](#twice-2)\n")
+    page.write_text(text)
+    assert broken_anchors(text, page) == ["#missing", "other.md#gone", "#twice-2"]
