@@ -1,14 +1,14 @@
 """Every command the documentation shows still works.
 
-The ``sh`` blocks of README.md and docs/*.md are read as a reader would type them. A block
-is **run**, in order with the blocks before it on its page, in a temporary folder of the
-page's own with a fresh database (``arena`` in this process through click's runner, other
-programs as processes), unless ``CHECKED_ONLY`` names it with the reason it cannot run
-here. A checked block must still make sense: each command's program exists, an ``arena``
-command's groups and subcommands exist and every option it uses is one that command
-accepts, a Python module it runs can be imported (and takes the options given, per its
-``--help``), a file it names is in the repository, an extra it installs is in
-pyproject.toml.
+The ``sh`` blocks of README.md and of every page under docs/ are read as a reader would
+type them. A block is **run**, in order with the blocks before it on its page, in a
+temporary folder of the page's own with a fresh database (``arena`` in this process
+through click's runner, other programs as processes), unless ``CHECKED_ONLY`` names it
+with the reason it cannot run here. A checked block must still make sense: each
+command's program exists, an ``arena`` command's groups and subcommands exist and every
+option it uses is one that command accepts, a Python module it runs can be imported (and
+takes the options given, per its ``--help``), a file it names is in the repository, an
+extra it installs is in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from arena.cli import app
 from arena.cli.app import command_line
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 CHECKED_ONLY: dict[tuple[str, str], str] = {
     # (page, the start of the block's first line): why the block is not run here
