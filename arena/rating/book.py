@@ -103,7 +103,7 @@ class RatingBook:
                 if (line := lines.get((p.bot_id, game))) is not None
             }
             new = rate(priors, [(p.bot_id, p.rank) for p in placed], self.env,  # in bot id order
-                       tie_key=match_id)
+                       tie_key=match_id, faulted=[i for i, p in enumerate(placed) if p.faulted])
         moves: list[RatingMove] = []
         for bot in reading.bots:
             key = (bot.bot_id, game)

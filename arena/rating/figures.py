@@ -26,7 +26,9 @@ field is smaller than the free seats); the match still counts once for it:
   mean of its seats: :func:`arena.rating.ratings.rate`) only when the match is
   :attr:`MatchReading.rated`: at least two distinct bots and at least one seat that did not
   fault. A match in which every seat faulted tells nothing about who is stronger: it moves
-  no rating, gives no win and no history point, though its matches and faults count.
+  no rating, gives no win and no history point, though its matches and faults count. In
+  the same way two seats that faulted are not a tie: a bot all of whose seats faulted is
+  rated as losing to the seats that did not fault, never against another faulted seat.
 """
 
 from __future__ import annotations

@@ -4,7 +4,12 @@ One configured :class:`trueskill.TrueSkill` environment (:data:`ENV`) is passed
 around; the library's global ``setup()`` is never touched, so nothing else in
 the process can change the numbers.
 
-Every seat of a match is its own one-player team. A bot may fill several seats
+Every seat of a match is its own one-player team. A seat that faulted lost to every
+seat that did not, and tells nothing about another seat that faulted: the referee ranks
+faulted seats level behind the others, but two crashing bots are not two equal players,
+and rating them as a tie would make TrueSkill sure of a skill it never saw. So a bot whose
+seats all faulted is rated from the seats that did not fault and its own alone (last);
+every other bot from the whole match as ranked. A bot may fill several seats
 of one match (round-robins with fewer bots than seats): each of its seats is
 rated as a separate team starting from the bot's prior, and the bot then takes
 the mean of its seats' new mu and the mean of their new sigma. Seats of one bot
@@ -23,7 +28,7 @@ draw probability given as a function) is rated by the library.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from statistics import fmean
 
 import trueskill
@@ -71,18 +76,40 @@ def rate(
     seats: Sequence[tuple[int, int]],
     env: trueskill.TrueSkill = ENV,
     tie_key: int = 0,
+    faulted: Collection[int] = (),
 ) -> dict[int, RatingPair]:
     """New (mu, sigma) for every distinct bot of one finished match.
 
     ``ratings`` holds the priors of bots already rated (others start at the
     environment's defaults); ``seats`` is ``(bot_id, rank)`` per seat in seat
     order, rank 1 best, equal ranks tie. ``tie_key`` (the match's id) orders tied
-    bots. Returns an empty dict when fewer than two distinct bots took part;
-    otherwise the bots in ascending id order.
+    bots. ``faulted`` holds the indexes (in ``seats``) of the seats that faulted:
+    a bot all of whose seats faulted is rated against the seats that did not fault
+    only (see the module's docstring). Returns an empty dict when fewer than two
+    distinct bots took part; otherwise the bots in ascending id order.
     """
     bots = {bot for bot, _ in seats}
     if len(bots) < 2:
         return {}
+    clean = [seat for index, seat in enumerate(seats) if index not in faulted]
+    if not faulted or not clean:
+        return _rate_as_ranked(ratings, seats, env, tie_key)
+    new = _rate_as_ranked(ratings, seats, env, tie_key)
+    playing = {bot for bot, _ in clean}
+    for bot in sorted(bots - playing):  # every seat of it faulted
+        alone = [seat for seat in seats if seat[0] == bot]
+        new[bot] = _rate_as_ranked(ratings, clean + alone, env, tie_key)[bot]
+    return new
+
+
+def _rate_as_ranked(
+    ratings: Mapping[int, RatingPair],
+    seats: Sequence[tuple[int, int]],
+    env: trueskill.TrueSkill,
+    tie_key: int,
+) -> dict[int, RatingPair]:
+    """:func:`rate` of seats taken as ranked, faulted or not (at least two distinct bots)."""
+    bots = {bot for bot, _ in seats}
     # TrueSkill's update for more than two teams is iterative, so the order of the
     # teams shows in the last digits: fix it by rank, so a result depends on who
     # placed where, never on seat numbers. Tied bots go in an order drawn afresh for

@@ -113,7 +113,8 @@ class StandingsBook:
         if reading.rated:
             priors = {s.bot_id: (line.mu, line.sigma) for s in seats
                       if (line := lines.get(s.bot_id)) is not None}
-            new = rate(priors, [(s.bot_id, s.rank) for s in seats], tie_key=match_id)
+            new = rate(priors, [(s.bot_id, s.rank) for s in seats], tie_key=match_id,
+                       faulted=[i for i, s in enumerate(seats) if s.fault])
         for bot in reading.bots:
             line = lines.get(bot.bot_id)
             if line is None:

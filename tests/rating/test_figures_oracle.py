@@ -241,12 +241,13 @@ class Oracle:
         rated = any(not s.fault for s in match.seats)
         per_bot: dict[str, list[trueskill.Rating]] = {}
         if rated:
-            ordered = sorted(match.seats, key=lambda s: (s.rank, tie_order(match.id, ids[s.bot])))
-            groups = [(ENV.create_rating(self.line(s.bot).mu, self.line(s.bot).sigma),)
-                      for s in ordered]
-            new = ENV.rate(groups, ranks=[s.rank for s in ordered])
-            for s, (r,) in zip(ordered, new, strict=True):
-                per_bot.setdefault(s.bot, []).append(r)
+            per_bot = self._rated(match.id, match.seats, ids)
+            # two faulted seats are no tie: a bot that only faulted meets the clean seats alone
+            clean = [s for s in match.seats if not s.fault]
+            for b in bots:
+                if all(s.fault for s in match.seats if s.bot == b):
+                    alone = [s for s in match.seats if s.bot == b]
+                    per_bot[b] = self._rated(match.id, clean + alone, ids)[b]
         for b in bots:
             line = self.line(b)
             if rated:
@@ -263,6 +264,18 @@ class Oracle:
                     cell = self.pairs.setdefault((b, other), [0, 0, 0, 0])
                     cell[0 if rank[b] < rank[other] else 1 if rank[b] > rank[other] else 2] += 1
                     cell[3] += rank[b]
+
+    def _rated(self, match_id: int, seats: list[SeatRow], ids: dict[str, int]
+               ) -> dict[str, list[trueskill.Rating]]:
+        """The library's update of these seats as ranked, each seat a team, per bot."""
+        ordered = sorted(seats, key=lambda s: (s.rank, tie_order(match_id, ids[s.bot])))
+        groups = [(ENV.create_rating(self.line(s.bot).mu, self.line(s.bot).sigma),)
+                  for s in ordered]
+        per_bot: dict[str, list[trueskill.Rating]] = {}
+        for s, (r,) in zip(ordered, ENV.rate(groups, ranks=[s.rank for s in ordered]),
+                           strict=True):
+            per_bot.setdefault(s.bot, []).append(r)
+        return per_bot
 
     def line(self, bot: str) -> Line:
         return self.lines.setdefault(bot, Line())
@@ -428,6 +441,9 @@ def test_problem_3_all_fault_matches_are_nobody_s_win_and_move_no_rating(played:
     assert first["bot"] == "random@1"  # above every bot that always faulted
     board = {r["bot"]: r for r in played.doc("leaderboard")["leaderboard"] if r["pool"] == "kill"}
     assert all(board[bot]["wins"] == 0 and board[bot]["faults"] == 9 for bot in FAULTY)
+    # two faulted seats are no tie that would make the board sure of their skill: every bot
+    # that always faulted rates below random, which never did
+    assert all(board[bot]["rating"] < board["random@1"]["rating"] for bot in FAULTY), board
     ids = [m.id for m in all_fault]
     with sqlite3.connect(played.db) as conn:  # no rating point for an all-fault match
         moved = conn.execute("select count(*) from rating_history where match_id in (?, ?, ?)",

@@ -140,3 +140,37 @@ def test_ties_favour_no_bot_whichever_was_registered_first() -> None:
     drifts = [_tie_drift(ours, seed) for seed in range(8)]
     assert max(abs(d) for d in drifts) < bias / 3, drifts  # within noise, either way
     assert min(drifts) < 0 < max(drifts), drifts  # and neither bot is always ahead
+
+
+def test_two_faulted_seats_are_no_tie() -> None:
+    # bot 1 played; bots 2 and 3 crashed, ranked level behind it by the referee
+    priors = {1: (30.0, 2.0), 2: (25.0, 6.0), 3: (24.0, 7.0)}
+    seats = [(1, 1), (2, 2), (3, 2)]
+    new = rt.rate(priors, seats, tie_key=7, faulted=[1, 2])
+    as_ranked = rt.rate(priors, seats, tie_key=7)
+    # each faulted bot is rated as losing to the seat that played, and to nobody else
+    assert new[2] == rt.rate(priors, [(1, 1), (2, 2)], tie_key=7)[2]
+    assert new[3] == rt.rate(priors, [(1, 1), (3, 2)], tie_key=7)[3]
+    # the tie would have made TrueSkill surer of two skills it never saw
+    assert new[2][1] > as_ranked[2][1] and new[3][1] > as_ranked[3][1]
+    assert new[1] == as_ranked[1]  # the bot that played is rated from the match as ranked
+
+
+def test_a_bot_that_also_played_a_clean_seat_is_rated_from_the_whole_match() -> None:
+    priors = {1: (25.0, 8.0), 2: (25.0, 8.0)}
+    seats = [(1, 1), (2, 2), (2, 3)]  # bot 2's second seat faulted
+    assert rt.rate(priors, seats, faulted=[2]) == rt.rate(priors, seats)
+
+
+def test_a_bot_that_always_faults_loses_rating_without_growing_sure_of_it() -> None:
+    strong, crash, hang = 1, 2, 3
+    ratings: dict[int, rt.RatingPair] = {strong: (33.6, 1.0)}
+    for match in range(16):
+        ratings.update(rt.rate(ratings, [(strong, 1), (crash, 2), (hang, 2)], tie_key=match,
+                               faulted=[1, 2]))
+    tied: dict[int, rt.RatingPair] = {strong: (33.6, 1.0)}
+    for match in range(16):
+        tied.update(rt.rate(tied, [(strong, 1), (crash, 2), (hang, 2)], tie_key=match))
+    # rated as ties, the two faulty bots kept a high rating: sure of it, as if they had played
+    assert rt.conservative(*tied[crash]) > 15
+    assert rt.conservative(*ratings[crash]) < 8 and ratings[crash][1] > 3 * tied[crash][1] / 2
