@@ -215,7 +215,7 @@ def tie_order(match_id: int, bot_id: int) -> bytes:
 
 
 class Oracle:
-    """The figures of a list of matches, counted as README's "How the figures count a match"
+    """The figures of a list of matches, counted as docs/operators.md's "How the figures count a match"
     says: a match once per bot, its best seat, a faulted seat last and never a win, an
     all-fault match rated for no one."""
 
