@@ -12,7 +12,7 @@ import pytest
 
 from arena.match.faults import Fault
 from arena.rating import ratings as rt
-from arena.storage import store as store_module
+from arena.storage import ratings as storage_ratings
 from arena.storage.store import (
     MatchResult,
     MatchStatus,
@@ -401,7 +401,7 @@ def everything_rated(store: Store, ids: list[int]) -> tuple[object, ...]:
 def test_rebuild_writing_history_in_small_chunks_gives_the_same_numbers(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "_HISTORY_CHUNK", 5)  # many bulk writes, a partial last one
+    monkeypatch.setattr(storage_ratings, "HISTORY_CHUNK", 5)  # many bulk writes, a partial last one
     ids = [*three_bots(store), store.add_bot("dan", "d").id]
     play_tournament(store, ids, 3, repeats=3)
     before = everything_rated(store, ids)
@@ -412,7 +412,7 @@ def test_rebuild_writing_history_in_small_chunks_gives_the_same_numbers(
 def test_failed_rebuild_changes_nothing(
     store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "_HISTORY_CHUNK", 3)  # history written before the failure
+    monkeypatch.setattr(storage_ratings, "HISTORY_CHUNK", 3)  # history written before the failure
     ids = three_bots(store)
     play_tournament(store, ids, 2, repeats=4)
     before = everything_rated(store, ids)
