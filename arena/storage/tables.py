@@ -247,9 +247,10 @@ class RatingHistory(SQLModel, table=True):
 
 # ---------------------------------------------------------------- summaries
 #
-# Kept up to date in the transaction that rates a match (``Store``'s ``_rate_ready``), rebuilt
-# by ``Store.rebuild_ratings``, so that a page reads a bot's or a tournament's numbers from a
-# few rows instead of counting over every match. Each holds only what the rated matches say.
+# Kept up to date in the transaction that rates a match (``arena.storage.ratings.rate_ready``),
+# rebuilt by ``Store.rebuild_ratings``, so that a page reads a bot's or a tournament's numbers
+# from a few rows instead of counting over every match. Each holds only what the rated matches
+# say.
 
 
 class HeadToHeadTally(SQLModel, table=True):
