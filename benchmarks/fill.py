@@ -48,8 +48,8 @@ from arena.games import all_games
 from arena.match.links import LocalLink, Player
 from arena.match.referee import MatchSettings, run_match
 from arena.rating import Placed, RatingBook
-from arena.rating.figures import count_head_to_head, count_pairs
-from arena.rating.standings import Seat, StandingsBook
+from arena.rating.standings import Seat
+from arena.rating.tallies import Tallies, TournamentTally
 from arena.storage.store import Store
 from arena.storage.tables import json_dumps
 
@@ -201,7 +201,7 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
     db.execute("PRAGMA synchronous = OFF")
     db.execute("PRAGMA cache_size = -400000")
     book = RatingBook()
-    head_to_head: dict[tuple[int, str, int], list[int]] = {}  # wins, losses, ties, rank sum
+    tallies = Tallies()  # head-to-head, and each tournament's standings and crosstable
     clock = datetime.now(UTC) - timedelta(days=365)
     match_id = finish_seq = 0
     plans = list(_plans(bots, matches, draw))
@@ -215,8 +215,6 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
         match_rows: list[tuple[Any, ...]] = []
         seat_rows: list[tuple[Any, ...]] = []
         options_text = json_dumps(plan.options)
-        standings = StandingsBook()
-        pairs: dict[tuple[int, int], list[int]] = {}
         for index, seating in enumerate(plan.seatings):
             match_id += 1
             seed_text = str(draw.getrandbits(63))
@@ -233,9 +231,7 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
             book.apply(plan.pool, match_id, finish_seq,
                        [Placed(b, r, f != "") for b, r, f in zip(seating, ranks, faults, strict=True)])
             seats = [Seat(b, r, f) for b, r, f in zip(seating, ranks, faults, strict=True)]
-            reading = standings.apply(match_id, seats)
-            count_pairs(pairs, reading)
-            count_head_to_head(head_to_head, plan.pool, reading)
+            tallies.add(plan.pool, number, match_id, seats)
             log = logs[plan.game] if draw.random() < log_share else None
             match_rows.append((match_id, number, index, plan.game, options_text, seed_text,
                                index % plan.players, "finished", _when(created),
@@ -265,15 +261,16 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
                        "VALUES (?, ?, ?, ?, ?, ?)",
                        [(h["bot_id"], h["game"], h["match_id"], h["mu"], h["sigma"],
                          h["finish_seq"]) for h in book.take_history()])
+        tally = tallies.tournaments.pop(number, None) or TournamentTally()  # none: nothing played
         db.executemany(
             "INSERT INTO tournament_standing (tournament_id, bot_id, mu, sigma, matches, wins, "
             "rank_sum, faults) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(number, bot_id, line.mu, line.sigma, line.matches, line.wins, line.rank_sum,
-              json_dumps(line.faults)) for bot_id, line in sorted(standings.lines.items())])
+              json_dumps(line.faults)) for bot_id, line in sorted(tally.book.lines.items())])
         db.executemany(
             "INSERT INTO tournament_pair (tournament_id, bot_id, opponent_id, wins, losses, ties) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            [(number, a, b, *counted) for (a, b), counted in sorted(pairs.items())])
+            [(number, a, b, *counted) for (a, b), counted in sorted(tally.pairs.items())])
         written += len(match_rows)
         if number % 20 == 0 or last:
             db.execute("COMMIT")
@@ -291,7 +288,7 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
     db.executemany(
         "INSERT INTO head_to_head (bot_id, pool, opponent_id, wins, losses, ties, rank_sum) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(a, pool, b, *counted) for (a, pool, b), counted in sorted(head_to_head.items())])
+        [(a, pool, b, *counted) for (a, pool, b), counted in sorted(tallies.head_to_head.items())])
     db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()

@@ -48,7 +48,7 @@ from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.games import get_game
 from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
 from arena.rating.stats import SprtState
-from arena.storage.store import MatchStatus, Store, TournamentInfo, TournamentStatus
+from arena.storage.store import MatchStatus, Store, TournamentInfo
 from arena.tournament import (
     BotsDidNotStart,
     Plan,
@@ -442,8 +442,9 @@ def tournament_resume(
     check_executor(store, settings)
     counts = store.match_counts([tournament_id]).get(tournament_id, {})
     left = counts.get(MatchStatus.PENDING, 0) + counts.get(MatchStatus.RUNNING, 0)
-    if tournament.status is TournamentStatus.CANCELLED:
-        raise Failure(f"tournament {tournament_id} was cancelled: it has nothing left to play")
+    if tournament.status.closed:
+        raise Failure(f"tournament {tournament_id} was {tournament.status}: it has nothing left "
+                      "to play")
     console.print(f"tournament {tournament_id}: {size(tournament, left)}", highlight=False)
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(tournament.game))

@@ -52,6 +52,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from arena.rating.figures import outcome
+
 Decision = Literal["H0", "H1"]
 
 Z95 = 1.959963984540054
@@ -350,16 +352,12 @@ class Comparison:
 
 
 def compare(pairs: Sequence[tuple[int, int]]) -> Comparison:
-    """Compare A with B from ``(rank of A, rank of B)`` in each shared match (ranks: lower is better)."""
-    wins = losses = ties = 0
+    """Compare A with B from ``(rank of A, rank of B)`` in each shared match (ranks: lower is
+    better), each counted as every pair tally is (:func:`arena.rating.figures.outcome`)."""
+    counts = [0, 0, 0]  # wins, losses, ties
     for rank_a, rank_b in pairs:
-        if rank_a < rank_b:
-            wins += 1
-        elif rank_a > rank_b:
-            losses += 1
-        else:
-            ties += 1
-    return tally(wins, losses, ties)
+        counts[outcome(rank_a, rank_b)] += 1
+    return tally(*counts)
 
 
 def tally(wins: int, losses: int, ties: int) -> Comparison:

@@ -11,16 +11,35 @@ look-alikes of a name in the database without reading every name.
 
 The bundled bots' names (:data:`RESERVED`) are the operator's to register, never an
 author's: an author cannot submit under them or under anything that folds like them.
+
+:func:`claim` is the rule as the store applies it, in the transaction that writes the
+version; :func:`check_unambiguous` keeps a bare ``NAME`` from picking another owner's
+version than the asker means. What a name may hold at all is :data:`BOT_NAME`.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped
+from sqlmodel import Session, col
 
 from arena.games import all_games
+from arena.storage.errors import NotAllowedError, StoreError
+from arena.storage.tables import Author, Bot
+
+BOT_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
+"""What a bot's name and version may be: letters, digits, ``.``, ``_`` and ``-``, 1 to 64 of
+them (they name log files and appear in every table, so nothing else is let in)."""
+
+
+def check_bot_name(text: str, what: str = "bot name") -> None:
+    """A :class:`StoreError` unless ``text`` matches :data:`BOT_NAME`."""
+    if BOT_NAME.fullmatch(text) is None:
+        shown = repr(text[:40]) + (f"... ({len(text)} characters)" if len(text) > 40 else "")
+        raise StoreError(f"bad {what} {shown}: use 1 to 64 letters, digits, '.', '_' or '-'")
 
 _FOLDS: tuple[tuple[str, str], ...] = (
     ("-", ""), ("_", ""), (".", ""),  # separators, wherever they are, do not tell names apart
@@ -70,4 +89,84 @@ def reserved(name: str) -> str | None:
     return next(n for n in bundled_names() if fold(n) == folded)
 
 
-__all__ = ["RESERVED", "bundled_names", "fold", "fold_sql", "reserved"]
+# ---------------------------------------------------------------- the rule, in the database
+
+
+def look_alikes(s: Session, name: str) -> list[tuple[str, int | None]]:
+    """Every version's (name, owner) among the registered names that fold like ``name``
+    (itself included), oldest first; the owner is the version's author, None the
+    operator."""
+    return [(str(other), None if author_id is None else int(author_id))
+            for other, author_id in s.execute(
+                sa.select(col(Bot.name), col(Bot.author_id))
+                .where(fold_sql(col(Bot.name)) == fold(name)).order_by(col(Bot.id)))]
+
+
+def _owner_text(s: Session, owner: int | None) -> str:
+    """``the operator`` or ``author NAME``, as messages say it."""
+    if owner is None:
+        return "the operator"
+    author = s.get(Author, owner)
+    return f"author {author.name}" if author is not None else "another author"
+
+
+def _owns(s: Session, owner: int | None) -> str:
+    """``is the operator's`` or ``belongs to author NAME``, as messages say it."""
+    return "is the operator's" if owner is None else f"belongs to {_owner_text(s, owner)}"
+
+
+def claim(s: Session, name: str, author_id: int | None, *, adding: bool) -> int | None:
+    """Whether ``author_id`` (None: the operator) may register a version under ``name``,
+    and the author that version belongs to; a :class:`NotAllowedError` (one line) if not.
+
+    A name belongs to whoever registered its first version. An existing name takes
+    versions from its owner only, except that the operator may submit a version of an
+    author's bot (it stays the author's) but not ``arena bot add`` one (``adding``): that
+    would make the operator's bot a version of the author's. A new name is refused when it
+    reads like (folds as) a name someone else owns; an author may never take a bundled
+    bot's name or a look-alike of it, the operator registers those freely."""
+    if not fold(name):
+        raise StoreError(f"bad bot name {name!r}: it needs a letter or a digit")
+    if author_id is not None and (kept := reserved(name)) is not None:
+        like = "" if kept == name else f" (it reads like {kept})"
+        raise NotAllowedError(f"the bot name {name} is kept for the bundled bots{like}: "
+                              "submit under another name")
+    owners: dict[str, int | None] = {}
+    for other, owner in look_alikes(s, name):
+        owners.setdefault(other, owner)  # a name's owner: its first version's
+    what = "submit" if author_id is not None else "register the operator's bot"
+    if name in owners:
+        owner = owners[name]
+        if owner == author_id:
+            return author_id
+        if author_id is None and not adding:
+            return owner  # the operator submits a version of an author's bot: it stays hers
+        raise NotAllowedError(f"the bot name {name} {_owns(s, owner)}: {what} under another "
+                              "name")
+    for other, owner in owners.items():
+        if owner != author_id:
+            raise NotAllowedError(f"the bot name {name} reads like {other}, which "
+                                  f"{_owns(s, owner)}: {what} under another name")
+    return author_id
+
+
+def check_unambiguous(s: Session, name: str) -> None:
+    """Refuse to pick ``name``'s newest version when that could be another owner's than the
+    asker means: a name, or a look-alike of it, with versions of more than one owner (a
+    database from before names were owned), or a bundled bot's name held by an author.
+    ``NAME@VERSION`` says which, and always works."""
+    held = sorted(set(look_alikes(s, name)), key=lambda pair: (pair[0], pair[1] or 0))
+    if name not in {other for other, _ in held}:
+        return  # no such bot: the caller says so
+    if len({owner for _, owner in held}) > 1:
+        listed = ", ".join(f"{other} ({_owner_text(s, owner)}'s)" for other, owner in held)
+        raise NotAllowedError(f"bot {name} is ambiguous: versions of {listed}; say which "
+                              "with NAME@VERSION (`arena bot list` lists them)")
+    owner = held[0][1]
+    if owner is not None and reserved(name) is not None:
+        raise NotAllowedError(f"bot {name} is {_owner_text(s, owner)}'s, not a bundled bot: say "
+                              "which version with NAME@VERSION (`arena bot list` lists them)")
+
+
+__all__ = ["BOT_NAME", "RESERVED", "bundled_names", "check_bot_name", "check_unambiguous", "claim",
+           "fold", "fold_sql", "look_alikes", "reserved"]

@@ -25,11 +25,19 @@ class TournamentStatus(StrEnum):
     INTERRUPTED = "interrupted"
     QUEUED = "queued"  # created through the operator service, waiting for the server's scheduler
     CANCELLED = "cancelled"  # stopped by an operator: its unfinished matches are void
+    VOIDED = "voided"  # taken out of the ratings by an operator: every match of it is void
 
     @property
     def ended(self) -> bool:
-        """Nothing is left to play: finished, or cancelled (it has a finish time)."""
-        return self in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+        """Nothing is left to play: finished, cancelled or voided (it has a finish time)."""
+        return self in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED,
+                        TournamentStatus.VOIDED)
+
+    @property
+    def closed(self) -> bool:
+        """Never to be played again: cancelled or voided (a finished one may be resumed,
+        finding nothing left to play)."""
+        return self in (TournamentStatus.CANCELLED, TournamentStatus.VOIDED)
 
 
 class MatchStatus(StrEnum):
@@ -239,9 +247,10 @@ class RatingHistory(SQLModel, table=True):
 
 # ---------------------------------------------------------------- summaries
 #
-# Kept up to date in the transaction that rates a match (``Store``'s ``_rate_ready``), rebuilt
-# by ``Store.rebuild_ratings``, so that a page reads a bot's or a tournament's numbers from a
-# few rows instead of counting over every match. Each holds only what the rated matches say.
+# Kept up to date in the transaction that rates a match (``arena.storage.ratings.rate_ready``),
+# rebuilt by ``Store.rebuild_ratings``, so that a page reads a bot's or a tournament's numbers
+# from a few rows instead of counting over every match. Each holds only what the rated matches
+# say.
 
 
 class HeadToHeadTally(SQLModel, table=True):

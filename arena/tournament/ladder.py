@@ -42,7 +42,7 @@ from typing import Any
 from arena.games import get_game, pool_of
 from arena.games.base import OptionValue
 from arena.players.submissions import SUBMITTED_DIR
-from arena.storage.store import BotInfo, MatchInfo, MatchToRun, Store, StoreError
+from arena.storage.store import BotInfo, MatchInfo, MatchToRun, Store, StoreError, TournamentStatus
 from arena.tournament.errors import TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.formats import LADDER, Format
@@ -173,9 +173,11 @@ def create_ladder(store: Store, game_name: str, players: int | None,
 
 
 def find_ladder(store: Store, game: str) -> int | None:
-    """The newest ladder of ``game`` in the store, if any."""
+    """The newest ladder of ``game`` in the store that was not voided, if any (a voided one
+    is out of the ratings for good: it is never played again)."""
     ladders = [t.id for t in store.list_tournaments()
-               if t.game == game and Format.from_settings(t.settings).kind == LADDER]
+               if t.game == game and Format.from_settings(t.settings).kind == LADDER
+               and t.status is not TournamentStatus.VOIDED]
     return max(ladders, default=None)
 
 

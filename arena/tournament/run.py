@@ -41,7 +41,6 @@ from arena.storage.store import (
     Store,
     StoreError,
     TournamentInfo,
-    TournamentStatus,
 )
 from arena.tournament.errors import (
     BotsDidNotStart,
@@ -159,7 +158,7 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
     refused: list[StoreError] = []
     began = time.perf_counter()
     tournament = store.get_tournament(tournament_id)
-    if tournament.status is TournamentStatus.CANCELLED:  # nothing is left to play, ever
+    if tournament.status.closed:  # cancelled or voided: nothing is left to play, ever
         return RunSummary(played=0, wall_s=0.0, bot_start_s=0.0, faults=0)
     game = get_game(tournament.game)
     options: dict[str, OptionValue] = game.parse_options(tournament.players, tournament.options)

@@ -88,7 +88,7 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
 
 
 STATUS = {"round-robin": "finished", "gauntlet": "finished", "versus": "finished",
-          "sprt": "finished", "ladder": "finished", "voided": "finished",
+          "sprt": "finished", "ladder": "finished", "voided": "voided",
           "cancelled": "cancelled", "interrupted": "interrupted"}
 
 

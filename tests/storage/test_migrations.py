@@ -517,6 +517,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0010": {"seat": {"reason": None}},  # the old logs hold no faults' reasons
     "0011": {"match": {"node": None}},  # played on the machine that ran the tournament
     "0012": {},  # a new tournament status only
+    "0013": {},  # a new tournament status only (and the tournaments voided before, say so)
 }
 """The columns each revision adds, with what a row written before it gets."""
 
@@ -1106,6 +1107,42 @@ def test_revision_0012_allows_cancelled_tournaments_and_downgrades_them_to_finis
     assert next(t for t in _raw_rows(url)["tournament"] if t["id"] == 1)["status"] == "finished"
     with pytest.raises(sa.exc.IntegrityError):
         _set_status(url, "cancelled")
+
+
+def test_revision_0013_allows_voided_tournaments_and_downgrades_them_to_finished(
+        url: str) -> None:
+    _widened(url, "0013", _set_status, "voided", "paused")  # no row touched
+    with Store(url) as store:
+        assert store.get_tournament(1).status == "voided"
+    _migrate(url, "downgrade", "0012")  # a voided tournament reads as it used to
+    assert next(t for t in _raw_rows(url)["tournament"] if t["id"] == 1)["status"] == "finished"
+    with pytest.raises(sa.exc.IntegrityError):
+        _set_status(url, "voided")
+
+
+def test_revision_0013_says_voided_of_a_tournament_voided_before_it(url: str) -> None:
+    """Before 0013 ``arena tournament void`` left a tournament ``finished`` with every match
+    void, those that had finished keeping their results: such a tournament reads voided
+    after the upgrade; one cut short (void matches that never finished) still reads
+    finished."""
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0012")
+    _execute(url, 'UPDATE "match" SET status = \'void\' WHERE tournament_id = 1')  # as 0012 voided
+    _execute(url, "UPDATE tournament SET status = 'finished' WHERE id = 2")
+    _execute(url, 'UPDATE "match" SET status = \'void\' WHERE tournament_id = 2 AND '
+                  "status <> 'finished'")  # cut short: its finished match still counts
+    before = _raw_rows(url)
+    _migrate(url, "upgrade", "0013")
+    after = _raw_rows(url)
+    assert {t["id"]: t["status"] for t in after["tournament"]} == {
+        1: "voided", 2: "finished", 3: "running"}
+    assert {k: v for k, v in after.items() if k != "tournament"} == \
+        {k: v for k, v in before.items() if k != "tournament"}  # nothing else touched
+    with Store(url) as store:
+        assert store.get_tournament(1).status is TournamentStatus.VOIDED
+    _migrate(url, "downgrade", "0012")
+    assert _raw_rows(url) == before
 
 
 def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from arena.match.faults import Fault
 from arena.rating import ratings as rt
-from arena.storage import store as store_module
+from arena.storage import ratings as storage_ratings
 from arena.storage.store import (
     MatchResult,
     MatchStatus,
@@ -401,7 +401,7 @@ def everything_rated(store: Store, ids: list[int]) -> tuple[object, ...]:
 def test_rebuild_writing_history_in_small_chunks_gives_the_same_numbers(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "_HISTORY_CHUNK", 5)  # many bulk writes, a partial last one
+    monkeypatch.setattr(storage_ratings, "HISTORY_CHUNK", 5)  # many bulk writes, a partial last one
     ids = [*three_bots(store), store.add_bot("dan", "d").id]
     play_tournament(store, ids, 3, repeats=3)
     before = everything_rated(store, ids)
@@ -412,7 +412,7 @@ def test_rebuild_writing_history_in_small_chunks_gives_the_same_numbers(
 def test_failed_rebuild_changes_nothing(
     store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "_HISTORY_CHUNK", 3)  # history written before the failure
+    monkeypatch.setattr(storage_ratings, "HISTORY_CHUNK", 3)  # history written before the failure
     ids = three_bots(store)
     play_tournament(store, ids, 2, repeats=4)
     before = everything_rated(store, ids)
@@ -422,6 +422,51 @@ def test_failed_rebuild_changes_nothing(
     with pytest.raises(StoreError, match=f"stored match {last}: rank of bot .* not 0"):
         store.rebuild_ratings()
     assert everything_rated(store, ids) == before
+
+
+def _all_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of the tables a void touches, read straight from the file."""
+    with sqlite3.connect(path) as db:
+        return {table: db.execute(f'SELECT * FROM "{table}" ORDER BY 1, 2').fetchall()
+                for table in ("tournament", "match", "seat", "rating", "rating_history",
+                              "head_to_head", "tournament_standing", "tournament_pair")}
+
+
+def test_voiding_a_tournament_reads_voided_and_leaves_it_out_of_every_rating(
+        store: Store) -> None:
+    ids = three_bots(store)
+    voided, kept = play_tournament(store, ids, 2, repeats=2), play_tournament(store, ids, 3, 1)
+    other = store.get_tournament(kept)
+    assert store.void_tournament(voided) == 6
+    tournament = store.get_tournament(voided)
+    assert tournament.status is TournamentStatus.VOIDED and tournament.finished_at is not None
+    assert {m.status for m in store.tournament_matches(voided)} == {MatchStatus.VOID}
+    assert sum(r.matches for r in store.leaderboard()) == 3 * 3  # the kept one's matches only
+    assert store.get_tournament(kept) == other  # untouched
+    assert voided not in {t.id for t in store.tournaments_to_serve()}
+
+
+def test_a_failure_at_the_end_of_a_void_leaves_everything_as_it_was(
+        store: Store, tmp_path: Path) -> None:
+    """One transaction: the database refuses the last rows the void writes (the rebuilt
+    standings of the other tournament), and the matches, the tournament, the ratings and the
+    summaries are as they were before it."""
+    ids = three_bots(store)
+    voided = play_tournament(store, ids, 2, repeats=2)
+    play_tournament(store, ids, 3, repeats=1)
+    db = tmp_path / "arena.db"
+    before = _all_rows(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TRIGGER refuse BEFORE INSERT ON tournament_standing "
+                     "BEGIN SELECT RAISE(ABORT, 'the disk is full'); END")
+    with pytest.raises(StoreError, match="the disk is full"):
+        store.void_tournament(voided)
+    assert _all_rows(db) == before
+    assert store.get_tournament(voided).status is not TournamentStatus.VOIDED
+    with sqlite3.connect(db) as conn:
+        conn.execute("DROP TRIGGER refuse")
+    assert store.void_tournament(voided) == 6  # and it can be done once the disk has room
+    assert store.get_tournament(voided).status is TournamentStatus.VOIDED
 
 
 def test_rebuild_counts_a_finished_match_without_seats(store: Store, tmp_path: Path) -> None:

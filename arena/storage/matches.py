@@ -1,0 +1,223 @@
+"""Matches: an ad-hoc one, marking one running, finishing it (its result, its log and the
+ratings it moves, in one transaction) or voiding it, the log of a running match so far, and
+reading matches back.
+
+Finishing an already finished match changes nothing (the second write of a result is
+dropped), so a resumed tournament never counts a match twice. A match log is kept as opaque
+bytes (the serialized ``arena.v1.MatchLog``): the store knows nothing of any game's rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import col, select
+
+from arena.match.faults import Fault
+from arena.storage.engine import Database
+from arena.storage.errors import NotFoundError, StoreError, member, seed_text
+from arena.storage.ratings import rate_ready
+from arena.storage.records import MatchInfo, MatchResult
+from arena.storage.rows import DONE, TO_PLAY, check_bots, get_match, match_info, seat_infos
+from arena.storage.tables import Match, MatchStatus, Seat, now
+
+
+class Matches(Database):
+    """The store's matches."""
+
+    def create_match(
+        self, game: str, options: Mapping[str, Any], seed: int, seat_bot_ids: Sequence[int]
+    ) -> int:
+        """An ad-hoc match outside any tournament, written as ``pending``."""
+        with self._writing("create a match") as s:
+            check_bots(s, set(seat_bot_ids))
+            match = Match(
+                tournament_id=None, index=0, game=game, options=dict(options),
+                seed=seed_text(seed), status=MatchStatus.PENDING, created_at=now(),
+            )
+            s.add(match)
+            s.flush()
+            assert match.id is not None
+            for seat, bot in enumerate(seat_bot_ids):
+                s.add(Seat(match_id=match.id, seat=seat, bot_id=bot, fault=Fault.NONE))
+            return match.id
+
+    def mark_running(self, match_id: int) -> bool:
+        """Mark a pending match running (now). False if it is finished or void already. A
+        log kept by an interrupted run of it is dropped: the match is played anew."""
+        with self._writing("start a match") as s:
+            match = get_match(s, match_id)
+            if match.status in DONE:
+                return False
+            match.status = MatchStatus.RUNNING
+            match.started_at = now()
+            match.live_log = None
+            s.add(match)
+            return True
+
+    def void_match(self, match_id: int) -> bool:
+        """Give up on a match that cannot be played; False if it finished already."""
+        with self._writing("void a match") as s:
+            match = get_match(s, match_id)
+            if match.status is MatchStatus.FINISHED:
+                return False
+            match.status = MatchStatus.VOID
+            s.add(match)
+            s.flush()
+            rate_ready(s, match)  # the matches scheduled after it need not wait for it
+            return True
+
+    def finish_match(self, match_id: int, result: MatchResult) -> bool:
+        """Store a match's result and move the ratings, in one transaction.
+
+        Returns False and changes nothing when the match is already finished (or
+        void): a result written twice is stored once. A result whose length does
+        not match the seats, or with a fault that is not a :class:`Fault` value, is
+        a :class:`StoreError`; a rank below 1 is the caller's bug (``ValueError``
+        from the ratings) — in every case nothing is written.
+        """
+        with self._writing("finish a match") as s:
+            match = get_match(s, match_id)
+            if match.status in DONE:
+                return False
+            seats = s.exec(
+                select(Seat).where(Seat.match_id == match_id).order_by(col(Seat.seat))
+            ).all()
+            n = len(seats)
+            if not (len(result.scores) == len(result.ranks) == len(result.faults) == n):
+                raise StoreError(
+                    f"match {match_id} has {n} seats but the result has "
+                    f"{len(result.scores)} scores, {len(result.ranks)} ranks, "
+                    f"{len(result.faults)} faults"
+                )
+            if any(rank < 1 for rank in result.ranks):
+                raise ValueError(f"ranks must be 1 or more, not {list(result.ranks)}")
+            faults = [member(Fault, fault, "fault") for fault in result.faults]
+            match.status = MatchStatus.FINISHED
+            match.started_at = result.started_at or match.started_at
+            match.finished_at = now()
+            match.duration_s = result.duration_s
+            match.log = result.log
+            match.live_log = None  # the full log is kept now
+            match.node = result.node
+            s.add(match)
+            peers = result.peers or (None,) * n
+            reasons = result.reasons or ("",) * n
+            if len(peers) != n or len(reasons) != n:
+                raise StoreError(f"match {match_id} has {n} seats but the result has "
+                                 f"{len(peers)} peers and {len(reasons)} reasons")
+            for seat, score, rank, fault, peer, reason in zip(
+                seats, result.scores, result.ranks, faults, peers, reasons, strict=True
+            ):
+                seat.score, seat.rank, seat.fault = float(score), int(rank), fault
+                seat.peer = peer
+                seat.reason = reason if fault and reason else None
+                s.add(seat)
+            s.flush()
+            rate_ready(s, match)
+            return True
+
+    def write_live_log(self, match_id: int, data: bytes) -> bool:
+        """Keep the log of a running match so far (``arena.v1.MatchLog`` bytes, as the final
+        log: every decision and event, all seats'; what a spectator may see of it is for
+        the reader to derive: the web shows only the public view while the match runs);
+        False, and nothing written, unless the match is running."""
+        with self._writing("write a running match's log so far") as s:
+            done = s.execute(sa.update(Match).where(
+                col(Match.id) == match_id, col(Match.status) == MatchStatus.RUNNING,
+            ).values(live_log=data))
+            return bool(done.rowcount)  # type: ignore[attr-defined]
+
+    def live_log(self, match_id: int) -> bytes | None:
+        """The log a running match has so far, every seat's (None before its first write, and
+        once it has finished: its full log is then in :meth:`get_match`); never to be shown
+        but through its public view while the match runs."""
+        with self._reading("read a running match's log so far") as s:
+            found = s.execute(sa.select(col(Match.live_log)).where(col(Match.id) == match_id)).first()
+            if found is None:
+                raise NotFoundError(f"no match with id {match_id}")
+            return found[0]  # type: ignore[no-any-return]
+
+    def live_progress(self, match_id: int) -> tuple[MatchStatus, int | None]:
+        """A match's status and the size in bytes of its running log so far (None before its
+        first write and once it is over): what a live feed polls, reading no log, to learn
+        whether there is anything new to read."""
+        with self._reading("look at a running match's progress") as s:
+            found = s.execute(sa.select(col(Match.status), sa.func.length(col(Match.live_log)))
+                              .where(col(Match.id) == match_id)).first()
+            if found is None:
+                raise NotFoundError(f"no match with id {match_id}")
+            return MatchStatus(found[0]), None if found[1] is None else int(found[1])
+
+    def deal_in_play(self, match_id: int) -> int | None:
+        """Another match of the same tournament that deals the same cards (a seat rotation of a
+        duplicate deal) and is not finished yet, if any: its id. Until it is played, the
+        match's hidden cards must not be shown to anyone."""
+        with self._reading("look for a match's deal in play") as s:
+            row = s.execute(sa.select(col(Match.tournament_id), col(Match.seed))
+                            .where(col(Match.id) == match_id)).first()
+            if row is None:
+                raise NotFoundError(f"no match with id {match_id}")
+            if row[0] is None:
+                return None
+            found = s.execute(sa.select(col(Match.id)).where(
+                col(Match.tournament_id) == row[0],
+                col(Match.status).in_(TO_PLAY),
+                col(Match.seed) == row[1], col(Match.id) != match_id).limit(1)).first()
+            return None if found is None else int(found[0])
+
+    def deals_in_play(self, match_ids: Sequence[int]) -> set[int]:
+        """Those of ``match_ids`` whose deal another match of their tournament has still to
+        play (see :meth:`deal_in_play`), in one query."""
+        if not match_ids:
+            return set()
+        other = sa.orm.aliased(Match)
+        with self._reading("look for deals in play") as s:
+            return {int(found) for (found,) in s.execute(
+                sa.select(col(Match.id)).distinct().join(other, sa.and_(
+                    col(other.tournament_id) == col(Match.tournament_id),
+                    col(other.seed) == col(Match.seed), col(other.id) != col(Match.id),
+                    col(other.status).in_(TO_PLAY)))
+                .where(col(Match.id).in_(list(match_ids))))}
+
+    def get_match(self, match_id: int) -> MatchInfo:
+        """A match with its seats and its log bytes."""
+        with self._reading("read a match") as s:
+            match = get_match(s, match_id)
+            return match_info(match, seat_infos(s, [match_id]).get(match_id, ()), with_log=True)
+
+    def list_matches(
+        self, tournament_id: int | None = None, limit: int = 100, *,
+        status: MatchStatus | str | None = None,
+    ) -> list[MatchInfo]:
+        """Matches, newest first (logs not loaded)."""
+        if status is not None:
+            status = member(MatchStatus, status, "match status")
+        with self._reading("list matches") as s:
+            query = select(Match).options(sa.orm.defer(Match.log),  # type: ignore[arg-type]
+                                          sa.orm.defer(Match.live_log))  # type: ignore[arg-type]
+            if tournament_id is not None:
+                query = query.where(col(Match.tournament_id) == tournament_id)
+            if status is not None:
+                query = query.where(col(Match.status) == status)
+            matches = s.exec(query.order_by(col(Match.id).desc()).limit(limit)).all()
+            seats = seat_infos(s, [m.id for m in matches if m.id is not None])
+            return [match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
+
+    def shared_matches(self, bot_ids: Sequence[int], game: str) -> list[MatchInfo]:
+        """The finished matches of ``game`` in which every one of ``bot_ids`` took a seat, in
+        the order they were rated (logs not loaded)."""
+        with self._reading("list shared matches") as s:
+            query = select(Match).options(sa.orm.defer(Match.log)).where(  # type: ignore[arg-type]
+                col(Match.game) == game, col(Match.status) == MatchStatus.FINISHED)
+            for bot_id in set(bot_ids):
+                query = query.where(col(Match.id).in_(
+                    sa.select(col(Seat.match_id)).where(col(Seat.bot_id) == bot_id)))
+            matches = s.exec(query.order_by(col(Match.finish_seq), col(Match.id))).all()
+            seats = seat_infos(s, [m.id for m in matches if m.id is not None])
+            return [match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
+
+
+__all__ = ["Matches"]
