@@ -4,7 +4,8 @@
 - :func:`pool_board`: a game's board in one rating pool, the pool chosen as the web's
   leaderboard page chooses it; :func:`trends`: the last rating points of some of its rows;
 - :func:`game_leaders`: each game's leader (the home page);
-- :func:`tournament_leaderboard`: a tournament's standings as leaderboard rows;
+- :func:`tournament_leaderboard` and :func:`tournament_board`: a tournament's standings as
+  leaderboard rows;
 - :func:`compare`: which of two bots is better, from the matches they shared (``arena compare``);
 - :func:`head_to_head`: a bot against each opponent, per game;
 - :func:`bot_list`: the bots by name, a page at a time;
@@ -109,6 +110,18 @@ def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[Lea
                            conservative=row.rating, matches=row.matches, wins=row.wins,
                            faults=sum(row.faults.values()), pool=pool)
             for row in rows if row.bot_id in bots]
+
+
+def tournament_board(store: Store, tournament_id: int,
+                     game: str | None = None) -> list[LeaderboardRow]:
+    """:func:`tournament_leaderboard` of tournament ``tournament_id`` (``arena leaderboard
+    --tournament``); ``game``: the game the asker expects it to be (else
+    :class:`NotFoundError`, as for an unknown tournament)."""
+    tournament = store.get_tournament(tournament_id)
+    if game is not None and get_game(game).name != tournament.game:
+        raise NotFoundError(f"tournament {tournament.id} is a {tournament.game} tournament, "
+                            f"not {get_game(game).name}")
+    return tournament_leaderboard(store, tournament)
 
 
 # ---------------------------------------------------------------- comparing bots
@@ -295,4 +308,4 @@ def bot_page(store: Store, label: str, *, before: int | None = None,
 __all__ = ["BotComparison", "BotList", "BotPage", "HeadToHeadRow", "PoolBoard", "PoolPlace",
            "SameBot", "authors_of", "bot_list", "bot_page", "compare", "game_leaders",
            "head_to_head", "head_to_head_by_game", "leaderboard", "pool_board", "pool_places",
-           "resolve_bot", "tournament_leaderboard", "trends"]
+           "resolve_bot", "tournament_board", "tournament_leaderboard", "trends"]

@@ -3,7 +3,8 @@ lists of matches and of faults, a page at a time.
 
 What of a match may be seen is :mod:`arena.app.visibility`'s one rule; here it is applied
 once per use case: :func:`show_match` says whether the view asked for is shown and whether
-its private views are; :func:`bot_faults` takes out the fault reasons the rule hides (a bot's
+its private views are; :func:`match_record` gives a match's log as far as it is shown (or
+:class:`Hidden`); :func:`bot_faults` takes out the fault reasons the rule hides (a bot's
 own error message may name its cards). A list of matches shows seats, ranks, scores and fault
 kinds, never a card, so no rule applies to it.
 """
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.app.visibility import Refusal, Sight, hidden_reasons, in_play_of, may_show
+from arena.match.replay import LogLine, read_log, view
 from arena.storage.store import FaultInfo, MatchInfo, MatchStatus, Store
 
 # ---------------------------------------------------------------- one match
@@ -47,6 +49,54 @@ def show_match(store: Store, match_id: int, sight: Sight = Sight.PUBLIC, *,
     """Match ``match_id`` (its log too) and what of it is shown (:func:`shown`); an unknown
     match: :class:`~arena.storage.store.NotFoundError`."""
     return shown(store, store.get_match(match_id), sight, operator=operator)
+
+
+class Hidden(Exception):
+    """What was asked of a match is not shown (:attr:`refusal` says why, in one line)."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        super().__init__(refusal.text)
+
+
+class NoSuchSeat(ValueError):
+    """A seat the match does not have."""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match and its log's lines as ``seat`` saw them (None: every line the asker may
+    see); ``lines`` None: the match has no final log (it runs, has not started, or is
+    void)."""
+
+    match: MatchInfo
+    seat: int | None
+    lines: tuple[LogLine, ...] | None
+
+
+def match_record(store: Store, match_id: int, seat: int | None = None, *,
+                 operator: bool) -> MatchRecord:
+    """Match ``match_id`` with its log as ``seat`` saw it, or whole (``arena match show``,
+    the operator service's ``GetMatch``), as the secrecy rule allows the operator
+    (``operator``) or anyone else: a seat's view, or a finished match's full log, only once
+    every rotation of its deal is over (else :class:`Hidden`); for anyone else, a match not
+    finished shows its public lines only. A seat the match does not have:
+    :class:`NoSuchSeat`; an unknown match: :class:`~arena.storage.store.NotFoundError`.
+    Decoding a long log takes a while: an event loop calls this in a worker thread."""
+    match = store.get_match(match_id)
+    if seat is not None and not 0 <= seat < len(match.seats):
+        raise NoSuchSeat(f"match {match_id} has seats 0 to {len(match.seats) - 1}, not {seat}")
+    sight = Sight.SEAT if seat is not None else \
+        Sight.FULL if match.status is MatchStatus.FINISHED else Sight.PUBLIC
+    refused = shown(store, match, sight, operator=operator).refusal
+    if refused is not None:
+        raise Hidden(refused)
+    if match.log is None:
+        return MatchRecord(match, seat, None)
+    lines = read_log(match.game, match.log)
+    if seat is None and not operator and match.status is not MatchStatus.FINISHED:
+        lines = [line for line in lines if line.audience is None]
+    return MatchRecord(match, seat, tuple(view(lines, seat)))
 
 
 @dataclass(frozen=True)
@@ -139,6 +189,6 @@ def bot_faults(store: Store, bot_id: int, before: int | None, limit: int) -> Fau
     return FaultPage(tuple(public_faults(store, found[:limit])), len(found) > limit)
 
 
-__all__ = ["FaultPage", "MatchLog", "MatchPage", "ShownMatch", "bot_faults", "bot_matches",
-           "list_matches", "match_log", "public_faults", "recent_matches", "show_match", "shown",
-           "tournament_match_page"]
+__all__ = ["FaultPage", "Hidden", "MatchLog", "MatchPage", "MatchRecord", "NoSuchSeat",
+           "ShownMatch", "bot_faults", "bot_matches", "list_matches", "match_log", "match_record",
+           "public_faults", "recent_matches", "show_match", "shown", "tournament_match_page"]

@@ -7,8 +7,10 @@ import pytest
 
 from arena.app import boards, matches, reports
 from arena.app.visibility import Sight
+from arena.games import get_game
 from arena.storage.store import MatchResult, MatchStatus, NotFoundError, ScheduledMatch, Store
 from tests.helpers import result_for, round_robin, three_bots
+from tests.web.replay_fixtures import play_stored
 
 GAME = "face-card-kill-card"
 
@@ -138,3 +140,28 @@ def test_a_report_and_an_export_say_what_the_store_keeps(store: Store) -> None:
     assert [p.tournament.id for p in page.tournaments] == [tid] and not page.more
     assert [r.bot_id for r in boards.tournament_leaderboard(store, report.tournament)] == \
         [r.bot_id for r in rows]
+
+
+def test_a_match_record_shows_a_log_as_far_as_the_rule_allows(store: Store) -> None:
+    a, b = (store.add_bot(name, "run").id for name in ("ann", "bob"))
+    options = dict(get_game(GAME).parse_options(2))
+    tid = store.create_tournament(GAME, 2, options, 1, 1, {}, [a, b], [
+        ScheduledMatch(0, 7, (a, b)), ScheduledMatch(1, 7, (b, a))])  # one deal, two rotations
+    first, second = (m.id for m in store.claim_unfinished(tid))
+    play_stored(store, first)
+    with pytest.raises(matches.Hidden, match=f"same cards as match {second}"):
+        matches.match_record(store, first, operator=False)
+    whole = matches.match_record(store, first, operator=True)  # the operator sees it all
+    assert whole.lines is not None and any(line.audience is not None for line in whole.lines)
+    seat = matches.match_record(store, first, 1, operator=True)
+    assert seat.lines is not None and all(line.visible(1) for line in seat.lines)
+    assert len(seat.lines) < len(whole.lines)
+    with pytest.raises(matches.NoSuchSeat):
+        matches.match_record(store, first, 2, operator=True)
+    assert matches.match_record(store, second, operator=False).lines is None  # not played yet
+    play_stored(store, second)
+    assert matches.match_record(store, first, 0, operator=False).lines is not None
+    assert [r.bot_id for r in boards.tournament_board(store, tid)] == \
+        [r.bot_id for r in store.tournament_standings(tid)[0]]
+    with pytest.raises(NotFoundError, match=f"tournament {tid} is a {GAME} tournament"):
+        boards.tournament_board(store, tid, "kill")
