@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.app.live import Snapshot
 from arena.app.visibility import Refusal, Sight, hidden_reasons, in_play_of, may_show
 from arena.match.replay import LogLine, read_log, view
 from arena.storage.store import FaultInfo, MatchInfo, MatchStatus, Store
@@ -97,6 +98,15 @@ def match_record(store: Store, match_id: int, seat: int | None = None, *,
     if seat is None and not operator and match.status is not MatchStatus.FINISHED:
         lines = [line for line in lines if line.audience is None]
     return MatchRecord(match, seat, tuple(view(lines, seat)))
+
+
+def feed_refusal(snapshot: Snapshot, *, operator: bool = False) -> Refusal | None:
+    """Why a live feed may not show the last events of the match a reader's ``snapshot``
+    has (None: it may): once the match is over, while another rotation of its deal is
+    unfinished (the web's live feed, the operator service's ``WatchMatch``)."""
+    match = snapshot.match
+    return may_show(match.id, match.status, Sight.PUBLIC, operator=operator,
+                    in_play=snapshot.in_play)
 
 
 @dataclass(frozen=True)
@@ -190,5 +200,6 @@ def bot_faults(store: Store, bot_id: int, before: int | None, limit: int) -> Fau
 
 
 __all__ = ["FaultPage", "Hidden", "MatchLog", "MatchPage", "MatchRecord", "NoSuchSeat",
-           "ShownMatch", "bot_faults", "bot_matches", "list_matches", "match_log", "match_record",
-           "public_faults", "recent_matches", "show_match", "shown", "tournament_match_page"]
+           "ShownMatch", "bot_faults", "bot_matches", "feed_refusal", "list_matches", "match_log",
+           "match_record", "public_faults", "recent_matches", "show_match", "shown",
+           "tournament_match_page"]

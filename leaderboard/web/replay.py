@@ -11,8 +11,8 @@
   over, its last frames and ``event: end``. ``?after=N`` (or ``Last-Event-ID``) skips the
   frames a client has.
 
-Who may see what, and when, is :mod:`arena.app.visibility`'s one rule (the web is public: it
-asks it as anyone but the operator). In short: nothing at all of a *finished* match (page,
+Who may see what, and when, is :mod:`arena.app.visibility`'s one rule, applied by
+:mod:`arena.app.matches` (the web is public: it asks as anyone but the operator). In short: nothing at all of a *finished* match (page,
 replay in any view, live feed, its seats' fault reasons) while another seat rotation of its
 deal (a match dealing the same cards) is unfinished, since even its public events show
 that deal's cards; the public view only of a pending or running match.
@@ -43,7 +43,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from arena.app import matches, visibility
+from arena.app import matches
 from arena.app.live import PENDING_LIMIT_S, Feed, FeedRefused, LiveFeeds, Snapshot
 from arena.app.matches import ShownMatch
 from arena.app.records import MatchInfo, MatchStatus, Store, StoreError
@@ -330,8 +330,7 @@ async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
                 snapshot = update.snapshot
                 match, built = update.value
                 if snapshot.over:
-                    refused = visibility.may_show(match.id, match.status, Sight.PUBLIC,
-                                                  operator=False, in_play=snapshot.in_play)
+                    refused = matches.feed_refusal(snapshot)
                     if refused is not None:  # its last frames show the cards of a deal in play
                         yield _end(str(match.status), sent, reason=refused.text)
                         return
