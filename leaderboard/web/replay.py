@@ -12,10 +12,11 @@
   frames a client has.
 
 Who may see what, and when, is :mod:`arena.app.visibility`'s one rule, applied by
-:mod:`arena.app.matches` (the web is public: it asks as anyone but the operator). In short: nothing at all of a *finished* match (page,
-replay in any view, live feed, its seats' fault reasons) while another seat rotation of its
-deal (a match dealing the same cards) is unfinished, since even its public events show
-that deal's cards; the public view only of a pending or running match.
+:mod:`arena.app.matches` (the web is public: it asks as anyone but the operator). In
+short: nothing at all of a *finished* match (page, replay in any view, live feed, its seats'
+fault reasons) while another seat rotation of its deal (a match dealing the same cards) is
+unfinished, since even its public events show that deal's cards; the public view only of a
+pending or running match.
 
 The live feeds share one reader per match (:mod:`arena.app.live`: it polls the match's
 status and the size of its running log, and builds the new public frames once for every
