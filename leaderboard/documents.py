@@ -1,6 +1,6 @@
 """The JSON documents of the arena, one shape wherever they appear: the CLI's ``--json``
 (:mod:`arena.cli.output`, docs/json.md) and the web app's API (:mod:`leaderboard.web`,
-docs/web.md) build them here, from the store's values.
+docs/web.md) build them here, from the application layer's records (:mod:`arena.app`).
 
 A document is ``{"version": 1, key: data}``; dates are ISO 8601 strings in UTC; no seed
 ever appears (deals are secret).
@@ -12,16 +12,9 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from arena.app.records import BotInfo, LeaderboardRow, MatchInfo, MatchStatus, SeatInfo, TournamentInfo
+from arena.app.reports import Progress, TournamentExport, progress_of
 from arena.games.base import Game
-from arena.storage.store import (
-    BotInfo,
-    LeaderboardRow,
-    MatchInfo,
-    MatchStatus,
-    SeatInfo,
-    TournamentInfo,
-)
-from arena.tournament.formats import Format, sprt_summary
 
 JSON_VERSION = 1
 """The ``"version"`` of every document; it changes only when a field changes meaning or goes."""
@@ -65,21 +58,34 @@ def tournament_json(tournament: TournamentInfo,
                     counts: Mapping[MatchStatus, int] | None = None) -> dict[str, Any]:
     """A tournament and how far it has got (no seed: deals are secret); with its matches
     counted by status (:meth:`Store.tournament_match_counts`), how many are void. ``sprt``:
-    a versus with an SPRT's sets played and decision
-    (:func:`arena.tournament.formats.sprt_summary`), else None."""
+    a versus with an SPRT's sets played and decision (:class:`arena.app.reports.Progress`),
+    else None."""
+    return progress_json(progress_of(tournament, counts or {}), void=counts is not None)
+
+
+def progress_json(progress: Progress, *, void: bool = True) -> dict[str, Any]:
+    """:func:`tournament_json` of a tournament's :class:`~arena.app.reports.Progress`
+    (``void``: with its count of void matches)."""
+    tournament = progress.tournament
     row: dict[str, Any] = {
         "id": tournament.id, "game": tournament.game, "players": tournament.players,
-        "bots": list(tournament.bots), "format": Format.from_settings(tournament.settings).kind,
+        "bots": list(tournament.bots), "format": progress.kind,
         "finished": tournament.finished, "total": tournament.total,
     }
-    if counts is not None:
-        row["void"] = counts.get(MatchStatus.VOID, 0)
+    if void:
+        row["void"] = progress.counts.get(MatchStatus.VOID, 0)
     row.update(status=str(tournament.status), created_at=iso(tournament.created_at),
                finished_at=iso(tournament.finished_at))
     # a versus with an SPRT: its sets played and its decision, which say how far it has got
     # (its total is a cap the test stops far below, the rest void: not a figure to show)
-    row["sprt"] = sprt_summary(tournament.settings, tournament.finished, tournament.players)
+    row["sprt"] = None if progress.sprt is None else dict(progress.sprt)
     return row
+
+
+def counts_json(progress: Progress) -> dict[str, int]:
+    """A tournament's matches: its total and how many are in each status."""
+    return {"total": progress.tournament.total, **{str(k): progress.counts.get(k, 0) for k in (
+        MatchStatus.FINISHED, MatchStatus.RUNNING, MatchStatus.PENDING, MatchStatus.VOID)}}
 
 
 def seat_json(seat: SeatInfo) -> dict[str, Any]:
@@ -95,19 +101,30 @@ def match_json(match: MatchInfo) -> dict[str, Any]:
             "duration_s": match.duration_s, "seats": [seat_json(s) for s in match.seats]}
 
 
+def leaderboard_row_json(row: LeaderboardRow, rank: int) -> dict[str, Any]:
+    """A leaderboard row at place ``rank`` of its pool."""
+    return {"rank": rank, "bot": row.label, "name": row.name, "version": row.version,
+            "game": row.game, "pool": row.pool, "rating": row.conservative,
+            "mu": row.mu, "sigma": row.sigma, "matches": row.matches, "wins": row.wins,
+            "win_share": row.win_share, "faults": row.faults}
+
+
 def leaderboard_json(rows: Sequence[LeaderboardRow]) -> list[dict[str, Any]]:
     """The rows in the order given (the store's: best mu - 3 sigma first), ranked per pool."""
     places: dict[str, int] = {}
     out = []
     for row in rows:
         places[row.pool] = places.get(row.pool, 0) + 1
-        out.append({"rank": places[row.pool], "bot": row.label, "name": row.name,
-                    "version": row.version, "game": row.game, "pool": row.pool,
-                    "rating": row.conservative,
-                    "mu": row.mu, "sigma": row.sigma, "matches": row.matches, "wins": row.wins,
-                    "win_share": row.win_share, "faults": row.faults})
+        out.append(leaderboard_row_json(row, places[row.pool]))
     return out
 
 
-__all__ = ["JSON_VERSION", "bot_json", "document", "game_json", "iso", "leaderboard_json",
-           "match_json", "seat_json", "tournament_json"]
+def export_json(export: TournamentExport) -> dict[str, Any]:
+    """``arena tournament export``'s JSON: the tournament and every match (no seed, no log)."""
+    return {"version": JSON_VERSION, "tournament": progress_json(export.progress),
+            "matches": [match_json(m) for m in export.matches]}
+
+
+__all__ = ["JSON_VERSION", "bot_json", "counts_json", "document", "export_json", "game_json", "iso",
+           "leaderboard_json", "leaderboard_row_json", "match_json", "progress_json", "seat_json",
+           "tournament_json"]

@@ -1,103 +1,77 @@
-"""A tournament's report and standings, as ``arena tournament show`` and the web app give them.
+"""A tournament's report and standings as documents: ``arena tournament show --json``, the
+web app's tournament page and the operator service give them in this one shape (docs/json.md).
 
-The standings rate the tournament's matches alone (TrueSkill, in schedule order:
-:func:`arena.rating.standings.standings`); the crosstable compares every two of its
-bots over the matches they shared. The store keeps both as it rates the tournament's
-matches (:meth:`Store.tournament_standings`): a report reads them, it does not rate the
-tournament again. Both the CLI (:mod:`arena.cli.standings`) and the web app
-(:mod:`leaderboard.web`) build their documents here, so they share one shape
-(docs/json.md, ``arena tournament show --json``).
+What a report says is :mod:`arena.app.reports`' (its records: the standings and crosstable
+the store keeps, an SPRT's state); this module only lays them out. :func:`tournament_report`
+(a store and a tournament in, the document out) is kept for the adapters that call it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
-from arena.games import pool_of
-from arena.rating.standings import Played, Seat, Standing
-from arena.storage.store import LeaderboardRow, MatchInfo, MatchStatus, Store, TournamentInfo
-from arena.tournament.formats import VERSUS, Format, sprt_state
-from leaderboard.documents import tournament_json
+from arena.app import reports
+from arena.app.boards import tournament_leaderboard as tournament_leaderboard
+from arena.app.records import MatchStatus, Store, TournamentInfo
+from arena.app.reports import StandingRow, TournamentReport
+from arena.app.reports import played as played
+from leaderboard.documents import counts_json, progress_json
 
 
-def played(matches: Sequence[MatchInfo]) -> list[Played]:
-    """The finished matches, as the standings read them."""
-    return [Played(m.id, m.index, tuple(Seat(s.bot_id, s.rank or 0, str(s.fault)) for s in m.seats))
-            for m in matches if m.status == "finished"]
+def _standing_json(row: StandingRow) -> dict[str, Any]:
+    s = row.standing
+    return {"rank": row.place, "bot": row.bot, "rating": s.rating, "mu": s.mu, "sigma": s.sigma,
+            "matches": s.matches, "wins": s.wins, "win_share": s.win_share,
+            "mean_rank": s.mean_rank, "faults": sum(s.faults.values()),
+            "faults_by_kind": dict(sorted(s.faults.items()))}
 
 
-def tournament_leaderboard(store: Store, tournament: TournamentInfo) -> list[LeaderboardRow]:
-    """The tournament's standings as leaderboard rows (its matches rated alone): every bot
-    that played in it, a ladder's too (its field grows as it plays)."""
-    rows = store.tournament_standings(tournament.id)[0]
-    bots = {bot.id: bot for bot in store.bots_by_id(row.bot_id for row in rows)}
-    pool = pool_of(tournament.game, tournament.options)
-    return [LeaderboardRow(game=tournament.game, bot_id=row.bot_id, name=bots[row.bot_id].name,
-                           version=bots[row.bot_id].version, mu=row.mu, sigma=row.sigma,
-                           conservative=row.rating, matches=row.matches, wins=row.wins,
-                           faults=sum(row.faults.values()), pool=pool)
-            for row in rows if row.bot_id in bots]
-
-
-def _labels(store: Store, tournament: TournamentInfo, bot_ids: Iterable[int]) -> dict[int, str]:
-    """name@version of the tournament's bots and of any other of ``bot_ids`` (a ladder seats
-    new versions as it plays: its standings may name one the tournament read before did not)."""
-    labels = dict(zip(tournament.bot_ids, tournament.bots, strict=True))
-    missing = {b for b in bot_ids if b not in labels}
-    if missing:
-        labels.update({bot.id: bot.label for bot in store.bots_by_id(missing)})
-    return labels
-
-
-def _standing_row(place: int, label: str, row: Standing) -> dict[str, Any]:
-    return {"rank": place, "bot": label, "rating": row.rating, "mu": row.mu, "sigma": row.sigma,
-            "matches": row.matches, "wins": row.wins, "win_share": row.win_share,
-            "mean_rank": row.mean_rank, "faults": sum(row.faults.values()),
-            "faults_by_kind": dict(sorted(row.faults.items()))}
-
-
-def tournament_report(store: Store, tournament: TournamentInfo,
-                      counts: Mapping[MatchStatus, int] | None = None) -> dict[str, Any]:
+def report_json(report: TournamentReport) -> dict[str, Any]:
     """Everything ``tournament show`` says, as plain data (its ``--json``): the tournament as
-    ``tournament list --json`` gives it, and more. ``counts``: its matches by status, when the
-    caller has them already (:meth:`Store.match_counts`).
-
-    The standings and crosstable are the store's (:meth:`Store.tournament_standings`); only a
-    versus match with an SPRT reads its matches whole, which its test needs."""
-    if counts is None:
-        counts = store.match_counts([tournament.id]).get(tournament.id, {})
-    statuses = dict(counts)
-    fmt = Format.from_settings(tournament.settings)
-    rows, table = store.tournament_standings(tournament.id)  # table: in standings order
-    labels = _labels(store, tournament, [r.bot_id for r in rows])
-    state = None
-    if fmt.kind == VERSUS and fmt.sprt is not None:
-        state = sprt_state(store.tournament_matches(tournament.id), fmt, tournament.players)
+    ``tournament list --json`` gives it, and more."""
+    tournament, sprt = report.tournament, report.sprt
     settings = tournament.settings
     return {
-        **tournament_json(tournament, statuses),
-        "pool": pool_of(tournament.game, tournament.options),
-        "challengers": [labels.get(b, f"#{b}") for b in fmt.challengers],
-        "field": [labels.get(b, f"#{b}") for b in fmt.field],
-        "sets": fmt.sets or None, "options": tournament.options,
+        **progress_json(report.progress),
+        "pool": report.pool,
+        "challengers": list(report.challengers), "field": list(report.field),
+        "sets": report.sets, "options": tournament.options,
         "deals": settings.get("deals", "duplicate"),
         "clocks": {"move_timeout_s": settings.get("move_timeout_s"),
                    "start_timeout_s": settings.get("start_timeout_s"),
                    "time_bank_s": settings.get("time_bank_s")},
-        "matches": {"total": tournament.total, **{str(k): statuses.get(k, 0) for k in (
-            MatchStatus.FINISHED, MatchStatus.RUNNING, MatchStatus.PENDING, MatchStatus.VOID)}},
-        "sprt": None if state is None or fmt.sprt is None else {
-            **asdict(fmt.sprt), "llr": state.llr, "lower": state.lower, "upper": state.upper,
-            "sets": state.n, "wins": state.wins, "draws": state.draws, "losses": state.losses,
-            "decision": state.decision},
-        "standings": [_standing_row(place, labels.get(r.bot_id, f"#{r.bot_id}"), r)
-                      for place, r in enumerate(rows, 1)],
-        "crosstable": [{"bot": labels.get(a, f"#{a}"), "opponent": labels.get(b, f"#{b}"),
-                        **cell.as_dict()}
-                       for (a, b), cell in table.items()],
+        "matches": counts_json(report.progress),
+        "sprt": None if sprt is None else {
+            **asdict(sprt.settings), "llr": sprt.state.llr, "lower": sprt.state.lower,
+            "upper": sprt.state.upper, "sets": sprt.state.n, "wins": sprt.state.wins,
+            "draws": sprt.state.draws, "losses": sprt.state.losses,
+            "decision": sprt.state.decision},
+        "standings": [_standing_json(row) for row in report.standings],
+        "crosstable": [{"bot": c.bot, "opponent": c.opponent, **c.cell.as_dict()}
+                       for c in report.crosstable],
     }
 
 
-__all__ = ["played", "tournament_leaderboard", "tournament_report"]
+def tournament_report(store: Store, tournament: TournamentInfo,
+                      counts: Mapping[MatchStatus, int] | None = None) -> dict[str, Any]:
+    """:func:`report_json` of :func:`arena.app.reports.tournament_report`."""
+    return report_json(reports.tournament_report(store, tournament, counts))
+
+
+def standings_leaderboard_json(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A tournament's standings as ``arena leaderboard --tournament ID --json`` gives them
+    (:func:`arena.app.boards.tournament_leaderboard`), from its report's document."""
+    rows = []
+    for row in report["standings"]:
+        name, _, version = row["bot"].partition("@")
+        rows.append({"rank": row["rank"], "bot": row["bot"], "name": name, "version": version,
+                     "game": report["game"], "pool": report["pool"], "rating": row["rating"],
+                     "mu": row["mu"], "sigma": row["sigma"], "matches": row["matches"],
+                     "wins": row["wins"], "win_share": row["win_share"], "faults": row["faults"]})
+    return rows
+
+
+__all__ = ["played", "report_json", "standings_leaderboard_json", "tournament_leaderboard",
+           "tournament_report"]

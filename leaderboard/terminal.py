@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from arena.storage.store import LeaderboardRow, MatchInfo, SeatInfo
+from arena.app.records import LeaderboardRow, MatchInfo, SeatInfo
 
 _STATUS_STYLE = {
     "pending": "dim",

@@ -43,3 +43,12 @@ def test_the_sdk_may_not_reach_server_code(tmp_path: Path) -> None:
     bot.write_text(bot.read_text() + "\nimport arena.tournament  # noqa: E402\n")
     broken = _lint(tree)
     assert broken.returncode != 0 and "sdk.bot -> arena.tournament" in broken.stdout, broken.stdout
+
+
+def test_a_view_may_not_reach_the_store(tmp_path: Path) -> None:
+    tree = _copy(tmp_path)
+    view = tree / "leaderboard" / "terminal.py"
+    view.write_text(view.read_text() + "\nimport arena.storage.store  # noqa: E402\n")
+    broken = _lint(tree)
+    assert broken.returncode != 0, broken.stdout
+    assert "leaderboard.terminal -> arena.storage.store" in broken.stdout, broken.stdout

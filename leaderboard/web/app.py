@@ -21,9 +21,10 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from arena.app.records import NotFoundError, Store, StoreError
 from arena.games import OptionError
-from arena.storage.store import NotFoundError, Store, StoreError
-from leaderboard.web.common import HERE, TEMPLATES, error_response, store_of
+from leaderboard.web import pages, replay
+from leaderboard.web.common import HERE, TEMPLATES, error_response
 
 
 def _validation_message(error: RequestValidationError) -> str:
@@ -43,9 +44,9 @@ def warm_templates() -> None:
 
 
 def create_app(store: Store) -> FastAPI:
-    """The web app over ``store`` (kept in ``app.state.store`` for every router)."""
-    from leaderboard.web import pages, replay  # they import this module (store_of, TEMPLATES)
-
+    """The web app over ``store`` (kept in ``app.state.store`` for every router): registers
+    the routers (:mod:`leaderboard.web.pages`, :mod:`leaderboard.web.replay`), which import
+    only what the app's modules share (:mod:`leaderboard.web.common`), never this module."""
     app = FastAPI(title="Card Arena", version="1",
                   description="Leaderboards, bots, tournaments and matches of a Card Arena "
                   "(read-only). Every page has its data as JSON under /api/ (docs/web.md).",
@@ -87,4 +88,4 @@ def create_app(store: Store) -> FastAPI:
     return app
 
 
-__all__ = ["TEMPLATES", "create_app", "store_of"]
+__all__ = ["create_app", "warm_templates"]

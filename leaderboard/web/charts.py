@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.storage.store import HistoryPoint, HistorySample
+from arena.app.records import HistoryPoint, HistorySample
 
 
 def _scale(value: float, low: float, high: float, size: float) -> float:

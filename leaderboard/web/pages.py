@@ -5,6 +5,11 @@ function, so the two always agree; the documents use the CLI's field names
 (:mod:`leaderboard.documents`, docs/json.md). Every list comes a page at a time, with a
 link to the next page (``next``). Match pages (``/matches/{id}``) are
 :mod:`leaderboard.web.replay`'s.
+
+The routes are adapters: each decodes its request, asks one read use case of the application
+layer (:mod:`arena.app.boards`, :mod:`arena.app.reports`, :mod:`arena.app.matches`; what of a
+match is shown, fault reasons included, is decided there) and lays its records out as JSON
+or a page.
 """
 
 from __future__ import annotations
@@ -18,33 +23,24 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from arena.app.visibility import hidden_reasons
-from arena.games import all_games, base_game, get_game
+from arena.app import boards, matches, reports
+from arena.app.boards import BotPage, HeadToHeadRow
+from arena.app.matches import FaultPage, MatchPage
+from arena.app.records import BotInfo, FaultInfo, HistoryPoint, HistorySample, Store
+from arena.app.reports import Progress
+from arena.games import all_games
 from arena.match.faults import Fault
-from arena.rating.stats import tally
-from arena.storage.store import (
-    BOT_NAME,
-    BotInfo,
-    FaultInfo,
-    HeadToHead,
-    HistoryPoint,
-    HistorySample,
-    LeaderboardRow,
-    MatchInfo,
-    MatchStatus,
-    NotFoundError,
-    Store,
-    TournamentInfo,
-)
 from leaderboard.documents import (
     bot_json,
+    counts_json,
     document,
     iso,
     leaderboard_json,
+    leaderboard_row_json,
     match_json,
-    tournament_json,
+    progress_json,
 )
-from leaderboard.reports import tournament_report
+from leaderboard.reports import report_json, standings_leaderboard_json
 from leaderboard.web.charts import HistoryChart, history_chart, sparkline
 from leaderboard.web.common import TEMPLATES, store_of
 
@@ -99,33 +95,27 @@ def _page(request: Request, template: str, data: dict[str, Any], **extra: Any) -
 # ---------------------------------------------------------------- home
 
 
-def home_data(store: Store, request: Request) -> dict[str, Any]:
-    leaders: dict[str, LeaderboardRow] = {}  # the standard pool's, else the game's first rated
-    for row in store.leaderboard():
-        game = base_game(row.pool)
-        if game not in leaders or (row.pool == game != leaders[game].pool):
-            leaders[game] = row
-    running = store.running_tournaments()
-    counts = store.match_counts([t.id for t in running])
+def home_data(store: Store) -> dict[str, Any]:
+    leaders = boards.game_leaders(store)
     return document("home", {
         "games": [{"name": g.name, "title": g.title, "min_players": g.min_players,
                    "max_players": g.max_players, "default_players": g.default_players,
                    "leader": leaderboard_json([leaders[g.name]])[0] if g.name in leaders else None}
                   for g in all_games().values()],
-        "running": [tournament_json(t, counts.get(t.id, {})) for t in running],
-        "recent_matches": [match_json(m) for m in store.recent_matches(RECENT_MATCHES)],
+        "running": [progress_json(p) for p in reports.running_tournaments(store)],
+        "recent_matches": [match_json(m) for m in matches.recent_matches(store, RECENT_MATCHES)],
     })
 
 
 @router.get("/api/home", tags=["pages"], summary="The games and their leaders, running "
             "tournaments, recent matches")
 def api_home(request: Request) -> JSONResponse:
-    return JSONResponse(home_data(store_of(request), request))
+    return JSONResponse(home_data(store_of(request)))
 
 
 @router.get("/", include_in_schema=False)
 def page_home(request: Request) -> Response:
-    return _page(request, "home.html", home_data(store_of(request), request)["home"])
+    return _page(request, "home.html", home_data(store_of(request))["home"])
 
 
 # ---------------------------------------------------------------- leaderboards
@@ -133,25 +123,19 @@ def page_home(request: Request) -> Response:
 
 def leaderboard_data(store: Store, request: Request, game: str, pool: str | None, page: int,
                      limit: int) -> dict[str, Any]:
-    name = get_game(game).name  # an unknown game: OptionError, a 404
-    pools = store.pools(name)
-    # by default its standard rules, or, when nothing is rated there, its first rated pool
-    chosen = pool or (name if name in pools or not pools else pools[0])
-    if chosen != name and not chosen.startswith(f"{name}["):
-        raise NotFoundError(f"{chosen!r} is no rating pool of {name} (its pools: "
-                            f"{', '.join(pools) or name})")
-    if chosen not in pools and chosen != name:
-        raise NotFoundError(f"no rating pool {chosen!r} (pools of {name}: {', '.join(pools)})")
-    rows = store.leaderboard(pool=chosen)
-    shown = rows[(page - 1) * limit:page * limit]
-    trends = store.rating_trends([r.bot_id for r in shown], chosen, TREND_POINTS)
-    board = leaderboard_json(rows)[(page - 1) * limit:page * limit]
-    for item, row in zip(board, shown, strict=True):
+    board = boards.pool_board(store, game, pool)
+    shown = board.rows[(page - 1) * limit:page * limit]
+    trends = boards.trends(store, [r.bot_id for r in shown], board.pool, TREND_POINTS)
+    rows = []
+    for place, row in enumerate(shown, (page - 1) * limit + 1):
+        item = leaderboard_row_json(row, place)
         item["trend"] = [p.conservative for p in trends.get(row.bot_id, [])]
-    return {"version": 1, "leaderboard": board, "game": name, "pool": chosen,
-            "pools": sorted(set(pools) | {name}), "page": page, "limit": limit,
-            "total": len(rows), "next": _next(request, page=page + 1)
-            if page * limit < len(rows) else None}
+        rows.append(item)
+    total = len(board.rows)
+    return {"version": 1, "leaderboard": rows, "game": board.game, "pool": board.pool,
+            "pools": list(board.pools), "page": page, "limit": limit,
+            "total": total, "next": _next(request, page=page + 1)
+            if page * limit < total else None}
 
 
 LeaderboardLimit = Annotated[int, _limit(200)]
@@ -198,12 +182,10 @@ MatchLimit = Annotated[int, _limit(200)]
 
 def tournaments_data(store: Store, request: Request, before: int | None,
                      limit: int) -> dict[str, Any]:
-    found = store.tournament_page(before, limit + 1)
-    shown = found[:limit]
-    counts = store.match_counts([t.id for t in shown])
-    return {"version": 1, "tournaments": [tournament_json(t, counts.get(t.id, {})) for t in shown],
+    found = reports.tournament_page(store, before, limit)
+    return {"version": 1, "tournaments": [progress_json(p) for p in found.tournaments],
             "limit": limit,
-            "next": _next(request, before=shown[-1].id) if len(found) > limit else None}
+            "next": _next(request, before=found.last_id) if found.more else None}
 
 
 @router.get("/api/tournaments", tags=["tournaments"], summary="Tournaments, newest first")
@@ -220,25 +202,26 @@ def page_tournaments(request: Request, before: Before = None,
 
 
 class ReportCache:
-    """The latest tournament reports, each kept while its tournament has the same status and
-    match counts (the store keeps a tournament's standings and crosstable as it rates its
-    matches, so a report costs a few indexed reads; this saves even those while a page is
-    polled). A finished tournament never changes (voiding it changes its counts)."""
+    """The latest tournament reports' documents, each kept while its tournament has the same
+    status and match counts (the store keeps a tournament's standings and crosstable as it
+    rates its matches, so a report costs a few indexed reads; this saves even those while a
+    page is polled). A finished tournament never changes (voiding it changes its counts)."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
         self._lock = threading.Lock()
         self._reports: OrderedDict[int, tuple[object, dict[str, Any]]] = OrderedDict()
 
-    def report(self, store: Store, tournament: TournamentInfo,
-               counts: Mapping[MatchStatus, int]) -> dict[str, Any]:
-        key = (str(tournament.status), tuple(sorted((str(k), v) for k, v in counts.items())))
+    def report(self, store: Store, progress: Progress) -> dict[str, Any]:
+        tournament = progress.tournament
+        key = (str(tournament.status),
+               tuple(sorted((str(k), v) for k, v in progress.counts.items())))
         with self._lock:
             found = self._reports.get(tournament.id)
             if found is not None and found[0] == key:
                 self._reports.move_to_end(tournament.id)
                 return found[1]
-        report = tournament_report(store, tournament, counts)
+        report = report_json(reports.tournament_report(store, tournament, progress.counts))
         with self._lock:
             self._reports[tournament.id] = (key, report)
             self._reports.move_to_end(tournament.id)
@@ -247,93 +230,74 @@ class ReportCache:
         return report
 
 
-def _tournament(store: Store, tournament_id: int) -> tuple[TournamentInfo, dict[MatchStatus, int]]:
-    tournament = store.get_tournament(tournament_id)
-    return tournament, store.match_counts([tournament_id]).get(tournament_id, {})
-
-
-def tournament_matches_data(store: Store, request: Request, tournament: TournamentInfo,
+def tournament_matches_data(store: Store, request: Request, tournament_id: int,
                             page: int, limit: int) -> dict[str, Any]:
-    found = store.tournament_match_page(tournament.id, (page - 1) * limit, limit + 1)
-    return {"version": 1, "matches": [match_json(m) for m in found[:limit]], "page": page,
-            "limit": limit, "pages": max(1, -(-tournament.total // limit)),
-            "next": _next(request, page=page + 1) if len(found) > limit else None}
+    found = matches.tournament_match_page(store, tournament_id, page, limit)
+    return {"version": 1, "matches": [match_json(m) for m in found.matches], "page": page,
+            "limit": limit, "pages": max(1, -(-(found.total or 0) // limit)),
+            "next": _next(request, page=page + 1) if found.more else None}
 
 
-def tournament_data(request: Request, tournament_id: int) -> dict[str, Any]:
-    store = store_of(request)
-    tournament, counts = _tournament(store, tournament_id)
-    reports: ReportCache = request.app.state.reports
-    return document("tournament", reports.report(store, tournament, counts))
+def tournament_data(request: Request, progress: Progress) -> dict[str, Any]:
+    reports_cache: ReportCache = request.app.state.reports
+    return document("tournament", reports_cache.report(store_of(request), progress))
+
+
+def _report(request: Request, tournament_id: int) -> tuple[Progress, dict[str, Any]]:
+    progress = reports.tournament_progress(store_of(request), tournament_id)
+    return progress, tournament_data(request, progress)["tournament"]
 
 
 @router.get("/api/tournaments/{tournament_id}", tags=["tournaments"],
             summary="A tournament: settings, progress, standings, crosstable (as `arena "
             "tournament show --json`)")
 def api_tournament(request: Request, tournament_id: int) -> JSONResponse:
-    return JSONResponse(tournament_data(request, tournament_id))
+    return JSONResponse(document("tournament", _report(request, tournament_id)[1]))
 
 
 @router.get("/api/tournaments/{tournament_id}/progress", tags=["tournaments"],
             summary="How far a tournament has got: its status and matches by status (cheap: "
             "for polling while it runs)")
 def api_tournament_progress(request: Request, tournament_id: int) -> JSONResponse:
-    tournament, counts = _tournament(store_of(request), tournament_id)
+    progress = reports.tournament_progress(store_of(request), tournament_id)
+    tournament = progress.tournament
     return JSONResponse(document("progress", {
         "id": tournament.id, "status": str(tournament.status),
-        "finished_at": iso(tournament.finished_at),
-        "matches": {"total": tournament.total, **{str(k): counts.get(k, 0) for k in (
-            MatchStatus.FINISHED, MatchStatus.RUNNING, MatchStatus.PENDING, MatchStatus.VOID)}}}))
+        "finished_at": iso(tournament.finished_at), "matches": counts_json(progress)}))
 
 
 @router.get("/api/tournaments/{tournament_id}/matches", tags=["tournaments"],
             summary="A tournament's matches in schedule order, a page at a time")
 def api_tournament_matches(request: Request, tournament_id: int, page: Page = 1,
                            limit: MatchLimit = 50) -> JSONResponse:
-    store = store_of(request)
-    return JSONResponse(tournament_matches_data(store, request, store.get_tournament(tournament_id),
-                                                page, limit))
-
-
-def tournament_leaderboard_json(report: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A tournament's standings as ``arena leaderboard --tournament ID --json`` gives them
-    (:func:`leaderboard.reports.tournament_leaderboard`), from its (cached) report."""
-    rows = []
-    for row in report["standings"]:
-        name, _, version = row["bot"].partition("@")
-        rows.append({"rank": row["rank"], "bot": row["bot"], "name": name, "version": version,
-                     "game": report["game"], "pool": report["pool"], "rating": row["rating"],
-                     "mu": row["mu"], "sigma": row["sigma"], "matches": row["matches"],
-                     "wins": row["wins"], "win_share": row["win_share"], "faults": row["faults"]})
-    return rows
+    return JSONResponse(tournament_matches_data(store_of(request), request, tournament_id, page,
+                                                limit))
 
 
 @router.get("/api/tournaments/{tournament_id}/leaderboard", tags=["tournaments"],
             summary="A tournament's leaderboard: its matches rated alone (as `arena "
             "leaderboard --tournament ID --json`)")
 def api_tournament_leaderboard(request: Request, tournament_id: int) -> JSONResponse:
-    report = tournament_data(request, tournament_id)["tournament"]
-    return JSONResponse(document("leaderboard", tournament_leaderboard_json(report)))
+    report = _report(request, tournament_id)[1]
+    return JSONResponse(document("leaderboard", standings_leaderboard_json(report)))
 
 
 @router.get("/tournaments/{tournament_id}", include_in_schema=False)
 def page_tournament(request: Request, tournament_id: int, page: Page = 1,
                     limit: MatchLimit = 50) -> Response:
-    store = store_of(request)
-    report = tournament_data(request, tournament_id)["tournament"]
-    tournament = store.get_tournament(tournament_id)
-    matches = tournament_matches_data(store, request, tournament, page, limit)
+    progress, report = _report(request, tournament_id)
+    found = tournament_matches_data(store_of(request), request, tournament_id, page, limit)
     bots = [row["bot"] for row in report["standings"]]
     cells = {(c["bot"], c["opponent"]): c for c in report["crosstable"]}
-    return _page(request, "tournament.html", {"t": report, "matches": matches,
-                                              "repetitions": tournament.repetitions,
+    return _page(request, "tournament.html", {"t": report, "matches": found,
+                                              "repetitions": progress.tournament.repetitions,
                                               "cross_bots": bots, "cells": cells})
 
 
 @router.get("/tournaments/{tournament_id}/leaderboard", include_in_schema=False)
 def page_tournament_leaderboard(request: Request, tournament_id: int) -> Response:
-    report = tournament_data(request, tournament_id)["tournament"]
-    rows = tournament_leaderboard_json(report)
+    report = _report(request, tournament_id)[1]
+    rows = standings_leaderboard_json(report)
     return _page(request, "leaderboard.html", {
         "leaderboard": rows, "game": report["game"], "pool": report["pool"], "pools": [],
         "page": 1, "limit": len(rows), "total": len(rows), "next": None},
@@ -348,12 +312,10 @@ BotLimit = Annotated[int, _limit(200)]
 BotMatchLimit = Annotated[int, _limit(100)]
 
 
-def _public_bots(store: Store, bots: list[BotInfo]) -> list[dict[str, Any]]:
+def _public_bots(bots: Sequence[BotInfo], authors: Mapping[int, str]) -> list[dict[str, Any]]:
     """Bots as the public pages show them: ``arena bot list --json``'s rows without the
     operator's ``folder`` (a path of the operator's machine, nobody else's business), with
-    the ``author`` whose bot it is (None: the operator's)."""
-    authors = {a.id: a.name for a in store.list_authors()} \
-        if any(b.author_id is not None for b in bots) else {}
+    the ``author`` whose bot it is (None: the operator's; ``authors``: names by id)."""
     out = []
     for bot in bots:
         row = bot_json(bot)
@@ -364,10 +326,10 @@ def _public_bots(store: Store, bots: list[BotInfo]) -> list[dict[str, Any]]:
 
 
 def bots_data(store: Store, request: Request, page: int, limit: int) -> dict[str, Any]:
-    names, total = store.bot_names((page - 1) * limit, limit)
-    return {"version": 1, "bots": _public_bots(store, store.bots_named(names)), "page": page,
-            "limit": limit, "total_names": total,
-            "next": _next(request, page=page + 1) if page * limit < total else None}
+    found = boards.bot_list(store, page, limit)
+    return {"version": 1, "bots": _public_bots(found.bots, found.authors), "page": page,
+            "limit": limit, "total_names": found.total_names,
+            "next": _next(request, page=page + 1) if page * limit < found.total_names else None}
 
 
 @router.get("/api/bots", tags=["bots"], summary="Bots by name, every version (removed ones "
@@ -386,102 +348,47 @@ def page_bots(request: Request, page: Page = 1, limit: BotLimit = 50) -> Respons
                  prev=_next(request, page=page - 1) if page > 1 else None)
 
 
-def _bot(store: Store, label: str) -> tuple[BotInfo, list[BotInfo]]:
-    """The bot version a URL names (``name``: its newest version not removed, else its newest;
-    ``name@version``), and every version of it."""
-    name, _, version = label.partition("@")
-    if BOT_NAME.fullmatch(name) is None or (version and BOT_NAME.fullmatch(version) is None):
-        raise NotFoundError(f"no bot {label}")
-    versions = store.bot_versions(name)
-    if version:
-        chosen = next((b for b in versions if b.version == version), None)
-        if chosen is None:
-            raise NotFoundError(f"no bot {label} (versions of {name}: "
-                                f"{', '.join(b.version for b in versions)})")
-        return chosen, versions
-    active = [b for b in versions if not b.removed]
-    return (active or versions)[-1], versions
+def _head_to_head_json(row: HeadToHeadRow) -> dict[str, Any]:
+    return {"game": row.game, "bot": row.bot, "opponent": row.opponent, **row.tally.as_dict(),
+            "mean_rank": row.mean_rank}
 
 
-def _head_to_head_json(bot: BotInfo, row: HeadToHead,
-                       labels: Mapping[int, str]) -> dict[str, Any]:
-    return {"game": row.pool, "bot": bot.label,
-            "opponent": labels.get(row.opponent_id, f"#{row.opponent_id}"),
-            **tally(row.wins, row.losses, row.ties).as_dict(),
-            "mean_rank": row.rank_sum / row.n if row.n else None}
-
-
-def head_to_head_by_game(rows: Sequence[HeadToHead]) -> list[HeadToHead]:
-    """A bot's head-to-head rows (:meth:`Store.head_to_head`, per pool) added up per game: the
-    pools of a game (its variants) add up. By game, then opponent id."""
-    totals: dict[tuple[str, int], HeadToHead] = {}
-    for row in rows:
-        key = (base_game(row.pool), row.opponent_id)
-        old = totals.get(key)
-        totals[key] = HeadToHead(key[0], row.opponent_id, row.wins, row.losses, row.ties,
-                                 row.rank_sum) if old is None else HeadToHead(
-            key[0], row.opponent_id, old.wins + row.wins, old.losses + row.losses,
-            old.ties + row.ties, old.rank_sum + row.rank_sum)
-    return [totals[key] for key in sorted(totals)]
-
-
-def _fault_json(fault: FaultInfo, reason: str | None = None) -> dict[str, Any]:
+def _fault_json(fault: FaultInfo) -> dict[str, Any]:
     return {"match_id": fault.match_id, "seat": fault.seat, "fault": str(fault.fault),
-            "reason": reason, "game": fault.game, "tournament_id": fault.tournament_id,
+            "reason": fault.reason, "game": fault.game, "tournament_id": fault.tournament_id,
             "finished_at": iso(fault.finished_at)}
 
 
-def _faults_json(store: Store, faults: list[FaultInfo]) -> list[dict[str, Any]]:
+def _matches_json(request: Request, found: MatchPage, cursor: str = "before") -> dict[str, Any]:
+    return {"matches": [match_json(m) for m in found.matches],
+            "next": _next(request, **{cursor: found.last_id}) if found.more else None}
+
+
+def _faults_json(request: Request, found: FaultPage, cursor: str = "before") -> dict[str, Any]:
     """The faults with their reasons: ``null`` for a match played before reasons were kept,
-    and for one whose deal another rotation has still to play (a bot's own error message
-    may name its cards: :func:`arena.app.visibility.hidden_reasons` decides)."""
-    hidden = hidden_reasons(store, [f.match_id for f in faults if f.reason])
-    return [_fault_json(f, None if f.match_id in hidden else f.reason) for f in faults]
-
-
-def bot_matches_data(store: Store, request: Request, bot: BotInfo, before: int | None,
-                     limit: int, cursor: str = "before") -> tuple[list[MatchInfo], str | None]:
-    found = store.bot_matches(bot.id, before, limit + 1)
-    shown = found[:limit]
-    more = _next(request, **{cursor: shown[-1].id}) if len(found) > limit else None
-    return shown, more
-
-
-def bot_faults_data(store: Store, request: Request, bot: BotInfo, before: int | None,
-                    limit: int, cursor: str = "before") -> tuple[list[FaultInfo], str | None]:
-    found = store.bot_faults(bot.id, before, limit + 1)
-    shown = found[:limit]
-    more = _next(request, **{cursor: shown[-1].match_id}) if len(found) > limit else None
-    return shown, more
+    and where the secrecy rule hides it (:func:`arena.app.matches.public_faults`)."""
+    return {"faults": [_fault_json(f) for f in found.faults],
+            "next": _next(request, **{cursor: found.last_id}) if found.more else None}
 
 
 def bot_data(store: Store, request: Request, label: str, before: int | None,
              faults_before: int | None, limit: int) -> dict[str, Any]:
-    bot, versions = _bot(store, label)
-    ratings = store.bot_ratings(bot.id)
-    places = {}
-    for pool in {r.pool for r in ratings}:
-        board = leaderboard_json(store.leaderboard(pool=pool, include_removed=True))
-        places.update({(pool, row["bot"]): row for row in board})
-    matches, matches_next = bot_matches_data(store, request, bot, before, limit)
-    faults, faults_next = bot_faults_data(store, request, bot, faults_before, limit,
-                                          cursor="faults_before")
-    history = [store.rating_history_sample(bot.id, r.pool, HISTORY_POINTS) for r in ratings]
-    tallies = head_to_head_by_game(store.head_to_head(bot.id))
-    labels = {b.id: b.label for b in store.bots_by_id({t.opponent_id for t in tallies})}
+    bot: BotPage = boards.bot_page(store, label, before=before, faults_before=faults_before,
+                                   limit=limit, history_points=HISTORY_POINTS)
+    found_matches = _matches_json(request, bot.matches)
+    found_faults = _faults_json(request, bot.faults, cursor="faults_before")
     return document("bot", {
-        **_public_bots(store, [bot])[0],
-        "versions": _public_bots(store, list(versions)),
-        "ratings": [places[r.pool, bot.label] for r in ratings],
+        **_public_bots([bot.bot], bot.authors)[0],
+        "versions": _public_bots(bot.versions, bot.authors),
+        "ratings": [leaderboard_row_json(p.row, p.place) for p in bot.places],
         "history": [{"pool": h.pool, "matches": h.total,
                      "points": [{"match_id": p.match_id, "finish_seq": p.finish_seq, "mu": p.mu,
                                  "sigma": p.sigma, "rating": p.conservative} for p in h.points]}
-                    for h in history],
-        "head_to_head": [_head_to_head_json(bot, row, labels) for row in sorted(
-            tallies, key=lambda h: (h.pool, labels.get(h.opponent_id, ""), h.opponent_id))],
-        "fault_counts": {str(k): v for k, v in sorted(store.bot_fault_counts(bot.id).items())},
-        "matches": [match_json(m) for m in matches], "matches_next": matches_next,
-        "faults": _faults_json(store, faults), "faults_next": faults_next,
+                    for h in bot.history],
+        "head_to_head": [_head_to_head_json(row) for row in bot.head_to_head],
+        "fault_counts": {str(k): v for k, v in bot.fault_counts.items()},
+        "matches": found_matches["matches"], "matches_next": found_matches["next"],
+        "faults": found_faults["faults"], "faults_next": found_faults["next"],
     })
 
 
@@ -498,9 +405,9 @@ def api_bot(request: Request, label: str, before: Before = None, faults_before: 
 def api_bot_matches(request: Request, label: str, before: Before = None,
                     limit: BotMatchLimit = 20) -> JSONResponse:
     store = store_of(request)
-    bot, _ = _bot(store, label)
-    shown, more = bot_matches_data(store, request, bot, before, limit)
-    return JSONResponse({"version": 1, "matches": [match_json(m) for m in shown], "next": more})
+    bot, _ = boards.resolve_bot(store, label)
+    found = matches.bot_matches(store, bot.id, before, limit)
+    return JSONResponse({"version": 1, **_matches_json(request, found)})
 
 
 @router.get("/api/bots/{label}/faults", tags=["bots"],
@@ -508,9 +415,9 @@ def api_bot_matches(request: Request, label: str, before: Before = None,
 def api_bot_faults(request: Request, label: str, before: Before = None,
                    limit: BotMatchLimit = 20) -> JSONResponse:
     store = store_of(request)
-    bot, _ = _bot(store, label)
-    shown, more = bot_faults_data(store, request, bot, before, limit)
-    return JSONResponse({"version": 1, "faults": _faults_json(store, shown), "next": more})
+    bot, _ = boards.resolve_bot(store, label)
+    found = matches.bot_faults(store, bot.id, before, limit)
+    return JSONResponse({"version": 1, **_faults_json(request, found)})
 
 
 @router.get("/bots/{label}", include_in_schema=False)
@@ -527,4 +434,4 @@ def _chart(history: dict[str, Any]) -> HistoryChart | None:
         for p in history["points"])))
 
 
-__all__ = ["ReportCache", "head_to_head_by_game", "router"]
+__all__ = ["ReportCache", "router"]

@@ -11,11 +11,12 @@
   over, its last frames and ``event: end``. ``?after=N`` (or ``Last-Event-ID``) skips the
   frames a client has.
 
-Who may see what, and when, is :mod:`arena.app.visibility`'s one rule (the web is public: it
-asks it as anyone but the operator). In short: nothing at all of a *finished* match (page,
-replay in any view, live feed, its seats' fault reasons) while another seat rotation of its
-deal (a match dealing the same cards) is unfinished, since even its public events show
-that deal's cards; the public view only of a pending or running match.
+Who may see what, and when, is :mod:`arena.app.visibility`'s one rule, applied by
+:mod:`arena.app.matches` (the web is public: it asks as anyone but the operator). In
+short: nothing at all of a *finished* match (page, replay in any view, live feed, its seats'
+fault reasons) while another seat rotation of its deal (a match dealing the same cards) is
+unfinished, since even its public events show that deal's cards; the public view only of a
+pending or running match.
 
 The live feeds share one reader per match (:mod:`arena.app.live`: it polls the match's
 status and the size of its running log, and builds the new public frames once for every
@@ -43,15 +44,15 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from arena.app import visibility
+from arena.app import matches
 from arena.app.live import PENDING_LIMIT_S, Feed, FeedRefused, LiveFeeds, Snapshot
+from arena.app.matches import ShownMatch
+from arena.app.records import MatchInfo, MatchStatus, Store, StoreError
 from arena.app.visibility import Refusal, Sight
 from arena.games import get_game
 from arena.match.replay import ReplayError, read_log
-from arena.storage.store import MatchInfo, MatchStatus, Store, StoreError
 from leaderboard.documents import JSON_VERSION, match_json
-from leaderboard.web.app import TEMPLATES, store_of
-from leaderboard.web.common import error_response
+from leaderboard.web.common import TEMPLATES, error_response, store_of
 from leaderboard.web.frames import VIEW_HELP, View, ViewError, frames, private_fields
 
 router = APIRouter()
@@ -155,8 +156,8 @@ def _said(refused: Refusal) -> str:
 
 def refusal(store: Store, match: MatchInfo, view: View) -> str | None:
     """Why ``view`` of ``match`` is not shown on the web (None: it is):
-    :func:`arena.app.visibility.refusal`, for anyone."""
-    refused = visibility.refusal(store, match, _sight(view))
+    :func:`arena.app.matches.shown`, for anyone."""
+    refused = matches.shown(store, match, _sight(view)).refusal
     return None if refused is None else _said(refused)
 
 
@@ -165,6 +166,17 @@ def _view(match: MatchInfo, text: str) -> View:
         return View.parse(text, len(match.seats))
     except ViewError as error:
         raise HTTPException(400, str(error)) from None
+
+
+def _shown(store: Store, match_id: int, view: str) -> tuple[ShownMatch, View]:
+    """The match, the view asked for (a 400 if it is none of the match's) and what of the
+    match is shown (a 403 if that view is not)."""
+    match = store.get_match(match_id)
+    chosen = _view(match, view)
+    found = matches.shown(store, match, _sight(chosen))
+    if found.refusal is not None:
+        raise HTTPException(403, _said(found.refusal))
+    return found, chosen
 
 
 def replay_frames(request: Request, match: MatchInfo, view: View) -> Built:
@@ -177,16 +189,14 @@ def replay_frames(request: Request, match: MatchInfo, view: View) -> Built:
             built = build(match, match.log, view, final=True)
             cache.put(key, built)
         return built
-    if match.status is not MatchStatus.RUNNING:
-        return Built((), final=match.status is not MatchStatus.PENDING)
+    log = matches.match_log(store, match)
+    if log.data is None:
+        return Built((), final=log.final)
     assert not view.private
-    data = store.live_log(match.id)
-    if data is None:
-        return Built((), final=False)
-    key = (match.id, view.name, len(data))
+    key = (match.id, view.name, len(log.data))
     built = cache.get(key)
     if built is None:
-        built = build(match, data, view, final=False)
+        built = build(match, log.data, view, final=False)
         cache.put(key, built)
     return built
 
@@ -210,12 +220,8 @@ def replay_document(match: MatchInfo, view: View, built: Built, players: int) ->
 @router.get("/api/matches/{match_id}/replay", tags=["matches"],
             summary="A match step by step from one view: the table, the events, the decisions")
 def api_replay(request: Request, match_id: int, view: str = ViewQuery) -> Response:
-    store = store_of(request)
-    match = store.get_match(match_id)
-    chosen = _view(match, view)
-    refused = refusal(store, match, chosen)
-    if refused is not None:
-        raise HTTPException(403, refused)
+    found, chosen = _shown(store_of(request), match_id, view)
+    match = found.match
     built = replay_frames(request, match, chosen)
     return Response(replay_document(match, chosen, built, len(match.seats)),
                     media_type="application/json",
@@ -224,13 +230,9 @@ def api_replay(request: Request, match_id: int, view: str = ViewQuery) -> Respon
 
 @router.get("/matches/{match_id}", include_in_schema=False)
 def page_match(request: Request, match_id: int, view: str = ViewQuery) -> Response:
-    store = store_of(request)
-    match = store.get_match(match_id)
-    chosen = _view(match, view)
-    refused = refusal(store, match, chosen)
-    if refused is not None:
-        raise HTTPException(403, refused)
-    private_refused = refusal(store, match, View(full=True))  # the other views it offers
+    found, chosen = _shown(store_of(request), match_id, view)
+    match = found.match
+    private_refused = None if found.private_refusal is None else _said(found.private_refusal)
     game = get_game(match.game)
     views = [("public", "public view")] + [
         (f"seat:{s.seat}", f"seat {s.seat}: {s.bot}") for s in match.seats] + [("full", "full deal")]
@@ -329,8 +331,7 @@ async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
                 snapshot = update.snapshot
                 match, built = update.value
                 if snapshot.over:
-                    refused = visibility.may_show(match.id, match.status, Sight.PUBLIC,
-                                                  operator=False, in_play=snapshot.in_play)
+                    refused = matches.feed_refusal(snapshot)
                     if refused is not None:  # its last frames show the cards of a deal in play
                         yield _end(str(match.status), sent, reason=refused.text)
                         return

@@ -22,7 +22,7 @@ from typing import Any
 
 import uvicorn
 
-from arena.storage.store import Store
+from arena.app.records import Store
 from leaderboard.web.app import create_app
 
 GAME = "king"

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from arena.app.records import Store
 from arena.net.doors import (
     ACCEPT_BATCH,
     Door,
@@ -29,7 +30,6 @@ from arena.net.doors import (
     descriptor_budget,
     listening_socket,
 )
-from arena.storage.store import Store
 from leaderboard.web.app import create_app
 
 
