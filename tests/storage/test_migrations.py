@@ -394,14 +394,18 @@ def _old_ratings(now: bool = False) -> tuple[Lines, History]:
     two distinct bots: nothing. (The old store ordered tied bots by id instead: its last
     digits differed, which matters not here, where the upgrade must keep whatever is stored
     and a rebuild must give what the store computes now.) ``now``: as the store counts a win
-    now, a seat that ranked 1 without a fault (the old store counted a faulted one too)."""
+    now, a seat that ranked 1 without a fault (the old store counted a faulted one too), and
+    a bot whose seats all faulted rated against the seats that did not fault alone (the old
+    store rated faulted seats as tied)."""
     lines: Lines = {}
     history: History = []
     finished = sorted((m for m in MATCHES if m[5] is not None), key=lambda m: m[5] or 0)
     for match_id, _t, _i, _s, _status, seq, _log, seats in finished:
         assert seq is not None
         priors = {b: (lines[b, GAME][0], lines[b, GAME][1]) for b, *_ in seats if (b, GAME) in lines}
-        new = rt.rate(priors, [(b, rank or 0) for b, _score, rank, _f in seats], tie_key=match_id)
+        faulted = [i for i, (*_, fault) in enumerate(seats) if now and fault]
+        new = rt.rate(priors, [(b, rank or 0) for b, _score, rank, _f in seats], tie_key=match_id,
+                      faulted=faulted)
         for bot, (mu, sigma) in new.items():
             line = lines.setdefault((bot, GAME), [0.0, 0.0, 0, 0, 0])
             line[0], line[1] = mu, sigma
@@ -630,9 +634,9 @@ def test_upgrading_a_database_of_the_old_arena_loses_nothing(url: str) -> None:
 
     assert rated() == (lines, sorted(history, key=lambda p: (p[5], p[0])))  # exact floats
     assert store.rebuild_ratings() == sum(m[5] is not None for m in MATCHES)
-    recounted, _ = _old_ratings(now=True)  # match 4's faulted first place is no win now
+    recounted, history_now = _old_ratings(now=True)  # match 4's faulted first place: no win
     assert recounted != lines
-    assert rated() == (recounted, sorted(history, key=lambda p: (p[5], p[0])))
+    assert rated() == (recounted, sorted(history_now, key=lambda p: (p[5], p[0])))
 
     # and the store carries on from there: the interrupted tournament resumes
     todo = store.claim_unfinished(2)
