@@ -36,7 +36,7 @@ CaOption = Annotated[str | None, typer.Option(
 @contextlib.contextmanager
 def remote(arena: str | None, token: str | None, tls_ca: str | None) -> Iterator[ArenaClient]:
     """A client of the server at ``arena`` for the body; a refusal from it (or no answer)
-    ends the command with its one line and exit code 1."""
+    ends the command with its one line and its kind's exit code."""
     from arena.service.client import ArenaClient, RemoteError
 
     assert arena is not None
@@ -48,10 +48,10 @@ def remote(arena: str | None, token: str | None, tls_ca: str | None) -> Iterator
     try:
         with ArenaClient(arena, token, tls_ca) as client:
             yield client
-    except RemoteError as err:
+    except RemoteError as err:  # an ArenaError: main() says its one line
         if err.log:
             from arena.cli.app import console
 
             console.print(err.log, highlight=False, markup=False, soft_wrap=True)
-        raise Failure(str(err)) from None
+        raise
 

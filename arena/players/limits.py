@@ -42,6 +42,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from arena.errors import ArenaError
+
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py")
 """The launcher's file, run as a script (:mod:`arena.players.launcher`)."""
 UNLIMITED_WORDS = ("unlimited", "none", "off")
@@ -55,7 +57,7 @@ FLAGS = {"--bot-memory": "memory_mb", "--bot-cpu-seconds": "cpu_seconds",
 """The command line's flag of each limit."""
 
 
-class LimitError(ValueError):
+class LimitError(ArenaError, ValueError):
     """A resource limit given by the user is not usable."""
 
 

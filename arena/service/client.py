@@ -22,6 +22,7 @@ import grpc
 
 from arena.app import watch
 from arena.app.watch import WatchUpdate
+from arena.errors import ArenaError, ErrorKind, kind_of_status
 from arena.players import builds, submissions
 from arena.service.operator import BUILD_LOG_KEY, CHUNK_BYTES
 from arena.storage.store import BotInfo, LeaderboardRow
@@ -35,12 +36,15 @@ TIMEOUT_S = 60.0
 SUBMIT_TIMEOUT_S = builds.BUILD_TIMEOUT_S + 120.0
 
 
-class RemoteError(Exception):
-    """The server refused a call, or could not be reached; one line. ``log``: the end of a
-    failed build's log, when the server sent it."""
+class RemoteError(ArenaError):
+    """The server refused a call, or could not be reached; one line, and the kind of the
+    server's status (:mod:`arena.errors`). ``log``: the end of a failed build's log, when the
+    server sent it."""
+
+    kind = ErrorKind.UNAVAILABLE
 
     def __init__(self, message: str, code: grpc.StatusCode | None = None, log: str = "") -> None:
-        super().__init__(message)
+        super().__init__(message, kind=None if code is None else kind_of_status(code.name))
         self.code = code
         self.log = log
 

@@ -24,20 +24,18 @@ from arena.app import visibility
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, Snapshot
 from arena.app.visibility import Refusal, Sight
 from arena.app.watch import public_events
+from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
 from arena.games.base import GameError
 from arena.match.replay import read_log, view
-from arena.net.tls import TlsError
 from arena.players import builds, submissions
-from arena.players.limits import LimitError, ResourceLimits, parse_count, parse_cpus, parse_memory
+from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
 from arena.players.process import log_name
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.storage.store import (
     BotInfo,
-    DatabaseGone,
     MatchInfo,
     MatchStatus,
-    NotAllowedError,
     NotFoundError,
     Store,
     StoreError,
@@ -95,34 +93,17 @@ BUILD_LOG_KEY = "arena-build-log-bin"
 end of pip's log."""
 
 
-class _Refused(Exception):
-    """A request refused with a status code and one line."""
-
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+def _refused(kind: ErrorKind, message: str) -> ArenaError:
+    """A request refused: one line, and its kind (its status code: :mod:`arena.errors`)."""
+    return ArenaError(message, kind=kind)
 
 
 def _status(err: Exception) -> grpc.StatusCode:
-    """The status code of a domain error (the message is its one line)."""
-    if isinstance(err, _Refused):
-        return err.code
-    if isinstance(err, NotFoundError):
-        return grpc.StatusCode.NOT_FOUND
-    if isinstance(err, NotAllowedError):
-        return grpc.StatusCode.PERMISSION_DENIED
-    if isinstance(err, DatabaseGone):
-        return grpc.StatusCode.UNAVAILABLE
-    if isinstance(err, (submissions.SubmissionError, GameError, TournamentError, LimitError,
-                        TlsError)):
-        return grpc.StatusCode.INVALID_ARGUMENT
-    if isinstance(err, StoreError):
-        return grpc.StatusCode.FAILED_PRECONDITION
+    """The status code of an error: a domain error's kind's (:mod:`arena.errors`), else
+    INTERNAL."""
+    if isinstance(err, ArenaError):
+        return grpc.StatusCode[err.kind.grpc_status]
     return grpc.StatusCode.INTERNAL
-
-
-DOMAIN_ERRORS = (_Refused, StoreError, submissions.SubmissionError, GameError, TournamentError,
-                 LimitError, TlsError)
 
 
 async def _abort(context: Context, err: Exception) -> NoReturn:
@@ -137,10 +118,7 @@ async def _read(context: Context, read: Callable[[], T]) -> T:
     try:
         return await asyncio.to_thread(read)
     except StoreError as err:
-        code = grpc.StatusCode.NOT_FOUND if isinstance(err, NotFoundError) \
-            else grpc.StatusCode.UNAVAILABLE
-        await context.abort(code, str(err))
-        raise  # abort raises; this line only reassures the type checker
+        await _abort(context, err)
 
 
 async def _who(context: Context) -> Caller:
@@ -156,33 +134,30 @@ async def _who(context: Context) -> Caller:
 
 def _text(value: str, what: str, limit: int = MAX_TEXT) -> str:
     if len(value) > limit:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+        raise _refused(ErrorKind.BAD_REQUEST,
                        f"{what} is {len(value)} characters long; at most {limit}")
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, f"{what} holds a control character")
+        raise _refused(ErrorKind.BAD_REQUEST, f"{what} holds a control character")
     return value
 
 
 def _name(text: str, what: str) -> str:
     """A bot's name, version or label, as the store allows them; INVALID_ARGUMENT if not."""
-    try:
-        check_bot_name(text, what)
-    except StoreError as err:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
+    check_bot_name(text, what)
     return text
 
 
 def _names(values: Any, what: str) -> list[str]:
     names = list(values)
     if len(names) > MAX_NAMES:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+        raise _refused(ErrorKind.BAD_REQUEST,
                        f"{len(names)} {what}; at most {MAX_NAMES}")
     return [_text(name, what) for name in names]
 
 
 def _id(value: int, what: str) -> int:
     if value <= 0:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, f"{what} must be a positive id, not {value}")
+        raise _refused(ErrorKind.BAD_REQUEST, f"{what} must be a positive id, not {value}")
     return value
 
 
@@ -191,7 +166,7 @@ def _clock(request: Any, name: str, default: float, flag: str) -> float:
         return default
     value = float(getattr(request, name))
     if not math.isfinite(value) or value < 0 or value > MAX_CLOCK_S:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+        raise _refused(ErrorKind.BAD_REQUEST,
                        f"{flag} must be a number of seconds from 0 to {MAX_CLOCK_S:g}, not {value:g}")
     return value
 
@@ -213,7 +188,7 @@ def _schedule_bound(plan: Plan, bots: int, field: int, players: int, repetitions
 def _settings(request: pb.CreateTournamentRequest) -> RunSettings:
     parallel = request.parallel if request.HasField("parallel") else 2
     if not 1 <= parallel <= 256:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+        raise _refused(ErrorKind.BAD_REQUEST,
                        f"parallel must be from 1 to 256, not {parallel}")
     limits = ResourceLimits(
         memory_mb=_limit(request.bot_memory, "2048MB", parse_memory),
@@ -322,7 +297,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                     submission = await asyncio.to_thread(submissions.read_archive, data,
                                                          list(all_games()))
                 return await self._submit(who, label, submission, context)
-            except DOMAIN_ERRORS as err:
+            except ArenaError as err:
                 await _abort(context, err)
         finally:
             if author is not None and author not in self._building:  # else: when it ends
@@ -339,16 +314,16 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                     _name(label, "label")
                 first = False
             elif request.label:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                "the label goes in the first message only")
             size += len(request.data)
             if size > submissions.MAX_ARCHIVE_BYTES:  # refused now: the rest is never read
-                raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                raise _refused(ErrorKind.BUSY,
                                f"the archive is over {submissions.MAX_ARCHIVE_BYTES:,} bytes; an "
                                f"archive may hold at most {submissions.MAX_ARCHIVE_BYTES:,}")
             chunks.append(request.data)
         if size == 0:
-            raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+            raise _refused(ErrorKind.BAD_REQUEST,
                            "no archive came: send a .zip or .tar.gz of the bot's folder")
         return label, b"".join(chunks)
 
@@ -420,14 +395,14 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                 _name(version, "bot version")
             limit = request.max_bytes or LOG_BYTES
             if limit > MAX_LOG_BYTES:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                f"max_bytes may be at most {MAX_LOG_BYTES:,}, not {limit:,}")
             bot = self.store.get_bot(name, version)
             if not may_read_log(who, bot.author_id):
-                raise _Refused(grpc.StatusCode.PERMISSION_DENIED,
+                raise _refused(ErrorKind.NOT_ALLOWED,
                                f"the log of {bot.label} is for its author and the operator only: "
                                f"{who} may read the logs of their own bots")
-        except DOMAIN_ERRORS as err:
+        except ArenaError as err:
             await _abort(context, err)
         files = await asyncio.to_thread(self._log_files, bot.label, limit)
         return pb.ReadBotLogResponse(bot=bot.label, files=files)
@@ -479,7 +454,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                             context: Context) -> pb.TournamentReport:
         try:
             tournament_id = _id(request.tournament_id, "tournament_id")
-        except _Refused as err:
+        except ArenaError as err:
             await _abort(context, err)
 
         def report() -> tuple[TournamentInfo, dict[str, Any], int]:
@@ -502,9 +477,9 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             bots = _names(request.bots, "bots")
             field = _names(request.field, "field bots")
             if not bots:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "name the bots: at least one")
+                raise _refused(ErrorKind.BAD_REQUEST, "name the bots: at least one")
             if len(request.options) > MAX_NAMES:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                f"{len(request.options)} options; at most {MAX_NAMES}")
             options = {_text(k, "an option's name", 64): _text(v, "an option's value", 64)
                        for k, v in request.options.items()}
@@ -513,11 +488,11 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                 raise TournamentError(f"the format must be one of {', '.join(KINDS)}, not {kind!r}")
             repetitions = request.repetitions if request.HasField("repetitions") else 1
             if not 1 <= repetitions <= 10_000:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                f"repetitions must be from 1 to 10,000, not {repetitions}")
             sets = request.sets if request.HasField("sets") else None
             if sets is not None and not 1 <= sets <= 100_000:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                f"sets must be from 1 to 100,000, not {sets}")
             sprt = _text(request.sprt, "sprt", 100)
             plan = Plan(kind=kind, field=field, sets=sets,
@@ -528,20 +503,20 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                 f"{game.max_players} players, not {players}")
             bound = _schedule_bound(plan, len(bots), len(field), players, repetitions, sets)
             if bound > MAX_MATCHES:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                f"that tournament could have up to {bound:,} matches; the server "
                                f"queues at most {MAX_MATCHES:,}: fewer bots or repetitions")
             deals = _text(request.deals, "deals", 32) or None
             settings = _settings(request)
             seed = request.seed if request.HasField("seed") else None
             if seed is not None and seed >= 2**63:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "the seed must be below 2**63")
+                raise _refused(ErrorKind.BAD_REQUEST, "the seed must be below 2**63")
             said: list[str] = []
             tournament_id = await asyncio.to_thread(
                 create_tournament, self.store, game.name, bots, players, repetitions, seed,
                 options, settings, deals, request.deals_from_seed, said.append, plan, True)
             info = self.store.get_tournament(tournament_id)
-        except DOMAIN_ERRORS as err:
+        except ArenaError as err:
             await _abort(context, err)
         if said:
             context.set_trailing_metadata(tuple(("arena-warning", text.encode("ascii", "replace")
@@ -560,7 +535,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                 voided = await self.scheduler.cancel_tournament(tournament_id)
             else:
                 voided = self.store.cancel_tournament(tournament_id)
-        except DOMAIN_ERRORS as err:
+        except ArenaError as err:
             await _abort(context, err)
         return pb.CancelTournamentResponse(voided=voided)
 
@@ -658,7 +633,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         try:
             game = get_game(_text(request.game, "the game", 64)).name if request.game else None
             pool = _text(request.pool, "the pool", 200) or None
-        except DOMAIN_ERRORS as err:
+        except ArenaError as err:
             await _abort(context, err)
         if request.tournament_id:
             def of_tournament() -> list[Any]:

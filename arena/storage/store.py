@@ -70,6 +70,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, create_engine, delete, func, select
 
 from arena import rating
+from arena.errors import ArenaError, ErrorKind
 from arena.games import base_game, pool_of
 from arena.match.faults import Fault
 from arena.rating.figures import count_head_to_head, count_pairs
@@ -113,16 +114,23 @@ _PG_RATINGS_LOCK = 0x6172656E61  # "arena": advisory lock id serializing rating 
 # (and schema upgrades: every write transaction takes it)
 
 
-class StoreError(Exception):
-    """A storage operation failed; the message is one line and says why."""
+class StoreError(ArenaError):
+    """A storage operation failed; the message is one line and says why. Unless raised with
+    another kind (a name taken, a bad value), the database could not be used."""
+
+    kind = ErrorKind.UNAVAILABLE
 
 
 class NotFoundError(StoreError):
     """No bot, tournament or match has the id, name or token asked for."""
 
+    kind = ErrorKind.NOT_FOUND
+
 
 class NotAllowedError(StoreError):
     """The change asked for is not the asker's to make (another author's bot name)."""
+
+    kind = ErrorKind.NOT_ALLOWED
 
 
 BOT_NAME = re.compile(r"[A-Za-z0-9._-]{1,64}")
@@ -134,7 +142,8 @@ def check_bot_name(text: str, what: str = "bot name") -> None:
     """A :class:`StoreError` unless ``text`` matches :data:`BOT_NAME`."""
     if BOT_NAME.fullmatch(text) is None:
         shown = repr(text[:40]) + (f"... ({len(text)} characters)" if len(text) > 40 else "")
-        raise StoreError(f"bad {what} {shown}: use 1 to 64 letters, digits, '.', '_' or '-'")
+        raise StoreError(f"bad {what} {shown}: use 1 to 64 letters, digits, '.', '_' or '-'",
+                         kind=ErrorKind.BAD_REQUEST)
 
 
 class DatabaseGone(StoreError):
@@ -550,7 +559,8 @@ class Store:
         except StoreError:
             raise
         except sa_exc.IntegrityError as error:
-            raise StoreError(f"cannot {doing}: conflicting data ({_one_line(error)})") from None
+            raise StoreError(f"cannot {doing}: conflicting data ({_one_line(error)})",
+                             kind=ErrorKind.CONFLICT) from None
         except sa_exc.SQLAlchemyError as error:
             text = _one_line(error)
             if isinstance(error, sa_exc.OperationalError) and "disk I/O error" in text:
@@ -652,7 +662,7 @@ class Store:
             existing = s.exec(select(Bot).where(Bot.name == name, Bot.version == version)).first()
             if existing is not None:
                 hint = " (it was removed; register a new version)" if existing.removed else ""
-                raise StoreError(f"bot {name}@{version} already exists{hint}")
+                raise StoreError(f"bot {name}@{version} already exists{hint}", kind=ErrorKind.CONFLICT)
             bot = Bot(
                 name=name, version=version, command=command, token_hash=token_hash,
                 folder=folder, created_at=now(),
@@ -685,7 +695,7 @@ class Store:
                 what = f"code {taken.content_hash[:12]}" if taken.content_hash else \
                     "a bot registered with a command"
                 raise StoreError(f"{name}@{version} already names {what}; a version's label "
-                                 "never moves to other code: give another --label")
+                                 "never moves to other code: give another --label", kind=ErrorKind.CONFLICT)
             if s.get(BotArchive, code.sha256) is None:
                 s.add(BotArchive(sha256=code.sha256, data=code.archive, files=code.files,
                                  size=code.size, created_at=now()))
@@ -740,7 +750,7 @@ class Store:
             if bot is None:
                 raise NotFoundError(f"no bot with id {bot_id}")
             if bot.token_hash is None:
-                raise StoreError(f"bot {bot.name}@{bot.version} is not a remote bot")
+                raise StoreError(f"bot {bot.name}@{bot.version} is not a remote bot", kind=ErrorKind.CONFLICT)
             return bot.token_hash
 
     def set_bot_token_hash(self, name: str, version: str | None, token_hash: str) -> BotInfo:
@@ -751,7 +761,7 @@ class Store:
                 raise NotFoundError(f"bot {bot.name}@{bot.version} was removed")
             if bot.token_hash is None:
                 raise StoreError(f"bot {bot.name}@{bot.version} is managed, not remote: the arena "
-                                 "gives it a fresh token each time it starts it")
+                                 "gives it a fresh token each time it starts it", kind=ErrorKind.CONFLICT)
             bot.token_hash = token_hash
             s.add(bot)
             s.flush()
@@ -778,7 +788,7 @@ class Store:
         with self._writing("add an author") as s:
             if s.exec(select(Author).where(Author.name == name)).first() is not None:
                 raise StoreError(f"author {name} already exists (`arena author token {name}` "
-                                 "issues a new token)")
+                                 "issues a new token)", kind=ErrorKind.CONFLICT)
             author = Author(name=name, token_hash=token_hash, created_at=now())
             s.add(author)
             s.flush()
@@ -849,13 +859,12 @@ class Store:
         schedule = list(schedule)
         indices = [m.index for m in schedule]
         if len(set(indices)) != len(indices):
-            raise StoreError("a schedule must not repeat a match index")
+            raise StoreError("a schedule must not repeat a match index", kind=ErrorKind.BAD_REQUEST)
         for m in schedule:
             if len(m.seat_bot_ids) != players:
                 raise StoreError(
                     f"match {m.index} of the schedule has {len(m.seat_bot_ids)} seats, "
-                    f"not {players}"
-                )
+                    f"not {players}", kind=ErrorKind.BAD_REQUEST)
         options = dict(options)
         with self._writing("create a tournament") as s:
             _check_bots(s, set(bot_ids) | {b for m in schedule for b in m.seat_bot_ids})
@@ -975,7 +984,7 @@ class Store:
                 yield
         except Busy:
             raise StoreError(f"tournament {tournament_id} is being run by another process "
-                             "already") from None
+                             "already", kind=ErrorKind.CONFLICT) from None
 
     def _tournament_info(self, s: Session, t: Tournament) -> TournamentInfo:
         return self._tournament_infos(s, [t])[0]
@@ -1102,7 +1111,7 @@ class Store:
                 yield
         except Busy:
             raise StoreError(f"cannot {doing} tournament {tournament_id}: it is running; stop "
-                             "its run first (Ctrl-C or SIGTERM)") from None
+                             "its run first (Ctrl-C or SIGTERM)", kind=ErrorKind.CONFLICT) from None
 
     def finish_match(self, match_id: int, result: MatchResult) -> bool:
         """Store a match's result and move the ratings, in one transaction.
@@ -1125,8 +1134,7 @@ class Store:
                 raise StoreError(
                     f"match {match_id} has {n} seats but the result has "
                     f"{len(result.scores)} scores, {len(result.ranks)} ranks, "
-                    f"{len(result.faults)} faults"
-                )
+                    f"{len(result.faults)} faults", kind=ErrorKind.BAD_REQUEST)
             if any(rank < 1 for rank in result.ranks):
                 raise ValueError(f"ranks must be 1 or more, not {list(result.ranks)}")
             faults = [_member(Fault, fault, "fault") for fault in result.faults]
@@ -1142,7 +1150,7 @@ class Store:
             reasons = result.reasons or ("",) * n
             if len(peers) != n or len(reasons) != n:
                 raise StoreError(f"match {match_id} has {n} seats but the result has "
-                                 f"{len(peers)} peers and {len(reasons)} reasons")
+                                 f"{len(peers)} peers and {len(reasons)} reasons", kind=ErrorKind.BAD_REQUEST)
             for seat, score, rank, fault, peer, reason in zip(
                 seats, result.scores, result.ranks, faults, peers, reasons, strict=True
             ):
@@ -1948,12 +1956,13 @@ def _member(enum: type[_Choice], value: _Choice | str, what: str) -> _Choice:
         return enum(value)
     except ValueError:
         choices = ", ".join(repr(member.value) for member in enum)
-        raise StoreError(f"bad {what} {value!r} (one of {choices})") from None
+        raise StoreError(f"bad {what} {value!r} (one of {choices})", kind=ErrorKind.BAD_REQUEST) from None
 
 
 def _seed_text(seed: int) -> str:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**64 - 1:
-        raise StoreError(f"a seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+        raise StoreError(f"a seed must be a whole number from 0 to 2**64 - 1, not {seed!r}",
+                         kind=ErrorKind.BAD_REQUEST)
     return str(seed)
 
 
@@ -2012,7 +2021,7 @@ def _claim(s: Session, name: str, author_id: int | None, *, adding: bool) -> int
     reads like (folds as) a name someone else owns; an author may never take a bundled
     bot's name or a look-alike of it, the operator registers those freely."""
     if not names.fold(name):
-        raise StoreError(f"bad bot name {name!r}: it needs a letter or a digit")
+        raise StoreError(f"bad bot name {name!r}: it needs a letter or a digit", kind=ErrorKind.BAD_REQUEST)
     if author_id is not None and (kept := names.reserved(name)) is not None:
         like = "" if kept == name else f" (it reads like {kept})"
         raise NotAllowedError(f"the bot name {name} is kept for the bundled bots{like}: "
