@@ -23,7 +23,6 @@ from arena.cli.tournaments import (
     parse_options,
 )
 from arena.games import get_game
-from arena.players.limits import ResourceLimits
 from arena.storage.store import Store, StoreError
 from arena.tournament.ladder import (
     LadderRules,
@@ -34,7 +33,7 @@ from arena.tournament.ladder import (
     run_ladder,
 )
 from arena.tournament.run import check_executor
-from arena.tournament.settings import RunSettings
+from arena.tournament.settings import DEFAULTS, RunSettings
 
 ladder_app = typer.Typer(help="A game's ladder: matches among the newest version of every bot "
                          "entered, for as long as it runs.", no_args_is_help=True)
@@ -48,10 +47,11 @@ def ladder_start(
         "--bot", "-b", help="Enter a bot registered with a command (its newest version); "
         "submitted bots whose manifest names the game are entered by themselves.")] = None,
     players: PlayersOption = None,
-    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
+    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = \
+        DEFAULTS.parallel,
     option: GameOptionsOption = None,
-    move_timeout: MoveTimeoutOption = 10.0,
-    start_timeout: StartTimeoutOption = 30.0,
+    move_timeout: MoveTimeoutOption = DEFAULTS.move_timeout_s,
+    start_timeout: StartTimeoutOption = DEFAULTS.start_timeout_s,
     matches: Annotated[int | None, typer.Option(
         min=1, help="Stop after this many matches (default: run until Ctrl-C or SIGTERM).")]
     = None,
@@ -64,7 +64,7 @@ def ladder_start(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play the game's ladder until stopped; start it (or go on with it where it stopped)."""
-    settings = RunSettings(parallel, move_timeout, start_timeout, limits=ResourceLimits(),
+    settings = RunSettings(parallel, move_timeout, start_timeout,
                            sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
     store = open_store(db)
     name = get_game(game).name

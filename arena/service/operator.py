@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
-from arena.app import visibility
+from arena.app import tournaments, visibility
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, Snapshot
+from arena.app.tournaments import TournamentRequest
 from arena.app.visibility import Refusal, Sight
 from arena.app.watch import public_events
 from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
-from arena.games.base import GameError
 from arena.match.replay import read_log, view
 from arena.players import builds, submissions
-from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
+from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts
 from arena.players.process import log_name
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.storage.store import (
@@ -43,14 +43,12 @@ from arena.storage.store import (
     TournamentInfo,
     check_bot_name,
 )
-from arena.tournament import Plan, RunSettings, TournamentError, create_tournament
+from arena.tournament import Plan
 from arena.tournament.formats import (
     GAUNTLET,
-    KINDS,
     ROUND_ROBIN,
     VERSUS,
     Format,
-    parse_sprt,
     sprt_summary,
 )
 from arena.tournament.scheduler import Scheduler
@@ -161,18 +159,11 @@ def _id(value: int, what: str) -> int:
     return value
 
 
-def _clock(request: Any, name: str, default: float, flag: str) -> float:
-    if not request.HasField(name):
-        return default
-    value = float(getattr(request, name))
-    if not math.isfinite(value) or value < 0 or value > MAX_CLOCK_S:
+def _clock(value: float, flag: str) -> float:
+    if not value <= MAX_CLOCK_S:  # a NaN too
         raise _refused(ErrorKind.BAD_REQUEST,
                        f"{flag} must be a number of seconds from 0 to {MAX_CLOCK_S:g}, not {value:g}")
     return value
-
-
-def _limit(text: str, default: str, parse: Callable[[str], Any]) -> Any:
-    return parse(_text(text, "a bot limit", 32) or default)
 
 
 def _schedule_bound(plan: Plan, bots: int, field: int, players: int, repetitions: int,
@@ -185,24 +176,46 @@ def _schedule_bound(plan: Plan, bots: int, field: int, players: int, repetitions
     return math.comb(bots + players - 1, players) * players * repetitions
 
 
-def _settings(request: pb.CreateTournamentRequest) -> RunSettings:
-    parallel = request.parallel if request.HasField("parallel") else 2
-    if not 1 <= parallel <= 256:
+def _tournament_request(request: pb.CreateTournamentRequest) -> TournamentRequest:
+    """The request decoded, within the server's caps (every field is hostile); a field not
+    sent keeps :class:`TournamentRequest`'s default. Everything else is checked once, where
+    ``arena tournament create`` has it checked: :mod:`arena.tournament.setup`."""
+    bots = _names(request.bots, "bots")
+    if not bots:
+        raise _refused(ErrorKind.BAD_REQUEST, "name the bots: at least one")
+    if len(request.options) > MAX_NAMES:
         raise _refused(ErrorKind.BAD_REQUEST,
-                       f"parallel must be from 1 to 256, not {parallel}")
-    limits = ResourceLimits(
-        memory_mb=_limit(request.bot_memory, "2048MB", parse_memory),
-        cpu_seconds=_limit(request.bot_cpu_seconds, "unlimited",
-                           lambda t: parse_count("--bot-cpu-seconds", t)),
-        processes=_limit(request.bot_processes, "256", lambda t: parse_count("--bot-processes", t)),
-        open_files=_limit(request.bot_open_files, "256",
-                          lambda t: parse_count("--bot-open-files", t)),
-        cpus=_limit(request.bot_cpus, "1", parse_cpus))
-    return RunSettings(parallel, _clock(request, "move_timeout_s", 10.0, "move_timeout_s"),
-                       _clock(request, "start_timeout_s", 30.0, "start_timeout_s"),
-                       _clock(request, "time_bank_s", 0.0, "time_bank_s"),
-                       event_delay_s=_clock(request, "event_delay_s", 0.2, "event_delay_s"),
-                       limits=limits)
+                       f"{len(request.options)} options; at most {MAX_NAMES}")
+    sent: dict[str, Any] = {name: getattr(request, name) for name in (
+        "players", "repetitions", "sets", "seed", "parallel", "move_timeout_s",
+        "start_timeout_s", "time_bank_s", "event_delay_s") if request.HasField(name)}
+    if not 1 <= sent.get("parallel", 1) <= 256:
+        raise _refused(ErrorKind.BAD_REQUEST,
+                       f"parallel must be from 1 to 256, not {request.parallel}")
+    if not 1 <= sent.get("repetitions", 1) <= 10_000:
+        raise _refused(ErrorKind.BAD_REQUEST,
+                       f"repetitions must be from 1 to 10,000, not {request.repetitions}")
+    if not 1 <= sent.get("sets", 1) <= 100_000:
+        raise _refused(ErrorKind.BAD_REQUEST, f"sets must be from 1 to 100,000, not {request.sets}")
+    if sent.get("seed", 0) >= 2**63:
+        raise _refused(ErrorKind.BAD_REQUEST, "the seed must be below 2**63")
+    for name in ("move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s"):
+        if name in sent:
+            sent[name] = _clock(float(sent[name]), name)
+    defaults = DEFAULT_LIMIT_TEXTS
+    limits = LimitTexts(*(_text(getattr(request, f"bot_{name}"), "a bot limit", 32)
+                          or getattr(defaults, name)
+                          for name in ("memory", "cpu_seconds", "processes", "cpus",
+                                       "open_files")))
+    sprt = _text(request.sprt, "sprt", 100)
+    return TournamentRequest(
+        game=_text(request.game, "the game", 64), bots=bots,
+        field=_names(request.field, "field bots"),
+        options={_text(k, "an option's name", 64): _text(v, "an option's value", 64)
+                 for k, v in request.options.items()},
+        format=_text(request.format, "the format", 32) or ROUND_ROBIN, sprt=sprt or None,
+        deals=_text(request.deals, "deals", 32) or None, deals_from_seed=request.deals_from_seed,
+        limits=limits, **sent)
 
 
 # ---------------------------------------------------------------- encoding
@@ -472,50 +485,21 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                context: Context) -> pb.TournamentInfo:
         """Queue a tournament, checked as ``arena tournament run`` checks one; the scheduler
         is woken to play it."""
+        said: list[str] = []
         try:
-            game = get_game(_text(request.game, "the game", 64))
-            bots = _names(request.bots, "bots")
-            field = _names(request.field, "field bots")
-            if not bots:
-                raise _refused(ErrorKind.BAD_REQUEST, "name the bots: at least one")
-            if len(request.options) > MAX_NAMES:
-                raise _refused(ErrorKind.BAD_REQUEST,
-                               f"{len(request.options)} options; at most {MAX_NAMES}")
-            options = {_text(k, "an option's name", 64): _text(v, "an option's value", 64)
-                       for k, v in request.options.items()}
-            kind = _text(request.format, "the format", 32) or ROUND_ROBIN
-            if kind not in KINDS:
-                raise TournamentError(f"the format must be one of {', '.join(KINDS)}, not {kind!r}")
-            repetitions = request.repetitions if request.HasField("repetitions") else 1
-            if not 1 <= repetitions <= 10_000:
-                raise _refused(ErrorKind.BAD_REQUEST,
-                               f"repetitions must be from 1 to 10,000, not {repetitions}")
-            sets = request.sets if request.HasField("sets") else None
-            if sets is not None and not 1 <= sets <= 100_000:
-                raise _refused(ErrorKind.BAD_REQUEST,
-                               f"sets must be from 1 to 100,000, not {sets}")
-            sprt = _text(request.sprt, "sprt", 100)
-            plan = Plan(kind=kind, field=field, sets=sets,
-                        sprt=parse_sprt(sprt) if sprt else None)
-            players = request.players if request.HasField("players") else game.default_players
-            if not game.min_players <= players <= game.max_players:
-                raise GameError(f"{game.name} is played by {game.min_players} to "
-                                f"{game.max_players} players, not {players}")
-            bound = _schedule_bound(plan, len(bots), len(field), players, repetitions, sets)
+            asked = _tournament_request(request)
+            game = get_game(asked.game)
+            plan = asked.plan()
+            players = asked.players if asked.players is not None else game.default_players
+            game.check_players(players)
+            bound = _schedule_bound(plan, len(asked.bots), len(asked.field), players,
+                                    asked.repetitions, asked.sets)
             if bound > MAX_MATCHES:
                 raise _refused(ErrorKind.BAD_REQUEST,
                                f"that tournament could have up to {bound:,} matches; the server "
                                f"queues at most {MAX_MATCHES:,}: fewer bots or repetitions")
-            deals = _text(request.deals, "deals", 32) or None
-            settings = _settings(request)
-            seed = request.seed if request.HasField("seed") else None
-            if seed is not None and seed >= 2**63:
-                raise _refused(ErrorKind.BAD_REQUEST, "the seed must be below 2**63")
-            said: list[str] = []
-            tournament_id = await asyncio.to_thread(
-                create_tournament, self.store, game.name, bots, players, repetitions, seed,
-                options, settings, deals, request.deals_from_seed, said.append, plan, True)
-            info = self.store.get_tournament(tournament_id)
+            info = await asyncio.to_thread(tournaments.create, self.store, asked,
+                                           notice=said.append, queued=True)
         except ArenaError as err:
             await _abort(context, err)
         if said:
