@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
 from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.remote import ArenaOption, local_only
 from arena.cli.tournaments import (
     ExecutorOption,
     GameOptionsOption,
@@ -62,8 +63,10 @@ def ladder_start(
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Play the game's ladder until stopped; start it (or go on with it where it stopped)."""
+    local_only(arena, "ladder start")
     settings = RunSettings(parallel, move_timeout, start_timeout,
                            sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
     store = open_store(db)
@@ -121,9 +124,11 @@ def ladder_show(
     game: Annotated[str, typer.Argument(help="The game.")],
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """The versions on the game's ladder, their ratings, and why a suspended one plays no
     more."""
+    local_only(arena, "ladder show")
     store = open_store(db, reading=True)
     name = get_game(game).name
     found = find_ladder(store, name)

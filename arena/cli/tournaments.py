@@ -46,7 +46,7 @@ from arena.cli.output import (
     match_json,
     tournament_json,
 )
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.cli.remote import ArenaOption, CaOption, TokenOption, local_only, operations, remote
 from arena.games import get_game
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts, parse_count, parse_cpus, parse_memory
 from arena.rating.stats import SprtState
@@ -204,8 +204,10 @@ def tournament_run(
     tls_key: TlsKeyOption = None,
     wait_for_remote: WaitOption = DEFAULTS.wait_for_remote_s,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Schedule a tournament (a round-robin unless --format says otherwise) and play it."""
+    local_only(arena, "tournament run")
     request = TournamentRequest(
         game=game, bots=bots, players=players, repetitions=repetitions, format=tournament_format,
         field=field or [], sets=sets, sprt=sprt, options=parse_options(option or []), seed=seed,
@@ -399,6 +401,7 @@ def tournament_resume(
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
 
@@ -407,6 +410,7 @@ def tournament_resume(
     when they repeat the saved values. --parallel may change, and so may where
     remote bots connect (--listen, TLS files, --wait-for-remote).
     """
+    local_only(arena, "tournament resume")
     store = open_store(db, reading=True)
     tournament = store.get_tournament(tournament_id)
     repeated = Repeated(game=game, bots=bots, players=players, repetitions=repetitions, seed=seed,
@@ -482,11 +486,13 @@ def tournament_export(
         "--output", metavar="FILE", help="Write to FILE instead of stdout.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Every match of a tournament with its seats, ranks, scores, faults and timing.
 
     No seeds (deals are secret) and no logs (`arena match show ID --json` has a log).
     """
+    local_only(arena, "tournament export")
     if export_format not in ("json", "csv"):
         raise Failure(f"--format must be json or csv, not {export_format!r}")
     target = None if output is None else Path(output)
@@ -526,11 +532,8 @@ def tournament_cancel(
 ) -> None:
     """Void a tournament's unfinished matches; its finished ones keep counting. With --arena
     (the operator's token), the server stops it at once if it is playing it."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            voided = client.cancel_tournament(tournament_id)
-    else:
-        voided = tournaments.cancel(open_store(db, reading=True), tournament_id)
+    with operations(db, arena, token, tls_ca) as where:
+        voided = where.cancel_tournament(tournament_id)
     console.print(f"tournament {tournament_id} cancelled: {voided} unfinished matches void; its "
                   "finished matches still count")
 
@@ -539,9 +542,11 @@ def tournament_cancel(
 def tournament_void(
     tournament_id: TournamentArgument,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Take a tournament out of the ratings: every match of it void (its results stay on
     record), every rating rebuilt without them."""
+    local_only(arena, "tournament void")
     counted = tournaments.void(open_store(db, reading=True), tournament_id)
     console.print(f"tournament {tournament_id} void: its {counted} finished matches no longer "
                   "count; ratings rebuilt")

@@ -13,7 +13,6 @@ import json
 import socket
 import ssl
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import grpc
 
 from arena.app import watch
+from arena.app.bots import LogFile, Submitted
 from arena.app.tournaments import TournamentRequest
 from arena.app.watch import WatchUpdate
 from arena.errors import ArenaError, ErrorKind, kind_of_status
@@ -48,23 +48,6 @@ class RemoteError(ArenaError):
         super().__init__(message, kind=None if code is None else kind_of_status(code.name))
         self.code = code
         self.log = log
-
-
-@dataclass(frozen=True)
-class Submitted:
-    bot: BotInfo
-    author: str
-    new: bool
-    files: int
-    size: int
-    build_s: float | None
-
-
-@dataclass(frozen=True)
-class LogFile:
-    name: str
-    text: str
-    truncated: bool
 
 
 def _when(text: str) -> datetime:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
-from arena.app import tournaments, visibility
+from arena.app import bots, tournaments, visibility
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, Snapshot
 from arena.app.tournaments import TournamentRequest
 from arena.app.visibility import Refusal, Sight
@@ -30,7 +30,6 @@ from arena.games import all_games, get_game
 from arena.match.replay import read_log, view
 from arena.players import builds, submissions
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts
-from arena.players.process import log_name
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.storage.store import (
     BotInfo,
@@ -39,7 +38,6 @@ from arena.storage.store import (
     NotFoundError,
     Store,
     StoreError,
-    SubmittedCode,
     TournamentInfo,
     check_bot_name,
 )
@@ -79,7 +77,7 @@ MAX_WATCHERS = 64
 """WatchMatch streams of authors open at once (the operator's are not counted)."""
 MAX_WATCHES_PER_AUTHOR = 8
 """WatchMatch streams one author may have open at once: one cannot hold every place."""
-LOG_BYTES, MAX_LOG_BYTES = 256 * 1024, 1024 * 1024
+LOG_BYTES, MAX_LOG_BYTES = bots.LOG_BYTES, 1024 * 1024
 """ReadBotLog: the end of each log sent by default, and at most."""
 MAX_MATCHES = 100_000
 """The largest tournament CreateTournament queues."""
@@ -278,7 +276,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                   per_client=MAX_WATCHES_PER_AUTHOR)
 
     def _authors(self) -> dict[int, str]:
-        return {a.id: a.name for a in self.store.list_authors()}
+        return bots.authors_by_id(self.store)
 
     # ---------------------------------------------------------------- bots
 
@@ -345,16 +343,11 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         manifest = submission.manifest
         _name(manifest.name, "bot name")
 
-        def same_code() -> list[BotInfo]:  # a store read: in a worker thread
-            if who.author_id is not None:  # before anything is built: another's name is refused
-                self.store.check_name_free_for(manifest.name, who.author_id)
-            return [b for b in self.store.bots_named([manifest.name])
-                    if b.content_hash == submission.sha256]
-
-        same = await asyncio.to_thread(same_code)
-        if same:
+        # a store read, in a worker thread; another author's name is refused before any build
+        same = await asyncio.to_thread(bots.same_code, self.store, submission, who.author_id)
+        if same is not None:
             authors = await asyncio.to_thread(self._authors)
-            return pb.SubmitBotResponse(bot=_bot_info(same[0], authors), new=False,
+            return pb.SubmitBotResponse(bot=_bot_info(same, authors), new=False,
                                         files=submission.files, size=submission.size)
         try:
             _installed, built_s = await self._install(who.author_id, submission)
@@ -362,10 +355,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
             raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
                 from None
-        bot, new = await asyncio.to_thread(
-            self.store.submit_bot, manifest.name, label, manifest.command, manifest.games,
-            SubmittedCode(submission.sha256, submission.archive, submission.files, submission.size),
-            author_id=who.author_id)
+        bot, new = await asyncio.to_thread(bots.record, self.store, submission, label,
+                                           who.author_id)
         authors = await asyncio.to_thread(self._authors)
         return pb.SubmitBotResponse(bot=_bot_info(bot, authors), new=new,
                                     files=submission.files, size=submission.size,
@@ -417,29 +408,9 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                f"{who} may read the logs of their own bots")
         except ArenaError as err:
             await _abort(context, err)
-        files = await asyncio.to_thread(self._log_files, bot.label, limit)
-        return pb.ReadBotLogResponse(bot=bot.label, files=files)
-
-    def _log_files(self, label: str, limit: int) -> list[pb.BotLogFile]:
-        logs = self.data_dir / "logs"
-        out = []
-        for lane in range(0, 1000):
-            process = label if lane == 0 else f"{label}.lane{lane}"
-            path = logs / log_name(process)
-            try:
-                with path.open("rb") as file:
-                    size = file.seek(0, 2)
-                    file.seek(max(0, size - limit))
-                    data = file.read(limit)
-            except FileNotFoundError:
-                if lane == 0:
-                    continue  # lane 0 has not run yet; a later lane may have
-                break
-            except OSError:
-                break
-            out.append(pb.BotLogFile(name=process, text=data.decode("utf-8", "replace"),
-                                     truncated=size > limit))
-        return out
+        files = await asyncio.to_thread(bots.log_files, self.data_dir, bot.label, limit)
+        return pb.ReadBotLogResponse(bot=bot.label, files=[
+            pb.BotLogFile(name=f.name, text=f.text, truncated=f.truncated) for f in files])
 
     # ---------------------------------------------------------------- tournaments
 
