@@ -25,13 +25,16 @@ from arena.match.protocol import MatchEnd, MatchStart
 from arena.match.referee import MatchSettings, run_match
 from sdk.bot import Bot, Result
 
-MOVE_TIMEOUT_S = 10.0  # a tournament's default
+CLOCKS = MatchSettings()
+"""The referee's clocks by default, which are a tournament's defaults too
+(:data:`arena.tournament.settings.CLOCKS`): written once, in :mod:`arena.match.referee`."""
 
 
 def play_local(game_name: str, bots: Sequence[Bot], seed: int,
                options: Mapping[str, Any] | None = None, *,
-               move_timeout_s: float = MOVE_TIMEOUT_S, time_bank_s: float = 0.0,
-               event_delay_s: float = 0.2) -> Result:
+               move_timeout_s: float = CLOCKS.move_timeout_s,
+               time_bank_s: float = CLOCKS.time_bank_s,
+               event_delay_s: float = CLOCKS.event_delay_s) -> Result:
     """One match of ``game_name`` with ``bots`` in seat order, through the referee.
 
     ``move_timeout_s`` and ``time_bank_s`` are the clocks a tournament would give

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from arena.app.matches import FaultPage, MatchPage, bot_faults, bot_matches
 from arena.app.reports import played
+from arena.errors import ArenaError, ErrorKind
 from arena.games import base_game, get_game, pool_of
 from arena.match.faults import Fault
 from arena.rating.standings import paired_ranks
@@ -127,8 +128,10 @@ def tournament_board(store: Store, tournament_id: int,
 # ---------------------------------------------------------------- comparing bots
 
 
-class SameBot(ValueError):
+class SameBot(ArenaError, ValueError):
     """:func:`compare` was asked to compare a bot version with itself."""
+
+    kind = ErrorKind.BAD_REQUEST
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from arena.app.live import Snapshot
 from arena.app.visibility import Refusal, Sight, hidden_reasons, in_play_of, may_show
+from arena.errors import ArenaError, ErrorKind
 from arena.match.replay import LogLine, read_log, view
 from arena.storage.store import FaultInfo, MatchInfo, MatchStatus, Store
 
@@ -52,16 +53,20 @@ def show_match(store: Store, match_id: int, sight: Sight = Sight.PUBLIC, *,
     return shown(store, store.get_match(match_id), sight, operator=operator)
 
 
-class Hidden(Exception):
+class Hidden(ArenaError):
     """What was asked of a match is not shown (:attr:`refusal` says why, in one line)."""
+
+    kind = ErrorKind.NOT_ALLOWED
 
     def __init__(self, refusal: Refusal) -> None:
         self.refusal = refusal
         super().__init__(refusal.text)
 
 
-class NoSuchSeat(ValueError):
+class NoSuchSeat(ArenaError, ValueError):
     """A seat the match does not have."""
+
+    kind = ErrorKind.BAD_REQUEST
 
 
 @dataclass(frozen=True)

@@ -30,13 +30,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from arena.cli.output import InertConsole
-from arena.games.base import GameError
-from arena.net.tls import TlsError
-from arena.players.limits import LimitError
-from arena.players.process import BotCommandError
-from arena.players.submissions import SubmissionError
-from arena.storage.store import Store, StoreError, keeps_nothing
-from arena.tournament import TournamentError
+from arena.errors import ArenaError
+from arena.storage.store import Store, keeps_nothing
 
 DEFAULT_DB = "arena.db"
 PIPED_WIDTH = 1_000_000
@@ -80,11 +75,9 @@ app.add_typer(match_app, name="match")
 DbOption = Annotated[str, typer.Option("--db", envvar="ARENA_DB",
                                        help="SQLite file or SQLAlchemy URL.")]
 TournamentArgument = Annotated[int, typer.Argument(help="The tournament's id.")]
-USER_ERRORS = (GameError, StoreError, TournamentError, BotCommandError, LimitError, TlsError,
-               SubmissionError)
 
 
-class Failure(Exception):
+class Failure(ArenaError):
     """A user mistake found by the CLI itself."""
 
 
@@ -177,6 +170,6 @@ def main() -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         command_line()()
-    except (*USER_ERRORS, Failure) as err:
+    except ArenaError as err:  # every domain error: its one line, its kind's exit code
         errors.print(Text("error:", style="red"), str(err), highlight=False, soft_wrap=True)
-        sys.exit(1)
+        sys.exit(err.kind.exit_code)

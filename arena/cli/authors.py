@@ -8,10 +8,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from arena.app import authors
 from arena.cli.app import DEFAULT_DB, DbOption, app, console, open_store
-from arena.cli.bots import new_bot_token
 from arena.cli.output import JsonOption, document, emit_json, iso
-from arena.net.bot_service import digest
+from arena.cli.remote import ArenaOption, local_only
 
 author_app = typer.Typer(help="Authors: who may submit bots to the server (`arena serve`), "
                          "each with a token of their own.", no_args_is_help=True)
@@ -31,10 +31,11 @@ def _show_token(headline: str, name: str, token: str) -> None:
 def author_add(
     name: Annotated[str, typer.Argument(help="The author's name (letters, digits, '.', '_', '-').")],
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
-    """Add an author; prints the author's token once."""
-    token = new_bot_token()
-    author = open_store(db).add_author(name, digest(token))
+    """Add an author; prints the author's token once. Local only."""
+    local_only(arena, "author add")
+    author, token = authors.add(open_store(db), name)
     _show_token(f"added author {author.name}", author.name, token)
 
 
@@ -42,27 +43,30 @@ def author_add(
 def author_token(
     name: Annotated[str, typer.Argument(help="The author's name.")],
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
-    """Issue a new token for an author; the old one stops working at once."""
-    token = new_bot_token()
-    author = open_store(db, reading=True).set_author_token_hash(name, digest(token))
+    """Issue a new token for an author; the old one stops working at once. Local only."""
+    local_only(arena, "author token")
+    author, token = authors.issue_token(open_store(db, reading=True), name)
     _show_token(f"new token for author {author.name} (the old one no longer works)",
                 author.name, token)
 
 
 @author_app.command("list")
-def author_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB) -> None:
-    """List the authors and their bots."""
-    authors = open_store(db, reading=True).list_authors()
+def author_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
+                arena: ArenaOption = None) -> None:
+    """List the authors and their bots. Local only."""
+    local_only(arena, "author list")
+    listed = authors.listing(open_store(db, reading=True))
     if json_output:
         emit_json(document("authors", [{"id": a.id, "name": a.name, "bots": list(a.bots),
-                                        "created_at": iso(a.created_at)} for a in authors]))
+                                        "created_at": iso(a.created_at)} for a in listed]))
         return
     table = Table(title="Authors")
     table.add_column("id", justify="right", no_wrap=True)
     table.add_column("author", overflow="fold")
     table.add_column("bots", overflow="fold")
     table.add_column("added", no_wrap=True)
-    for a in authors:
+    for a in listed:
         table.add_row(str(a.id), a.name, ", ".join(a.bots), a.created_at.strftime("%Y-%m-%d %H:%M"))
     console.print(table)

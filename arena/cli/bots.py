@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-import contextlib
-import secrets
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
+from arena.app import bots
+from arena.app.bots import Submitted
 from arena.cli.app import (
     DEFAULT_DB,
     DbOption,
     Failure,
     bot_app,
     console,
-    data_dir_for,
     open_store,
 )
 from arena.cli.output import JsonOption, bot_json, document, emit_json
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.cli.remote import ArenaOption, CaOption, TokenOption, local_only, operations
 from arena.games import all_games
-from arena.net.bot_service import digest
-from arena.players import builds, submissions
-from arena.players.process import log_name, parse_command
-from arena.service.client import Submitted
-from arena.storage.store import NotFoundError, SubmittedCode
-from arena.tournament.setup import name_version
+from arena.players import submissions
+from arena.players.process import parse_command
 
 
 @bot_app.command("add")
@@ -43,8 +38,11 @@ def bot_add(
         "shows it nothing else of this machine's files but the runtime (default: the current "
         "folder).")] = None,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
-    """Register a bot: managed (--command, started by the arena) or remote (--remote)."""
+    """Register a bot: managed (--command, started by the arena) or remote (--remote).
+    Local only: a server's bots are submitted (`arena bot submit --arena`)."""
+    local_only(arena, "bot add")
     if (command is not None) == remote:
         both = ", not both" if remote else ""
         raise Failure("give either --command CMD (a managed bot) or --remote (a bot that connects "
@@ -53,14 +51,13 @@ def bot_add(
         where = Path(folder or ".").resolve()
         if not where.is_dir():
             raise Failure(f"--dir {folder!r} is not a folder")
-        parse_command(command, where)
-        bot = open_store(db).add_bot(name, command, version, folder=str(where))
+        parse_command(command, where)  # before the database is opened (or created)
+        bot = bots.add_managed(open_store(db), name, command, version, where)
         console.print(f"added bot {bot.label}: {bot.command} (in {where})", highlight=False)
         return
     if folder is not None:
         raise Failure("--dir is for managed bots (--command): a remote bot runs elsewhere")
-    token = new_bot_token()
-    bot = open_store(db).add_bot(name, version=version, token_hash=digest(token))
+    bot, token = bots.add_remote(open_store(db), name, version)
     show_token(f"added remote bot {bot.label}", bot.name, token)
 
 
@@ -81,32 +78,13 @@ def bot_submit(
     installed once; it then runs from that stored folder, read-only, in the sandbox.
 
     With --arena, to that server (with your author token: your own bots only)."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            _say_submitted(client.submit(path, label, list(all_games())), json_output)
-        return
-    submission = submissions.read_submission(path, list(all_games()))
-    manifest = submission.manifest
-    if "://" in db or Path(db).exists():  # the same code again: nothing to do, nothing built
-        with contextlib.suppress(NotFoundError):
-            same = [b for b in open_store(db, reading=True).bot_versions(manifest.name)
-                    if b.content_hash == submission.sha256]
-            if same:
-                _say_submitted(Submitted(same[0], "", False, submission.files, submission.size,
-                                         None), json_output)
-                return
-    try:
-        _installed, built_s = builds.install(submission,
-                                                  data_dir_for(db) / submissions.SUBMITTED_DIR)
-    except submissions.BuildError as err:
-        console.print(err.log, highlight=False, markup=False, soft_wrap=True)
-        raise Failure(f"submission of {manifest.name} refused: {err} (its log ends above)") \
-            from None
-    bot, new = open_store(db).submit_bot(
-        manifest.name, label, manifest.command, manifest.games,
-        SubmittedCode(submission.sha256, submission.archive, submission.files, submission.size))
-    _say_submitted(Submitted(bot, "", new, submission.files, submission.size, built_s),
-                   json_output)
+    with operations(db, arena, token, tls_ca) as where:
+        try:
+            sent = where.submit(path, label, list(all_games()))
+        except submissions.BuildError as err:  # the local build's (a server's: RemoteError)
+            console.print(err.log, highlight=False, markup=False, soft_wrap=True)
+            raise Failure(f"{err} (its log ends above)") from None
+    _say_submitted(sent, json_output)
 
 
 def _say_submitted(sent: Submitted, json_output: bool) -> None:
@@ -127,12 +105,7 @@ def _say_submitted(sent: Submitted, json_output: bool) -> None:
                       highlight=False)
 
 
-def new_bot_token() -> str:
-    """A remote bot's token: 256 random bits; the store keeps only its SHA-256. Never one
-    that starts with '-', which a command line would take for an option (``--token -x``)."""
-    while (token := secrets.token_urlsafe(32)).startswith("-"):
-        pass
-    return token
+new_bot_token = bots.new_token
 
 
 def show_token(headline: str, name: str, token: str) -> None:
@@ -149,13 +122,14 @@ def bot_token(
     name: Annotated[str, typer.Argument(help="The remote bot's name.")],
     version: Annotated[str | None, typer.Option(help="This version (default: the newest).")] = None,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Issue a new token for a remote bot; the old one stops working.
 
-    A tournament already running keeps admitting the old token until it ends.
+    A tournament already running keeps admitting the old token until it ends. Local only.
     """
-    token = new_bot_token()
-    bot = open_store(db, reading=True).set_bot_token_hash(name, version, digest(token))
+    local_only(arena, "bot token")
+    bot, token = bots.issue_token(open_store(db, reading=True), name, version)
     show_token(f"new token for remote bot {bot.label} (the old one no longer works)", bot.name, token)
 
 
@@ -164,37 +138,28 @@ def bot_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
              arena: ArenaOption = None, token: TokenOption = None,
              tls_ca: CaOption = None) -> None:
     """List the registered bots (with --arena: the server's, with their authors)."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            listed = client.bots()
-        if json_output:
-            emit_json(document("bots", [{**bot_json(bot), "author": author or None}
-                                        for bot, author in listed]))
-            return
-        served = Table(title=f"Bots at {arena}")
-        for column in ("id", "bot", "kind", "games", "hash", "author", "submitted"):
-            served.add_column(column, justify="right" if column == "id" else "left",
-                              overflow="fold")
-        for bot, author in listed:
-            served.add_row(str(bot.id), bot.label, bot.kind, ", ".join(bot.games or ()),
-                           (bot.content_hash or "")[:12], author or "(operator)",
-                           bot.created_at.strftime("%Y-%m-%d %H:%M"))
-        console.print(served)
-        return
-    bots = open_store(db, reading=True).list_bots()
+    with operations(db, arena, token, tls_ca) as where:
+        listed = where.bots()
     if json_output:
-        emit_json(document("bots", [bot_json(bot) for bot in bots]))
+        emit_json(document("bots", [{**bot_json(bot), "author": author or None}
+                                    for bot, author in listed]))
         return
-    table = Table(title="Bots")
+    table = Table(title="Bots" if arena is None else f"Bots at {arena}")
     table.add_column("id", justify="right", no_wrap=True)
     table.add_column("bot", overflow="fold")
     table.add_column("kind", no_wrap=True)
     table.add_column("command", overflow="fold")  # whole, however long: folded, never cut
     table.add_column("folder", overflow="fold")
-    for bot in bots:
+    table.add_column("games", overflow="fold")
+    table.add_column("hash", no_wrap=True)
+    table.add_column("author", overflow="fold")
+    table.add_column("submitted", no_wrap=True)
+    for bot, author in listed:
         table.add_row(str(bot.id), bot.label, bot.kind,
                       "(connects with its token)" if bot.remote else bot.command,
-                      "" if bot.remote else bot.folder or "")
+                      "" if bot.remote else bot.folder or "", ", ".join(bot.games or ()),
+                      (bot.content_hash or "")[:12], author or "(operator)",
+                      bot.created_at.strftime("%Y-%m-%d %H:%M"))
     console.print(table)
 
 
@@ -203,9 +168,11 @@ def bot_remove(
     name: Annotated[str, typer.Argument(help="The bot's name.")],
     version: Annotated[str | None, typer.Option(help="Only this version.")] = None,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
-    """Remove a bot (its past matches and ratings are kept)."""
-    open_store(db, reading=True).remove_bot(name, version)
+    """Remove a bot (its past matches and ratings are kept). Local only."""
+    local_only(arena, "bot remove")
+    bots.remove(open_store(db, reading=True), name, version)
     console.print(f"removed bot {name}" + (f"@{version}" if version else ""))
 
 
@@ -222,24 +189,9 @@ def bot_log(
 ) -> None:
     """What a bot printed (its standard output and error, one log per process): with
     --arena, from the server (an author's token reads its own bots' logs only)."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            label, files = client.bot_log(bot, max_bytes)
-        logs = [(f.name, f.text, f.truncated) for f in files]
-    else:
-        info = open_store(db, reading=True).get_bot(*name_version(bot))
-        label, logs = info.label, []
-        folder = data_dir_for(db) / "logs"
-        for lane in range(1000):
-            process = label if lane == 0 else f"{label}.lane{lane}"
-            path = folder / log_name(process)
-            if not path.is_file():
-                if lane == 0:
-                    continue
-                break
-            data = path.read_bytes()
-            logs.append((process, data[-max_bytes:].decode("utf-8", "replace"),
-                         len(data) > max_bytes))
+    with operations(db, arena, token, tls_ca) as where:
+        label, files = where.bot_log(bot, max_bytes)
+    logs = [(f.name, f.text, f.truncated) for f in files]
     if not logs:
         console.print(f"{label} has no log yet: it has not run here", highlight=False)
         return

@@ -150,8 +150,7 @@ def demo_command(
     if not contained.works:
         console.print(f"sandbox unavailable ({contained.why_not}): the bundled bots, which "
                       "this project wrote, run without it", highlight=False)
-    settings = RunSettings(parallel=parallel, move_timeout_s=10.0, start_timeout_s=30.0,
-                           sandbox=contained.works)
+    settings = RunSettings(parallel=parallel, sandbox=contained.works)  # the default clocks
     for game in (g for g in all_games().values() if g.name in chosen):
         entrants = [name for name, _, games in catalogue if game.name in games]
         if len(entrants) < 2:

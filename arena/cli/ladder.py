@@ -12,6 +12,7 @@ from rich.table import Table
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
 from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.remote import ArenaOption, local_only
 from arena.cli.tournaments import (
     ExecutorOption,
     GameOptionsOption,
@@ -23,7 +24,6 @@ from arena.cli.tournaments import (
     parse_options,
 )
 from arena.games import get_game
-from arena.players.limits import ResourceLimits
 from arena.storage.store import Store, StoreError
 from arena.tournament.ladder import (
     LadderRules,
@@ -34,7 +34,7 @@ from arena.tournament.ladder import (
     run_ladder,
 )
 from arena.tournament.run import check_executor
-from arena.tournament.settings import RunSettings
+from arena.tournament.settings import DEFAULTS, RunSettings
 
 ladder_app = typer.Typer(help="A game's ladder: matches among the newest version of every bot "
                          "entered, for as long as it runs.", no_args_is_help=True)
@@ -48,10 +48,11 @@ def ladder_start(
         "--bot", "-b", help="Enter a bot registered with a command (its newest version); "
         "submitted bots whose manifest names the game are entered by themselves.")] = None,
     players: PlayersOption = None,
-    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
+    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = \
+        DEFAULTS.parallel,
     option: GameOptionsOption = None,
-    move_timeout: MoveTimeoutOption = 10.0,
-    start_timeout: StartTimeoutOption = 30.0,
+    move_timeout: MoveTimeoutOption = DEFAULTS.move_timeout_s,
+    start_timeout: StartTimeoutOption = DEFAULTS.start_timeout_s,
     matches: Annotated[int | None, typer.Option(
         min=1, help="Stop after this many matches (default: run until Ctrl-C or SIGTERM).")]
     = None,
@@ -62,9 +63,11 @@ def ladder_start(
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Play the game's ladder until stopped; start it (or go on with it where it stopped)."""
-    settings = RunSettings(parallel, move_timeout, start_timeout, limits=ResourceLimits(),
+    local_only(arena, "ladder start")
+    settings = RunSettings(parallel, move_timeout, start_timeout,
                            sandbox=not no_sandbox, executor=executor, ray_address=ray_address)
     store = open_store(db)
     name = get_game(game).name
@@ -121,9 +124,11 @@ def ladder_show(
     game: Annotated[str, typer.Argument(help="The game.")],
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """The versions on the game's ladder, their ratings, and why a suspended one plays no
     more."""
+    local_only(arena, "ladder show")
     store = open_store(db, reading=True)
     name = get_game(game).name
     found = find_ladder(store, name)

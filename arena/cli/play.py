@@ -35,6 +35,7 @@ from arena.games import get_game
 from arena.players.submissions import MANIFEST
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_tournament
+from arena.tournament.settings import DEFAULTS
 from arena.tournament.setup import DUPLICATE
 
 
@@ -50,9 +51,9 @@ def match_play(
     seed: Annotated[int | None, typer.Option(help="The deals' seed (default: a random one, "
                                              "printed).")] = None,
     option: GameOptionsOption = None,
-    move_timeout: MoveTimeoutOption = 10.0,
-    time_bank: TimeBankOption = 0.0,
-    start_timeout: StartTimeoutOption = 30.0,
+    move_timeout: MoveTimeoutOption = DEFAULTS.move_timeout_s,
+    time_bank: TimeBankOption = DEFAULTS.time_bank_s,
+    start_timeout: StartTimeoutOption = DEFAULTS.start_timeout_s,
     keep: Annotated[Path | None, typer.Option(
         "--keep", metavar="DIR", help="Keep the database and the bots' logs in this new folder "
         "(for `arena match show --db DIR/arena.db`).")] = None,
@@ -70,7 +71,7 @@ def match_play(
         raise Failure(f"--keep {str(keep)!r} exists already: give a new folder")
     _check_manifest(chosen.name, commands, Path.cwd())
     deal_seed = seed if seed is not None else secrets.randbits(31)
-    settings = RunSettings(parallel=2, move_timeout_s=move_timeout, start_timeout_s=start_timeout,
+    settings = RunSettings(move_timeout_s=move_timeout, start_timeout_s=start_timeout,
                            time_bank_s=time_bank, sandbox=not no_sandbox, keep_going=keep_going)
     with tempfile.TemporaryDirectory(prefix="arena-match-") as scratch:
         folder = Path(scratch)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -18,6 +19,7 @@ import typer
 from arena.cli.app import Failure
 
 if TYPE_CHECKING:
+    from arena.app.operations import Operations
     from arena.service.client import ArenaClient
 
 ArenaOption = Annotated[str | None, typer.Option(
@@ -36,7 +38,7 @@ CaOption = Annotated[str | None, typer.Option(
 @contextlib.contextmanager
 def remote(arena: str | None, token: str | None, tls_ca: str | None) -> Iterator[ArenaClient]:
     """A client of the server at ``arena`` for the body; a refusal from it (or no answer)
-    ends the command with its one line and exit code 1."""
+    ends the command with its one line and its kind's exit code."""
     from arena.service.client import ArenaClient, RemoteError
 
     assert arena is not None
@@ -48,10 +50,34 @@ def remote(arena: str | None, token: str | None, tls_ca: str | None) -> Iterator
     try:
         with ArenaClient(arena, token, tls_ca) as client:
             yield client
-    except RemoteError as err:
+    except RemoteError as err:  # an ArenaError: main() says its one line
         if err.log:
             from arena.cli.app import console
 
             console.print(err.log, highlight=False, markup=False, soft_wrap=True)
-        raise Failure(str(err)) from None
+        raise
 
+
+
+@contextlib.contextmanager
+def operations(db: str, arena: str | None, token: str | None,
+               tls_ca: str | None) -> Iterator[Operations]:
+    """The arena a command works on: the server at ``arena`` (``--arena``), else the local
+    database ``db``; one interface either way (:class:`arena.app.operations.Operations`)."""
+    if arena is not None:
+        with remote(arena, token, tls_ca) as client:
+            yield client
+        return
+    from arena.app.operations import LocalOperations
+    from arena.cli.app import data_dir_for, open_store
+
+    yield LocalOperations(lambda reading: open_store(db, reading=reading), data_dir_for(db),
+                          exists=lambda: "://" in db or Path(db).exists())
+
+
+def local_only(arena: str | None, command: str) -> None:
+    """Refuse, in one line, ``--arena`` (or ARENA_REMOTE) for a command that works on the
+    local database only, before anything is opened or written."""
+    if arena is not None:
+        raise Failure(f"`arena {command}` works on the local database only (--db), not on a "
+                      f"server: drop --arena {arena} (or unset ARENA_REMOTE)")

@@ -24,6 +24,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from arena.app import tournaments
+from arena.app.tournaments import TournamentRequest
 from arena.cli.app import (
     DEFAULT_DB,
     DbOption,
@@ -44,20 +46,18 @@ from arena.cli.output import (
     match_json,
     tournament_json,
 )
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.cli.remote import ArenaOption, CaOption, TokenOption, local_only, operations, remote
 from arena.games import get_game
-from arena.players.limits import ResourceLimits, parse_count, parse_cpus, parse_memory
+from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts, parse_count, parse_cpus, parse_memory
 from arena.rating.stats import SprtState
 from arena.storage.store import MatchStatus, Store, TournamentInfo
 from arena.tournament import (
     BotsDidNotStart,
-    Plan,
     RemoteAccess,
     RemoteBotsAbsent,
     Repeated,
     RunSettings,
     RunSummary,
-    create_tournament,
     remote_access,
     resume_settings,
     run_until_done,
@@ -66,11 +66,11 @@ from arena.tournament.formats import (
     ROUND_ROBIN,
     VERSUS,
     Format,
-    parse_sprt,
     sprt_summary,
     verdict,
 )
 from arena.tournament.run import check_executor
+from arena.tournament.settings import DEFAULTS
 from arena.tournament.setup import VERSUS_SETS, VERSUS_SPRT_SETS
 from leaderboard.terminal import print_leaderboard
 
@@ -170,23 +170,14 @@ BotCpusOption = Annotated[str, typer.Option(
 BotOpenFilesOption = Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
 
 
-def bot_limits(memory: str, cpu_seconds: str, processes: str, cpus: str,
-               open_files: str) -> ResourceLimits:
-    """The ``--bot-*`` options, parsed."""
-    return ResourceLimits(memory_mb=parse_memory(memory),
-                          cpu_seconds=parse_count("--bot-cpu-seconds", cpu_seconds),
-                          processes=parse_count("--bot-processes", processes),
-                          open_files=parse_count("--bot-open-files", open_files),
-                          cpus=parse_cpus(cpus))
-
-
 @tournament_app.command("run")
 def tournament_run(
     game: GameOption,
     bots: BotsOption,
     players: PlayersOption = None,
     repetitions: RepetitionsOption = 1,
-    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = 2,
+    parallel: Annotated[int, typer.Option(min=1, help="Matches played at once.")] = \
+        DEFAULTS.parallel,
     seed: SeedOption = None,
     deals: DealsOption = None,
     deals_from_seed: DealsFromSeedOption = False,
@@ -195,15 +186,15 @@ def tournament_run(
     field: FieldOption = None,
     sets: SetsOption = None,
     sprt: SprtOption = None,
-    move_timeout: MoveTimeoutOption = 10.0,
-    start_timeout: StartTimeoutOption = 30.0,
-    time_bank: TimeBankOption = 0.0,
-    event_delay: EventDelayOption = 0.2,
-    bot_memory: BotMemoryOption = "2048MB",
-    bot_cpu_seconds: BotCpuSecondsOption = "unlimited",
-    bot_processes: BotProcessesOption = "256",
-    bot_cpus: BotCpusOption = "1",
-    bot_open_files: BotOpenFilesOption = "256",
+    move_timeout: MoveTimeoutOption = DEFAULTS.move_timeout_s,
+    start_timeout: StartTimeoutOption = DEFAULTS.start_timeout_s,
+    time_bank: TimeBankOption = DEFAULTS.time_bank_s,
+    event_delay: EventDelayOption = DEFAULTS.event_delay_s,
+    bot_memory: BotMemoryOption = DEFAULT_LIMIT_TEXTS.memory,
+    bot_cpu_seconds: BotCpuSecondsOption = DEFAULT_LIMIT_TEXTS.cpu_seconds,
+    bot_processes: BotProcessesOption = DEFAULT_LIMIT_TEXTS.processes,
+    bot_cpus: BotCpusOption = DEFAULT_LIMIT_TEXTS.cpus,
+    bot_open_files: BotOpenFilesOption = DEFAULT_LIMIT_TEXTS.open_files,
     no_sandbox: NoSandboxOption = False,
     keep_going: KeepGoingOption = False,
     executor: ExecutorOption = "local",
@@ -211,29 +202,33 @@ def tournament_run(
     listen: ListenOption = None,
     tls_cert: TlsCertOption = None,
     tls_key: TlsKeyOption = None,
-    wait_for_remote: WaitOption = 60.0,
+    wait_for_remote: WaitOption = DEFAULTS.wait_for_remote_s,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Schedule a tournament (a round-robin unless --format says otherwise) and play it."""
-    limits = bot_limits(bot_memory, bot_cpu_seconds, bot_processes, bot_cpus, bot_open_files)
+    local_only(arena, "tournament run")
+    request = TournamentRequest(
+        game=game, bots=bots, players=players, repetitions=repetitions, format=tournament_format,
+        field=field or [], sets=sets, sprt=sprt, options=parse_options(option or []), seed=seed,
+        deals=deals, deals_from_seed=deals_from_seed, parallel=parallel,
+        move_timeout_s=move_timeout, start_timeout_s=start_timeout, time_bank_s=time_bank,
+        event_delay_s=event_delay, limits=LimitTexts(bot_memory, bot_cpu_seconds, bot_processes,
+                                                     bot_cpus, bot_open_files))
     listen, cert, key = remote_access(listen, tls_cert, tls_key)
-    settings = RunSettings(parallel, move_timeout, start_timeout, time_bank,
-                           event_delay_s=event_delay, limits=limits, listen=listen, tls_cert=cert,
-                           tls_key=key, wait_for_remote_s=wait_for_remote,
-                           sandbox=not no_sandbox, keep_going=keep_going, executor=executor,
-                           ray_address=ray_address)
+    settings = replace(request.settings(), listen=listen, tls_cert=cert, tls_key=key,
+                       wait_for_remote_s=wait_for_remote, sandbox=not no_sandbox,
+                       keep_going=keep_going, executor=executor, ray_address=ray_address)
     store = open_store(db)
     check_executor(store, settings)  # before anything is written
-    plan = Plan(kind=tournament_format, field=field or [], sets=sets,
-                sprt=None if sprt is None else parse_sprt(sprt))
-    tournament_id = create_tournament(store, game, bots, players, repetitions, seed,
-                                      parse_options(option or []), settings, deals,
-                                      deals_from_seed, notice=lambda text: console.print(
-                                          f"warning: {text}", style="yellow"), plan=plan)
-    console.print(f"tournament {tournament_id}: {size(store.get_tournament(tournament_id))}",
-                  highlight=False)
-    play(store, tournament_id, settings, db)
+    info = tournaments.create(store, request, settings, notice=warn)
+    console.print(f"tournament {info.id}: {size(info)}", highlight=False)
+    play(store, info.id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))
+
+
+def warn(text: str) -> None:
+    console.print(f"warning: {text}", style="yellow")
 
 
 @tournament_app.command("create")
@@ -244,7 +239,7 @@ def tournament_create(
     repetitions: RepetitionsOption = 1,
     parallel: Annotated[int, typer.Option(
         min=1, max=256, help="Its matches played at once (the server's --parallel caps all "
-        "tournaments together).")] = 2,
+        "tournaments together).")] = DEFAULTS.parallel,
     seed: SeedOption = None,
     deals: DealsOption = None,
     deals_from_seed: DealsFromSeedOption = False,
@@ -253,15 +248,15 @@ def tournament_create(
     field: FieldOption = None,
     sets: SetsOption = None,
     sprt: SprtOption = None,
-    move_timeout: MoveTimeoutOption = 10.0,
-    start_timeout: StartTimeoutOption = 30.0,
-    time_bank: TimeBankOption = 0.0,
-    event_delay: EventDelayOption = 0.2,
-    bot_memory: BotMemoryOption = "2048MB",
-    bot_cpu_seconds: BotCpuSecondsOption = "unlimited",
-    bot_processes: BotProcessesOption = "256",
-    bot_cpus: BotCpusOption = "1",
-    bot_open_files: BotOpenFilesOption = "256",
+    move_timeout: MoveTimeoutOption = DEFAULTS.move_timeout_s,
+    start_timeout: StartTimeoutOption = DEFAULTS.start_timeout_s,
+    time_bank: TimeBankOption = DEFAULTS.time_bank_s,
+    event_delay: EventDelayOption = DEFAULTS.event_delay_s,
+    bot_memory: BotMemoryOption = DEFAULT_LIMIT_TEXTS.memory,
+    bot_cpu_seconds: BotCpuSecondsOption = DEFAULT_LIMIT_TEXTS.cpu_seconds,
+    bot_processes: BotProcessesOption = DEFAULT_LIMIT_TEXTS.processes,
+    bot_cpus: BotCpusOption = DEFAULT_LIMIT_TEXTS.cpus,
+    bot_open_files: BotOpenFilesOption = DEFAULT_LIMIT_TEXTS.open_files,
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
@@ -273,31 +268,19 @@ def tournament_create(
     token), or in the local database, for an `arena serve` on it. `run` plays one here, now.
 
     The options are `run`'s; a queued tournament has managed and submitted bots only."""
-    options = parse_options(option or [])
+    request = TournamentRequest(
+        game=game, bots=bots, players=players, repetitions=repetitions, format=tournament_format,
+        field=field or [], sets=sets, sprt=sprt, options=parse_options(option or []), seed=seed,
+        deals=deals, deals_from_seed=deals_from_seed, parallel=parallel,
+        move_timeout_s=move_timeout, start_timeout_s=start_timeout, time_bank_s=time_bank,
+        event_delay_s=event_delay, limits=LimitTexts(bot_memory, bot_cpu_seconds, bot_processes,
+                                                     bot_cpus, bot_open_files))
     if arena is not None:
-        limits = {"memory": bot_memory, "cpu_seconds": bot_cpu_seconds,
-                  "processes": bot_processes, "cpus": bot_cpus, "open_files": bot_open_files}
         with remote(arena, token, tls_ca) as client:
-            row = client.create_tournament(
-                game=game, bots=bots, players=players, repetitions=repetitions,
-                tournament_format=tournament_format, field=field or [], sets=sets, sprt=sprt,
-                options=options, parallel=parallel, seed=seed, deals=deals,
-                deals_from_seed=deals_from_seed, move_timeout_s=move_timeout,
-                start_timeout_s=start_timeout, time_bank_s=time_bank, event_delay_s=event_delay,
-                limits=limits)
+            row = client.create_tournament(request)
     else:
         store = open_store(db)
-        settings = RunSettings(
-            parallel, move_timeout, start_timeout, time_bank, event_delay_s=event_delay,
-            limits=bot_limits(bot_memory, bot_cpu_seconds, bot_processes, bot_cpus,
-                              bot_open_files))
-        plan = Plan(kind=tournament_format, field=field or [], sets=sets,
-                    sprt=None if sprt is None else parse_sprt(sprt))
-        tournament_id = create_tournament(store, game, bots, players, repetitions, seed, options,
-                                          settings, deals, deals_from_seed, notice=lambda text:
-                                          console.print(f"warning: {text}", style="yellow"),
-                                          plan=plan, queued=True)
-        info = store.get_tournament(tournament_id)
+        info = tournaments.create(store, request, notice=warn, queued=True)
         row = tournament_json(info, store.match_counts([info.id]).get(info.id, {}))
     if json_output:
         emit_json(document("tournament", row))
@@ -418,6 +401,7 @@ def tournament_resume(
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
 
@@ -426,6 +410,7 @@ def tournament_resume(
     when they repeat the saved values. --parallel may change, and so may where
     remote bots connect (--listen, TLS files, --wait-for-remote).
     """
+    local_only(arena, "tournament resume")
     store = open_store(db, reading=True)
     tournament = store.get_tournament(tournament_id)
     repeated = Repeated(game=game, bots=bots, players=players, repetitions=repetitions, seed=seed,
@@ -502,11 +487,13 @@ def tournament_export(
         "--output", metavar="FILE", help="Write to FILE instead of stdout.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Every match of a tournament with its seats, ranks, scores, faults and timing.
 
     No seeds (deals are secret) and no logs (`arena match show ID --json` has a log).
     """
+    local_only(arena, "tournament export")
     if export_format not in ("json", "csv"):
         raise Failure(f"--format must be json or csv, not {export_format!r}")
     target = None if output is None else Path(output)
@@ -546,11 +533,8 @@ def tournament_cancel(
 ) -> None:
     """Void a tournament's unfinished matches; its finished ones keep counting. With --arena
     (the operator's token), the server stops it at once if it is playing it."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            voided = client.cancel_tournament(tournament_id)
-    else:
-        voided = open_store(db, reading=True).cancel_tournament(tournament_id)
+    with operations(db, arena, token, tls_ca) as where:
+        voided = where.cancel_tournament(tournament_id)
     console.print(f"tournament {tournament_id} cancelled: {voided} unfinished matches void; its "
                   "finished matches still count")
 
@@ -559,10 +543,11 @@ def tournament_cancel(
 def tournament_void(
     tournament_id: TournamentArgument,
     db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
 ) -> None:
     """Take a tournament out of the ratings: every match of it void (its results stay on
     record), every rating rebuilt without them."""
-    store = open_store(db, reading=True)
-    counted = store.void_tournament(tournament_id)
+    local_only(arena, "tournament void")
+    counted = tournaments.void(open_store(db, reading=True), tournament_id)
     console.print(f"tournament {tournament_id} void: its {counted} finished matches no longer "
                   "count; ratings rebuilt")

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from arena.errors import ErrorKind
 from arena.games.base import Game, GameError, OptionError
 
 GAME_MODULES = (
@@ -40,7 +41,7 @@ def get_game(name: str) -> Game[Any, Any, Any]:
     games = all_games()
     if name not in games:
         known = ", ".join(games)
-        raise OptionError(f"unknown game {name!r} (known games: {known})")
+        raise OptionError(f"unknown game {name!r} (known games: {known})", kind=ErrorKind.NOT_FOUND)
     return games[name]
 
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
+from arena.errors import ArenaError
+
 State = TypeVar("State")
 Action = TypeVar("Action")
 Observation = TypeVar("Observation")
@@ -26,7 +28,7 @@ OptionValue = int | bool | str
 Options = Mapping[str, OptionValue]
 
 
-class GameError(ValueError):
+class GameError(ArenaError, ValueError):
     """Base class of the errors a game raises on bad input."""
 
 

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import grpc
 
+from arena.errors import ArenaError
 
-class TlsError(ValueError):
+
+class TlsError(ArenaError, ValueError):
     """The TLS certificate or key cannot be used."""
 
 

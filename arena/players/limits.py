@@ -42,6 +42,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from arena.errors import ArenaError
+
 LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "launcher.py")
 """The launcher's file, run as a script (:mod:`arena.players.launcher`)."""
 UNLIMITED_WORDS = ("unlimited", "none", "off")
@@ -55,7 +57,7 @@ FLAGS = {"--bot-memory": "memory_mb", "--bot-cpu-seconds": "cpu_seconds",
 """The command line's flag of each limit."""
 
 
-class LimitError(ValueError):
+class LimitError(ArenaError, ValueError):
     """A resource limit given by the user is not usable."""
 
 
@@ -65,6 +67,17 @@ class WholeBot(NamedTuple):
     memory_mb: int | None
     processes: int | None
     cpus: float | None
+
+
+@dataclass(frozen=True)
+class LimitTexts:
+    """The limits of a bot as written on a command line or in a request, before parsing."""
+
+    memory: str
+    cpu_seconds: str
+    processes: str
+    cpus: str
+    open_files: str
 
 
 @dataclass(frozen=True)
@@ -123,6 +136,25 @@ class ResourceLimits:
         if unlimited:
             text += f"; not limited: {', '.join(unlimited)}"
         return text
+
+    @classmethod
+    def from_texts(cls, texts: LimitTexts) -> ResourceLimits:
+        """The limits as the ``--bot-*`` options (and the operator service) give them, parsed."""
+        return cls(memory_mb=parse_memory(texts.memory),
+                   cpu_seconds=parse_count("--bot-cpu-seconds", texts.cpu_seconds),
+                   processes=parse_count("--bot-processes", texts.processes),
+                   open_files=parse_count("--bot-open-files", texts.open_files),
+                   cpus=parse_cpus(texts.cpus))
+
+    def texts(self) -> LimitTexts:
+        """The limits as the ``--bot-*`` options write them (``2048MB``, ``unlimited``)."""
+        def count(value: int | None) -> str:
+            return "unlimited" if value is None else str(value)
+
+        return LimitTexts(memory="unlimited" if self.memory_mb is None else f"{self.memory_mb}MB",
+                          cpu_seconds=count(self.cpu_seconds), processes=count(self.processes),
+                          cpus="unlimited" if self.cpus is None else f"{self.cpus:g}",
+                          open_files=count(self.open_files))
 
     @classmethod
     def from_settings(cls, saved: Mapping[str, Any]) -> ResourceLimits:
@@ -190,3 +222,9 @@ def parse_count(what: str, text: str) -> int | None:
     if value < 1:
         raise LimitError(f"{what} must be at least 1 (or unlimited), not {text!r}")
     return value
+
+
+DEFAULT_LIMITS = ResourceLimits()
+"""The limits of every bot unless a tournament says otherwise: the one place they are written."""
+DEFAULT_LIMIT_TEXTS = DEFAULT_LIMITS.texts()
+""":data:`DEFAULT_LIMITS` as the ``--bot-*`` options write them."""

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from arena.errors import ArenaError
 from arena.players.cgroups import BotBudget, BotGroups, CgroupSupport
 from arena.players.limits import ResourceLimits
 from arena.players.sandbox import SOCKET_INSIDE, Sandbox
@@ -46,7 +47,7 @@ PASSED_ON = ("PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR", "PYTHONPATH", "VI
 """The arena's variables an unsandboxed bot gets (a sandboxed one gets its own, fixed ones)."""
 
 
-class BotCommandError(ValueError):
+class BotCommandError(ArenaError, ValueError):
     """A bot's command cannot be run (empty, unparsable or not found)."""
 
 

@@ -63,6 +63,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, BinaryIO, Literal
 
+from arena.errors import ArenaError
+
 MANIFEST = "arena-bot.toml"
 SUBMITTED_DIR = "bots"
 """Where submitted versions are unpacked and built, in the arena's data folder: one folder
@@ -80,7 +82,7 @@ LEFT_OUT = frozenset({".git", "__pycache__"})
 Kind = Literal["file", "dir", "symlink"]
 
 
-class SubmissionError(ValueError):
+class SubmissionError(ArenaError, ValueError):
     """A submission that cannot be accepted; the message says why in one line."""
 
 

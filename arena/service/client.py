@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 import socket
 import ssl
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,10 @@ from typing import Any
 import grpc
 
 from arena.app import watch
+from arena.app.bots import LogFile, Submitted
+from arena.app.tournaments import TournamentRequest
 from arena.app.watch import WatchUpdate
+from arena.errors import ArenaError, ErrorKind, kind_of_status
 from arena.players import builds, submissions
 from arena.service.operator import BUILD_LOG_KEY, CHUNK_BYTES
 from arena.storage.store import BotInfo, LeaderboardRow
@@ -35,31 +37,17 @@ TIMEOUT_S = 60.0
 SUBMIT_TIMEOUT_S = builds.BUILD_TIMEOUT_S + 120.0
 
 
-class RemoteError(Exception):
-    """The server refused a call, or could not be reached; one line. ``log``: the end of a
-    failed build's log, when the server sent it."""
+class RemoteError(ArenaError):
+    """The server refused a call, or could not be reached; one line, and the kind of the
+    server's status (:mod:`arena.errors`). ``log``: the end of a failed build's log, when the
+    server sent it."""
+
+    kind = ErrorKind.UNAVAILABLE
 
     def __init__(self, message: str, code: grpc.StatusCode | None = None, log: str = "") -> None:
-        super().__init__(message)
+        super().__init__(message, kind=None if code is None else kind_of_status(code.name))
         self.code = code
         self.log = log
-
-
-@dataclass(frozen=True)
-class Submitted:
-    bot: BotInfo
-    author: str
-    new: bool
-    files: int
-    size: int
-    build_s: float | None
-
-
-@dataclass(frozen=True)
-class LogFile:
-    name: str
-    text: str
-    truncated: bool
 
 
 def _when(text: str) -> datetime:
@@ -197,28 +185,24 @@ class ArenaClient:
         report: dict[str, Any] = json.loads(answer.report_json)
         return report
 
-    def create_tournament(self, *, game: str, bots: Sequence[str], players: int | None,
-                          repetitions: int, tournament_format: str, field: Sequence[str],
-                          sets: int | None, sprt: str | None, options: Mapping[str, str],
-                          parallel: int, seed: int | None, deals: str | None,
-                          deals_from_seed: bool, move_timeout_s: float, start_timeout_s: float,
-                          time_bank_s: float, event_delay_s: float,
-                          limits: Mapping[str, str]) -> dict[str, Any]:
+    def create_tournament(self, asked: TournamentRequest) -> dict[str, Any]:
         """Queue a tournament on the server; its row as ``tournament list`` gives it."""
+        limits = asked.limits
         request = pb.CreateTournamentRequest(
-            game=game, bots=list(bots), repetitions=repetitions, format=tournament_format,
-            field=list(field), sprt=sprt or "", options=dict(options), parallel=parallel,
-            deals=deals or "", deals_from_seed=deals_from_seed, move_timeout_s=move_timeout_s,
-            start_timeout_s=start_timeout_s, time_bank_s=time_bank_s, event_delay_s=event_delay_s,
-            bot_memory=limits.get("memory", ""), bot_cpu_seconds=limits.get("cpu_seconds", ""),
-            bot_processes=limits.get("processes", ""), bot_cpus=limits.get("cpus", ""),
-            bot_open_files=limits.get("open_files", ""))
-        if players is not None:
-            request.players = players
-        if sets is not None:
-            request.sets = sets
-        if seed is not None:
-            request.seed = seed
+            game=asked.game, bots=list(asked.bots), repetitions=asked.repetitions,
+            format=asked.format, field=list(asked.field), sprt=asked.sprt or "",
+            options=dict(asked.options), parallel=asked.parallel, deals=asked.deals or "",
+            deals_from_seed=asked.deals_from_seed, move_timeout_s=asked.move_timeout_s,
+            start_timeout_s=asked.start_timeout_s, time_bank_s=asked.time_bank_s,
+            event_delay_s=asked.event_delay_s, bot_memory=limits.memory,
+            bot_cpu_seconds=limits.cpu_seconds, bot_processes=limits.processes,
+            bot_cpus=limits.cpus, bot_open_files=limits.open_files)
+        if asked.players is not None:
+            request.players = asked.players
+        if asked.sets is not None:
+            request.sets = asked.sets
+        if asked.seed is not None:
+            request.seed = asked.seed
         return _tournament_row(self._call("CreateTournament", request))
 
     def cancel_tournament(self, tournament_id: int) -> int:

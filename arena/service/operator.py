@@ -20,39 +20,33 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
-from arena.app import visibility
+from arena.app import bots, tournaments, visibility
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, Snapshot
+from arena.app.tournaments import TournamentRequest
 from arena.app.visibility import Refusal, Sight
 from arena.app.watch import public_events
+from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
-from arena.games.base import GameError
 from arena.match.replay import read_log, view
-from arena.net.tls import TlsError
 from arena.players import builds, submissions
-from arena.players.limits import LimitError, ResourceLimits, parse_count, parse_cpus, parse_memory
-from arena.players.process import log_name
+from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.storage.store import (
     BotInfo,
-    DatabaseGone,
     MatchInfo,
     MatchStatus,
-    NotAllowedError,
     NotFoundError,
     Store,
     StoreError,
-    SubmittedCode,
     TournamentInfo,
     check_bot_name,
 )
-from arena.tournament import Plan, RunSettings, TournamentError, create_tournament
+from arena.tournament import Plan
 from arena.tournament.formats import (
     GAUNTLET,
-    KINDS,
     ROUND_ROBIN,
     VERSUS,
     Format,
-    parse_sprt,
     sprt_summary,
 )
 from arena.tournament.scheduler import Scheduler
@@ -83,7 +77,7 @@ MAX_WATCHERS = 64
 """WatchMatch streams of authors open at once (the operator's are not counted)."""
 MAX_WATCHES_PER_AUTHOR = 8
 """WatchMatch streams one author may have open at once: one cannot hold every place."""
-LOG_BYTES, MAX_LOG_BYTES = 256 * 1024, 1024 * 1024
+LOG_BYTES, MAX_LOG_BYTES = bots.LOG_BYTES, 1024 * 1024
 """ReadBotLog: the end of each log sent by default, and at most."""
 MAX_MATCHES = 100_000
 """The largest tournament CreateTournament queues."""
@@ -95,34 +89,17 @@ BUILD_LOG_KEY = "arena-build-log-bin"
 end of pip's log."""
 
 
-class _Refused(Exception):
-    """A request refused with a status code and one line."""
-
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+def _refused(kind: ErrorKind, message: str) -> ArenaError:
+    """A request refused: one line, and its kind (its status code: :mod:`arena.errors`)."""
+    return ArenaError(message, kind=kind)
 
 
 def _status(err: Exception) -> grpc.StatusCode:
-    """The status code of a domain error (the message is its one line)."""
-    if isinstance(err, _Refused):
-        return err.code
-    if isinstance(err, NotFoundError):
-        return grpc.StatusCode.NOT_FOUND
-    if isinstance(err, NotAllowedError):
-        return grpc.StatusCode.PERMISSION_DENIED
-    if isinstance(err, DatabaseGone):
-        return grpc.StatusCode.UNAVAILABLE
-    if isinstance(err, (submissions.SubmissionError, GameError, TournamentError, LimitError,
-                        TlsError)):
-        return grpc.StatusCode.INVALID_ARGUMENT
-    if isinstance(err, StoreError):
-        return grpc.StatusCode.FAILED_PRECONDITION
+    """The status code of an error: a domain error's kind's (:mod:`arena.errors`), else
+    INTERNAL."""
+    if isinstance(err, ArenaError):
+        return grpc.StatusCode[err.kind.grpc_status]
     return grpc.StatusCode.INTERNAL
-
-
-DOMAIN_ERRORS = (_Refused, StoreError, submissions.SubmissionError, GameError, TournamentError,
-                 LimitError, TlsError)
 
 
 async def _abort(context: Context, err: Exception) -> NoReturn:
@@ -137,10 +114,7 @@ async def _read(context: Context, read: Callable[[], T]) -> T:
     try:
         return await asyncio.to_thread(read)
     except StoreError as err:
-        code = grpc.StatusCode.NOT_FOUND if isinstance(err, NotFoundError) \
-            else grpc.StatusCode.UNAVAILABLE
-        await context.abort(code, str(err))
-        raise  # abort raises; this line only reassures the type checker
+        await _abort(context, err)
 
 
 async def _who(context: Context) -> Caller:
@@ -156,48 +130,38 @@ async def _who(context: Context) -> Caller:
 
 def _text(value: str, what: str, limit: int = MAX_TEXT) -> str:
     if len(value) > limit:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+        raise _refused(ErrorKind.BAD_REQUEST,
                        f"{what} is {len(value)} characters long; at most {limit}")
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, f"{what} holds a control character")
+        raise _refused(ErrorKind.BAD_REQUEST, f"{what} holds a control character")
     return value
 
 
 def _name(text: str, what: str) -> str:
     """A bot's name, version or label, as the store allows them; INVALID_ARGUMENT if not."""
-    try:
-        check_bot_name(text, what)
-    except StoreError as err:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, str(err)) from None
+    check_bot_name(text, what)
     return text
 
 
 def _names(values: Any, what: str) -> list[str]:
     names = list(values)
     if len(names) > MAX_NAMES:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+        raise _refused(ErrorKind.BAD_REQUEST,
                        f"{len(names)} {what}; at most {MAX_NAMES}")
     return [_text(name, what) for name in names]
 
 
 def _id(value: int, what: str) -> int:
     if value <= 0:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, f"{what} must be a positive id, not {value}")
+        raise _refused(ErrorKind.BAD_REQUEST, f"{what} must be a positive id, not {value}")
     return value
 
 
-def _clock(request: Any, name: str, default: float, flag: str) -> float:
-    if not request.HasField(name):
-        return default
-    value = float(getattr(request, name))
-    if not math.isfinite(value) or value < 0 or value > MAX_CLOCK_S:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+def _clock(value: float, flag: str) -> float:
+    if not value <= MAX_CLOCK_S:  # a NaN too
+        raise _refused(ErrorKind.BAD_REQUEST,
                        f"{flag} must be a number of seconds from 0 to {MAX_CLOCK_S:g}, not {value:g}")
     return value
-
-
-def _limit(text: str, default: str, parse: Callable[[str], Any]) -> Any:
-    return parse(_text(text, "a bot limit", 32) or default)
 
 
 def _schedule_bound(plan: Plan, bots: int, field: int, players: int, repetitions: int,
@@ -210,24 +174,46 @@ def _schedule_bound(plan: Plan, bots: int, field: int, players: int, repetitions
     return math.comb(bots + players - 1, players) * players * repetitions
 
 
-def _settings(request: pb.CreateTournamentRequest) -> RunSettings:
-    parallel = request.parallel if request.HasField("parallel") else 2
-    if not 1 <= parallel <= 256:
-        raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
-                       f"parallel must be from 1 to 256, not {parallel}")
-    limits = ResourceLimits(
-        memory_mb=_limit(request.bot_memory, "2048MB", parse_memory),
-        cpu_seconds=_limit(request.bot_cpu_seconds, "unlimited",
-                           lambda t: parse_count("--bot-cpu-seconds", t)),
-        processes=_limit(request.bot_processes, "256", lambda t: parse_count("--bot-processes", t)),
-        open_files=_limit(request.bot_open_files, "256",
-                          lambda t: parse_count("--bot-open-files", t)),
-        cpus=_limit(request.bot_cpus, "1", parse_cpus))
-    return RunSettings(parallel, _clock(request, "move_timeout_s", 10.0, "move_timeout_s"),
-                       _clock(request, "start_timeout_s", 30.0, "start_timeout_s"),
-                       _clock(request, "time_bank_s", 0.0, "time_bank_s"),
-                       event_delay_s=_clock(request, "event_delay_s", 0.2, "event_delay_s"),
-                       limits=limits)
+def _tournament_request(request: pb.CreateTournamentRequest) -> TournamentRequest:
+    """The request decoded, within the server's caps (every field is hostile); a field not
+    sent keeps :class:`TournamentRequest`'s default. Everything else is checked once, where
+    ``arena tournament create`` has it checked: :mod:`arena.tournament.setup`."""
+    bots = _names(request.bots, "bots")
+    if not bots:
+        raise _refused(ErrorKind.BAD_REQUEST, "name the bots: at least one")
+    if len(request.options) > MAX_NAMES:
+        raise _refused(ErrorKind.BAD_REQUEST,
+                       f"{len(request.options)} options; at most {MAX_NAMES}")
+    sent: dict[str, Any] = {name: getattr(request, name) for name in (
+        "players", "repetitions", "sets", "seed", "parallel", "move_timeout_s",
+        "start_timeout_s", "time_bank_s", "event_delay_s") if request.HasField(name)}
+    if not 1 <= sent.get("parallel", 1) <= 256:
+        raise _refused(ErrorKind.BAD_REQUEST,
+                       f"parallel must be from 1 to 256, not {request.parallel}")
+    if not 1 <= sent.get("repetitions", 1) <= 10_000:
+        raise _refused(ErrorKind.BAD_REQUEST,
+                       f"repetitions must be from 1 to 10,000, not {request.repetitions}")
+    if not 1 <= sent.get("sets", 1) <= 100_000:
+        raise _refused(ErrorKind.BAD_REQUEST, f"sets must be from 1 to 100,000, not {request.sets}")
+    if sent.get("seed", 0) >= 2**63:
+        raise _refused(ErrorKind.BAD_REQUEST, "the seed must be below 2**63")
+    for name in ("move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s"):
+        if name in sent:
+            sent[name] = _clock(float(sent[name]), name)
+    defaults = DEFAULT_LIMIT_TEXTS
+    limits = LimitTexts(*(_text(getattr(request, f"bot_{name}"), "a bot limit", 32)
+                          or getattr(defaults, name)
+                          for name in ("memory", "cpu_seconds", "processes", "cpus",
+                                       "open_files")))
+    sprt = _text(request.sprt, "sprt", 100)
+    return TournamentRequest(
+        game=_text(request.game, "the game", 64), bots=bots,
+        field=_names(request.field, "field bots"),
+        options={_text(k, "an option's name", 64): _text(v, "an option's value", 64)
+                 for k, v in request.options.items()},
+        format=_text(request.format, "the format", 32) or ROUND_ROBIN, sprt=sprt or None,
+        deals=_text(request.deals, "deals", 32) or None, deals_from_seed=request.deals_from_seed,
+        limits=limits, **sent)
 
 
 # ---------------------------------------------------------------- encoding
@@ -290,7 +276,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                   per_client=MAX_WATCHES_PER_AUTHOR)
 
     def _authors(self) -> dict[int, str]:
-        return {a.id: a.name for a in self.store.list_authors()}
+        return bots.authors_by_id(self.store)
 
     # ---------------------------------------------------------------- bots
 
@@ -322,7 +308,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                     submission = await asyncio.to_thread(submissions.read_archive, data,
                                                          list(all_games()))
                 return await self._submit(who, label, submission, context)
-            except DOMAIN_ERRORS as err:
+            except ArenaError as err:
                 await _abort(context, err)
         finally:
             if author is not None and author not in self._building:  # else: when it ends
@@ -339,16 +325,16 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                     _name(label, "label")
                 first = False
             elif request.label:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                "the label goes in the first message only")
             size += len(request.data)
             if size > submissions.MAX_ARCHIVE_BYTES:  # refused now: the rest is never read
-                raise _Refused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                raise _refused(ErrorKind.BUSY,
                                f"the archive is over {submissions.MAX_ARCHIVE_BYTES:,} bytes; an "
                                f"archive may hold at most {submissions.MAX_ARCHIVE_BYTES:,}")
             chunks.append(request.data)
         if size == 0:
-            raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+            raise _refused(ErrorKind.BAD_REQUEST,
                            "no archive came: send a .zip or .tar.gz of the bot's folder")
         return label, b"".join(chunks)
 
@@ -357,16 +343,11 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         manifest = submission.manifest
         _name(manifest.name, "bot name")
 
-        def same_code() -> list[BotInfo]:  # a store read: in a worker thread
-            if who.author_id is not None:  # before anything is built: another's name is refused
-                self.store.check_name_free_for(manifest.name, who.author_id)
-            return [b for b in self.store.bots_named([manifest.name])
-                    if b.content_hash == submission.sha256]
-
-        same = await asyncio.to_thread(same_code)
-        if same:
+        # a store read, in a worker thread; another author's name is refused before any build
+        same = await asyncio.to_thread(bots.same_code, self.store, submission, who.author_id)
+        if same is not None:
             authors = await asyncio.to_thread(self._authors)
-            return pb.SubmitBotResponse(bot=_bot_info(same[0], authors), new=False,
+            return pb.SubmitBotResponse(bot=_bot_info(same, authors), new=False,
                                         files=submission.files, size=submission.size)
         try:
             _installed, built_s = await self._install(who.author_id, submission)
@@ -374,10 +355,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
             raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
                 from None
-        bot, new = await asyncio.to_thread(
-            self.store.submit_bot, manifest.name, label, manifest.command, manifest.games,
-            SubmittedCode(submission.sha256, submission.archive, submission.files, submission.size),
-            author_id=who.author_id)
+        bot, new = await asyncio.to_thread(bots.record, self.store, submission, label,
+                                           who.author_id)
         authors = await asyncio.to_thread(self._authors)
         return pb.SubmitBotResponse(bot=_bot_info(bot, authors), new=new,
                                     files=submission.files, size=submission.size,
@@ -420,38 +399,18 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                 _name(version, "bot version")
             limit = request.max_bytes or LOG_BYTES
             if limit > MAX_LOG_BYTES:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                f"max_bytes may be at most {MAX_LOG_BYTES:,}, not {limit:,}")
             bot = self.store.get_bot(name, version)
             if not may_read_log(who, bot.author_id):
-                raise _Refused(grpc.StatusCode.PERMISSION_DENIED,
+                raise _refused(ErrorKind.NOT_ALLOWED,
                                f"the log of {bot.label} is for its author and the operator only: "
                                f"{who} may read the logs of their own bots")
-        except DOMAIN_ERRORS as err:
+        except ArenaError as err:
             await _abort(context, err)
-        files = await asyncio.to_thread(self._log_files, bot.label, limit)
-        return pb.ReadBotLogResponse(bot=bot.label, files=files)
-
-    def _log_files(self, label: str, limit: int) -> list[pb.BotLogFile]:
-        logs = self.data_dir / "logs"
-        out = []
-        for lane in range(0, 1000):
-            process = label if lane == 0 else f"{label}.lane{lane}"
-            path = logs / log_name(process)
-            try:
-                with path.open("rb") as file:
-                    size = file.seek(0, 2)
-                    file.seek(max(0, size - limit))
-                    data = file.read(limit)
-            except FileNotFoundError:
-                if lane == 0:
-                    continue  # lane 0 has not run yet; a later lane may have
-                break
-            except OSError:
-                break
-            out.append(pb.BotLogFile(name=process, text=data.decode("utf-8", "replace"),
-                                     truncated=size > limit))
-        return out
+        files = await asyncio.to_thread(bots.log_files, self.data_dir, bot.label, limit)
+        return pb.ReadBotLogResponse(bot=bot.label, files=[
+            pb.BotLogFile(name=f.name, text=f.text, truncated=f.truncated) for f in files])
 
     # ---------------------------------------------------------------- tournaments
 
@@ -479,7 +438,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                             context: Context) -> pb.TournamentReport:
         try:
             tournament_id = _id(request.tournament_id, "tournament_id")
-        except _Refused as err:
+        except ArenaError as err:
             await _abort(context, err)
 
         def report() -> tuple[TournamentInfo, dict[str, Any], int]:
@@ -497,51 +456,22 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                context: Context) -> pb.TournamentInfo:
         """Queue a tournament, checked as ``arena tournament run`` checks one; the scheduler
         is woken to play it."""
+        said: list[str] = []
         try:
-            game = get_game(_text(request.game, "the game", 64))
-            bots = _names(request.bots, "bots")
-            field = _names(request.field, "field bots")
-            if not bots:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "name the bots: at least one")
-            if len(request.options) > MAX_NAMES:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"{len(request.options)} options; at most {MAX_NAMES}")
-            options = {_text(k, "an option's name", 64): _text(v, "an option's value", 64)
-                       for k, v in request.options.items()}
-            kind = _text(request.format, "the format", 32) or ROUND_ROBIN
-            if kind not in KINDS:
-                raise TournamentError(f"the format must be one of {', '.join(KINDS)}, not {kind!r}")
-            repetitions = request.repetitions if request.HasField("repetitions") else 1
-            if not 1 <= repetitions <= 10_000:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"repetitions must be from 1 to 10,000, not {repetitions}")
-            sets = request.sets if request.HasField("sets") else None
-            if sets is not None and not 1 <= sets <= 100_000:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"sets must be from 1 to 100,000, not {sets}")
-            sprt = _text(request.sprt, "sprt", 100)
-            plan = Plan(kind=kind, field=field, sets=sets,
-                        sprt=parse_sprt(sprt) if sprt else None)
-            players = request.players if request.HasField("players") else game.default_players
-            if not game.min_players <= players <= game.max_players:
-                raise GameError(f"{game.name} is played by {game.min_players} to "
-                                f"{game.max_players} players, not {players}")
-            bound = _schedule_bound(plan, len(bots), len(field), players, repetitions, sets)
+            asked = _tournament_request(request)
+            game = get_game(asked.game)
+            plan = asked.plan()
+            players = asked.players if asked.players is not None else game.default_players
+            game.check_players(players)
+            bound = _schedule_bound(plan, len(asked.bots), len(asked.field), players,
+                                    asked.repetitions, asked.sets)
             if bound > MAX_MATCHES:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT,
+                raise _refused(ErrorKind.BAD_REQUEST,
                                f"that tournament could have up to {bound:,} matches; the server "
                                f"queues at most {MAX_MATCHES:,}: fewer bots or repetitions")
-            deals = _text(request.deals, "deals", 32) or None
-            settings = _settings(request)
-            seed = request.seed if request.HasField("seed") else None
-            if seed is not None and seed >= 2**63:
-                raise _Refused(grpc.StatusCode.INVALID_ARGUMENT, "the seed must be below 2**63")
-            said: list[str] = []
-            tournament_id = await asyncio.to_thread(
-                create_tournament, self.store, game.name, bots, players, repetitions, seed,
-                options, settings, deals, request.deals_from_seed, said.append, plan, True)
-            info = self.store.get_tournament(tournament_id)
-        except DOMAIN_ERRORS as err:
+            info = await asyncio.to_thread(tournaments.create, self.store, asked,
+                                           notice=said.append, queued=True)
+        except ArenaError as err:
             await _abort(context, err)
         if said:
             context.set_trailing_metadata(tuple(("arena-warning", text.encode("ascii", "replace")
@@ -560,7 +490,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                 voided = await self.scheduler.cancel_tournament(tournament_id)
             else:
                 voided = self.store.cancel_tournament(tournament_id)
-        except DOMAIN_ERRORS as err:
+        except ArenaError as err:
             await _abort(context, err)
         return pb.CancelTournamentResponse(voided=voided)
 
@@ -658,7 +588,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         try:
             game = get_game(_text(request.game, "the game", 64)).name if request.game else None
             pool = _text(request.pool, "the pool", 200) or None
-        except DOMAIN_ERRORS as err:
+        except ArenaError as err:
             await _abort(context, err)
         if request.tournament_id:
             def of_tournament() -> list[Any]:

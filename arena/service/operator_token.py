@@ -18,6 +18,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import ArenaError
 from arena.net.bot_service import digest
 
 TOKEN_FILE = "operator-token.sha256"
@@ -25,7 +26,7 @@ MIN_LENGTH = 16
 _HASH = re.compile(r"[0-9a-f]{64}")
 
 
-class OperatorTokenError(ValueError):
+class OperatorTokenError(ArenaError, ValueError):
     """The operator's token cannot be used or kept (the message says why in one line)."""
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 import grpc
 from rich.console import Console
 
+from arena.errors import ArenaError
 from arena.net.bot_service import bind
 from arena.net.doors import (
     BUILDS,
@@ -66,7 +67,7 @@ BACKEND_HOST = "127.0.0.1"
 BACKEND_SLACK = 16
 
 
-class SocketPathError(ValueError):
+class SocketPathError(ArenaError, ValueError):
     """The operator socket's path cannot be used."""
 
 

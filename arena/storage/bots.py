@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from arena.errors import ErrorKind
 from arena.storage.engine import Database
 from arena.storage.errors import NotFoundError, StoreError
 from arena.storage.names import check_bot_name, check_unambiguous, claim
@@ -40,7 +41,7 @@ class Bots(Database):
             existing = s.exec(select(Bot).where(Bot.name == name, Bot.version == version)).first()
             if existing is not None:
                 hint = " (it was removed; register a new version)" if existing.removed else ""
-                raise StoreError(f"bot {name}@{version} already exists{hint}")
+                raise StoreError(f"bot {name}@{version} already exists{hint}", kind=ErrorKind.CONFLICT)
             bot = Bot(
                 name=name, version=version, command=command, token_hash=token_hash,
                 folder=folder, created_at=now(),
@@ -73,7 +74,8 @@ class Bots(Database):
                 what = f"code {taken.content_hash[:12]}" if taken.content_hash else \
                     "a bot registered with a command"
                 raise StoreError(f"{name}@{version} already names {what}; a version's label "
-                                 "never moves to other code: give another --label")
+                                 "never moves to other code: give another --label",
+                                 kind=ErrorKind.CONFLICT)
             if s.get(BotArchive, code.sha256) is None:
                 s.add(BotArchive(sha256=code.sha256, data=code.archive, files=code.files,
                                  size=code.size, created_at=now()))
@@ -128,7 +130,8 @@ class Bots(Database):
             if bot is None:
                 raise NotFoundError(f"no bot with id {bot_id}")
             if bot.token_hash is None:
-                raise StoreError(f"bot {bot.name}@{bot.version} is not a remote bot")
+                raise StoreError(f"bot {bot.name}@{bot.version} is not a remote bot",
+                                 kind=ErrorKind.CONFLICT)
             return bot.token_hash
 
     def set_bot_token_hash(self, name: str, version: str | None, token_hash: str) -> BotInfo:
@@ -139,7 +142,8 @@ class Bots(Database):
                 raise NotFoundError(f"bot {bot.name}@{bot.version} was removed")
             if bot.token_hash is None:
                 raise StoreError(f"bot {bot.name}@{bot.version} is managed, not remote: the arena "
-                                 "gives it a fresh token each time it starts it")
+                                 "gives it a fresh token each time it starts it",
+                                 kind=ErrorKind.CONFLICT)
             bot.token_hash = token_hash
             s.add(bot)
             s.flush()
@@ -166,7 +170,7 @@ class Bots(Database):
         with self._writing("add an author") as s:
             if s.exec(select(Author).where(Author.name == name)).first() is not None:
                 raise StoreError(f"author {name} already exists (`arena author token {name}` "
-                                 "issues a new token)")
+                                 "issues a new token)", kind=ErrorKind.CONFLICT)
             author = Author(name=name, token_hash=token_hash, created_at=now())
             s.add(author)
             s.flush()

@@ -24,6 +24,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
+from arena.errors import ErrorKind
 from arena.storage import schema
 from arena.storage.errors import DatabaseGone, StoreError, one_line
 from arena.storage.runs import RunLocks
@@ -210,7 +211,8 @@ class Database:
         except StoreError:
             raise
         except sa_exc.IntegrityError as error:
-            raise StoreError(f"cannot {doing}: conflicting data ({one_line(error)})") from None
+            raise StoreError(f"cannot {doing}: conflicting data ({one_line(error)})",
+                             kind=ErrorKind.CONFLICT) from None
         except sa_exc.SQLAlchemyError as error:
             text = one_line(error)
             if isinstance(error, sa_exc.OperationalError) and "disk I/O error" in text:

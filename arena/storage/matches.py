@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import col, select
 
+from arena.errors import ErrorKind
 from arena.match.faults import Fault
 from arena.storage.engine import Database
 from arena.storage.errors import NotFoundError, StoreError, member, seed_text
@@ -90,8 +91,7 @@ class Matches(Database):
                 raise StoreError(
                     f"match {match_id} has {n} seats but the result has "
                     f"{len(result.scores)} scores, {len(result.ranks)} ranks, "
-                    f"{len(result.faults)} faults"
-                )
+                    f"{len(result.faults)} faults", kind=ErrorKind.BAD_REQUEST)
             if any(rank < 1 for rank in result.ranks):
                 raise ValueError(f"ranks must be 1 or more, not {list(result.ranks)}")
             faults = [member(Fault, fault, "fault") for fault in result.faults]
@@ -107,7 +107,8 @@ class Matches(Database):
             reasons = result.reasons or ("",) * n
             if len(peers) != n or len(reasons) != n:
                 raise StoreError(f"match {match_id} has {n} seats but the result has "
-                                 f"{len(peers)} peers and {len(reasons)} reasons")
+                                 f"{len(peers)} peers and {len(reasons)} reasons",
+                                 kind=ErrorKind.BAD_REQUEST)
             for seat, score, rank, fault, peer, reason in zip(
                 seats, result.scores, result.ranks, faults, peers, reasons, strict=True
             ):

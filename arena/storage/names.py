@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped
 from sqlmodel import Session, col
 
+from arena.errors import ErrorKind
 from arena.games import all_games
 from arena.storage.errors import NotAllowedError, StoreError
 from arena.storage.tables import Author, Bot
@@ -39,7 +40,8 @@ def check_bot_name(text: str, what: str = "bot name") -> None:
     """A :class:`StoreError` unless ``text`` matches :data:`BOT_NAME`."""
     if BOT_NAME.fullmatch(text) is None:
         shown = repr(text[:40]) + (f"... ({len(text)} characters)" if len(text) > 40 else "")
-        raise StoreError(f"bad {what} {shown}: use 1 to 64 letters, digits, '.', '_' or '-'")
+        raise StoreError(f"bad {what} {shown}: use 1 to 64 letters, digits, '.', '_' or '-'",
+                         kind=ErrorKind.BAD_REQUEST)
 
 _FOLDS: tuple[tuple[str, str], ...] = (
     ("-", ""), ("_", ""), (".", ""),  # separators, wherever they are, do not tell names apart
@@ -126,7 +128,8 @@ def claim(s: Session, name: str, author_id: int | None, *, adding: bool) -> int 
     reads like (folds as) a name someone else owns; an author may never take a bundled
     bot's name or a look-alike of it, the operator registers those freely."""
     if not fold(name):
-        raise StoreError(f"bad bot name {name!r}: it needs a letter or a digit")
+        raise StoreError(f"bad bot name {name!r}: it needs a letter or a digit",
+                         kind=ErrorKind.BAD_REQUEST)
     if author_id is not None and (kept := reserved(name)) is not None:
         like = "" if kept == name else f" (it reads like {kept})"
         raise NotAllowedError(f"the bot name {name} is kept for the bundled bots{like}: "

@@ -28,6 +28,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 
+from arena.errors import ArenaError, ErrorKind
 from arena.storage.tables import TABLE_NAMES
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -39,8 +40,10 @@ FIRST_REVISION = "0001"
 VERSION_TABLE = "alembic_version"
 
 
-class SchemaError(Exception):
+class SchemaError(ArenaError):
     """The database's schema is not one this arena can use or upgrade (one line)."""
+
+    kind = ErrorKind.UNAVAILABLE
 
 
 def alembic_config(connection: sa.Connection | None = None) -> Config:

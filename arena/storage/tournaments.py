@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import col, func, select
 
+from arena.errors import ErrorKind
 from arena.match.faults import Fault
 from arena.storage.engine import Database
 from arena.storage.errors import NotFoundError, StoreError, member, seed_text
@@ -55,13 +56,12 @@ class Tournaments(Database):
         schedule = list(schedule)
         indices = [m.index for m in schedule]
         if len(set(indices)) != len(indices):
-            raise StoreError("a schedule must not repeat a match index")
+            raise StoreError("a schedule must not repeat a match index", kind=ErrorKind.BAD_REQUEST)
         for m in schedule:
             if len(m.seat_bot_ids) != players:
                 raise StoreError(
                     f"match {m.index} of the schedule has {len(m.seat_bot_ids)} seats, "
-                    f"not {players}"
-                )
+                    f"not {players}", kind=ErrorKind.BAD_REQUEST)
         options = dict(options)
         with self._writing("create a tournament") as s:
             check_bots(s, set(bot_ids) | {b for m in schedule for b in m.seat_bot_ids})
@@ -164,7 +164,7 @@ class Tournaments(Database):
                 yield
         except Busy:
             raise StoreError(f"tournament {tournament_id} is being run by another process "
-                             "already") from None
+                             "already", kind=ErrorKind.CONFLICT) from None
 
     def claim_unfinished(self, tournament_id: int) -> list[MatchToRun]:
         """Every match of the tournament still to play, in schedule order.
@@ -265,7 +265,7 @@ class Tournaments(Database):
                 yield
         except Busy:
             raise StoreError(f"cannot {doing} tournament {tournament_id}: it is running; stop "
-                             "its run first (Ctrl-C or SIGTERM)") from None
+                             "its run first (Ctrl-C or SIGTERM)", kind=ErrorKind.CONFLICT) from None
 
     def tournament_match_counts(self) -> dict[int, dict[MatchStatus, int]]:
         """For every tournament with matches: how many it has of each status, by its id

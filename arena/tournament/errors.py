@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from arena.errors import ArenaError
 from arena.storage.store import StoreError
 
 
-class TournamentError(ValueError):
+class TournamentError(ArenaError, ValueError):
     """A tournament cannot be created or run as asked."""
 
 

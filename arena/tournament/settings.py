@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from arena.match.referee import MatchSettings
-from arena.players.limits import ResourceLimits
+from arena.players.limits import DEFAULT_LIMITS, ResourceLimits
 from arena.tournament.errors import TournamentError
 
 
@@ -29,6 +29,9 @@ class PerRun:
 PER_RUN = tuple(f.name for f in fields(PerRun))
 """The settings asked for at every run of a tournament, never saved with it."""
 
+CLOCKS = MatchSettings()
+"""The referee's clocks by default: a tournament's too."""
+
 EXECUTORS = ("local", "ray")
 """Where a run's matches can be played: this machine, or the nodes of a Ray cluster."""
 
@@ -38,11 +41,11 @@ class RunSettings:
     """How a tournament is played; saved with it, so that a resume plays the same way."""
 
     parallel: int = 2
-    move_timeout_s: float = 10.0
-    start_timeout_s: float = 30.0
-    time_bank_s: float = 0.0
-    event_delay_s: float = 0.2  # see MatchSettings.event_delay_s
-    limits: ResourceLimits = field(default_factory=ResourceLimits)  # for every bot process
+    move_timeout_s: float = CLOCKS.move_timeout_s  # the clocks' defaults are the referee's
+    start_timeout_s: float = CLOCKS.start_timeout_s
+    time_bank_s: float = CLOCKS.time_bank_s
+    event_delay_s: float = CLOCKS.event_delay_s  # see MatchSettings.event_delay_s
+    limits: ResourceLimits = DEFAULT_LIMITS  # for every bot process
     listen: str | None = None  # HOST:PORT where remote bots connect; None: managed bots only
     tls_cert: str | None = None  # PEM files securing ``listen`` (both or neither)
     tls_key: str | None = None
@@ -92,3 +95,6 @@ class RunSettings:
 
 EVERY_RUN = PerRun()
 """The defaults: this machine, in the sandbox."""
+DEFAULTS = RunSettings()
+"""How a tournament is played unless it says otherwise: the one place the command line, the
+operator service and the ladder take their defaults from."""

@@ -21,8 +21,8 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from arena.app.records import NotFoundError, Store, StoreError
-from arena.games import OptionError
+from arena.app.records import Store
+from arena.errors import ArenaError
 from leaderboard.web import pages, replay
 from leaderboard.web.common import HERE, TEMPLATES, error_response
 
@@ -59,17 +59,9 @@ def create_app(store: Store) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(replay.router)
 
-    @app.exception_handler(NotFoundError)
-    async def _not_found(request: Request, error: NotFoundError) -> Response:
-        return error_response(request, 404, str(error))
-
-    @app.exception_handler(OptionError)
-    async def _bad_game(request: Request, error: OptionError) -> Response:
-        return error_response(request, 404, str(error))
-
-    @app.exception_handler(StoreError)
-    async def _store_error(request: Request, error: StoreError) -> Response:
-        return error_response(request, 503, str(error))
+    @app.exception_handler(ArenaError)
+    async def _refused(request: Request, error: ArenaError) -> Response:  # arena.errors' table
+        return error_response(request, error.kind.http_status, str(error))
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, error: RequestValidationError) -> Response:

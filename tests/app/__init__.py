@@ -1,1 +1,1 @@
-
+"""Tests of the application layer."""
