@@ -78,6 +78,7 @@ class Outcome:
     quiet_faults: int  # ... and their seats that faulted
     faults_meanwhile: int  # seats that faulted in the matches finished while the reads were served
     in_play: bool  # the tournament still had matches to play as the reads ended
+    load: float  # the machine's load average (1 minute) as the reads ended
 
 
 async def _reads(address: str, token: str, web: str, tournaments: list[int]) -> Counter[str]:
@@ -157,7 +158,7 @@ async def _play(address: str, token: str, web: str, tournaments: list[int],
         before = finished(found)
         began = time.time()
         answered = await _reads(address, token, web, tournaments)
-        ended = time.time()
+        ended, load = time.time(), os.getloadavg()[0]
         found = await matches()
         after = finished(found)
         await asyncio.wait_for(_watched_past(watched, ended), 120)  # its stalls, not the cancel's
@@ -166,7 +167,7 @@ async def _play(address: str, token: str, web: str, tournaments: list[int],
     meanwhile = [after[m] for m in after.keys() - before.keys()]
     return Outcome(created.id, began, ended, answered, len(meanwhile), len(before),
                    sum(before.values()), sum(meanwhile),
-                   any(m.status in ("running", "pending") for m in found))
+                   any(m.status in ("running", "pending") for m in found), load)
 
 
 def play(address: str, token: str, web: str, tournaments: list[int], watched: Path) -> Outcome:
@@ -189,7 +190,6 @@ def run(quick: bool) -> list[Row]:
         server = _Server(db, env={loop_watch.ENV: str(watched)})
         try:
             outcome = play(server.address, TOKEN, server.web, tournaments, watched)
-            load = os.getloadavg()
             stall = stall_during(watched, outcome)
         finally:
             server.stop()
@@ -198,7 +198,7 @@ def run(quick: bool) -> list[Row]:
             f"tournament on a {1000 * MOVE_CLOCK_S:.0f} ms move clock: "
             f"{outcome.finished_meanwhile} matches finished meanwhile, "
             f"{outcome.faults_meanwhile} seats of them faulted ({outcome.quiet_faults} in the "
-            f"{outcome.quiet} matches before the reads); load average {load[0]:.1f}; "
+            f"{outcome.quiet} matches before the reads); load average {outcome.load:.1f}; "
             f"before (b52b884, load {BEFORE_LOAD}): {BEFORE_CPU_MS:.0f} ms CPU, "
             f"{BEFORE_WALL_MS:.0f} ms wall")
     return [

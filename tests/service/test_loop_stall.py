@@ -4,15 +4,17 @@ while 20 heavy reads are served at once (lists of 10,000 matches and tournament 
 the operator service, tournament pages of the web app it serves in the same process). The
 server's own loop watch (:mod:`arena.service.loop_watch`) says how long its loop was held:
 its CPU measure, which a loaded machine does not inflate, stays under 20 ms; and no seat of
-the matches played meanwhile faulted (unless seats fault before the reads too: a machine too
-loaded for a 50 ms clock). The scenario is the benchmark's
+the matches played meanwhile faulted, where the machine has the CPU for a 50 ms clock (its
+load average at most twice its CPUs, and no seat faulted before the reads). The scenario is the benchmark's
 (:mod:`benchmarks.loop`, section ``loop``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -47,13 +49,20 @@ def test_heavy_reads_hold_no_match_clock(filled: tuple[Path, list[int]], tmp_pat
     assert stall.cpu_ms < LONGEST_STALL_MS, (
         f"the loop ran {stall.cpu_ms:.1f} ms without turning while the reads were served "
         f"(wall: {stall.wall_ms:.0f} ms)")
-    # The clock's faults, against the control: the matches played before the reads. A machine
-    # that faults seats without any read (shared, loaded: the system preempts the server and
-    # its bots for longer than 50 ms) cannot tell the loop's stalls from its own by them; the
-    # CPU measure above does.
-    assert outcome.faults_meanwhile == 0 or outcome.quiet_faults > 0, (
-        f"{outcome.faults_meanwhile} seats faulted in the {outcome.finished_meanwhile} matches "
-        f"played while the reads were served, none in the {outcome.quiet} before them")
+    # The clock's faults. On a machine shared with other work the system preempts the server
+    # and its bots, and the reads' worker threads hold the GIL, for longer than 50 ms of wall
+    # time whatever the loop runs (at a load of 25 on 2 cores a third of the seats faulted
+    # while the reads were served, with the loop's CPU stalls under 11 ms): there the faults
+    # cannot tell the loop's own stalls from the machine's; the CPU measure above does.
+    # Asserted where the machine has the CPU for the clock, and seats played before the reads
+    # kept it.
+    faulted = (f"{outcome.faults_meanwhile} seats faulted in the {outcome.finished_meanwhile} "
+               f"matches played while the reads were served, {outcome.quiet_faults} in the "
+               f"{outcome.quiet} before them, at a load average of {outcome.load:.1f}")
+    if outcome.load <= 2 * (os.cpu_count() or 1) and outcome.quiet_faults == 0:
+        assert outcome.faults_meanwhile == 0, faulted
+    elif outcome.faults_meanwhile:
+        warnings.warn(f"not asserted on a machine this loaded: {faulted}", stacklevel=1)
 
 
 def test_the_watch_sees_a_blocked_loop() -> None:
