@@ -28,6 +28,7 @@ from benchmarks import (
     figures,
     ladder,
     lanes,
+    loop,
     memory,
     ratings,
     sockets,
@@ -53,6 +54,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "bot-limits": lanes.run,       # a bot's memory over all its lanes; 12 lanes in the defaults
     "web": web.run,                # the web app's pages over a million matches
     "feeds": feeds.run,            # a tournament on arena serve with 400 live feeds against it
+    "loop": loop.run,              # arena serve's loop stall under 20 heavy reads beside a match
     "ray": cluster.run,            # (13) the Ray executor against the local one
     "doors": doors.run,            # descriptors and an operator call under idle connections
     "archives": archives.run,      # refusing a zip of 370,000 entries, against zipfile reading it

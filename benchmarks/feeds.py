@@ -27,7 +27,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,13 +51,13 @@ TOKEN = "operator-token-of-the-feeds-benchmark"
 
 
 class _Server:
-    """``arena serve`` on free ports over ``db``."""
+    """``arena serve`` on free ports over ``db``, with ``env`` over this environment."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, env: Mapping[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "arena", "serve", "--port", "0", "--web-port", "0", "--db",
              str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": TOKEN})
+            env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": TOKEN, **(env or {})})
         self.lines: list[str] = []
         self.ready = threading.Event()
         threading.Thread(target=self._read, daemon=True).start()

@@ -189,7 +189,9 @@ def _outcome(bots: Sequence[Bot], game: str, draw: random.Random) -> tuple[list[
 
 
 def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
-         say: Any = print) -> dict[str, float]:
+         say: Any = print, *, all_finished: bool = False) -> dict[str, float]:
+    """Fill ``path`` (see the module's docstring); with ``all_finished``, every tournament and
+    match is finished (none left interrupted or just created for a scheduler to resume)."""
     draw = random.Random(seed)
     began = time.perf_counter()
     with Store(str(path)) as store:  # the schema at its newest revision
@@ -209,7 +211,8 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
     written = 0
     db.execute("BEGIN")
     for number, plan in enumerate(plans, 1):
-        last, before_last = number == len(plans), number == len(plans) - 1
+        last = number == len(plans) and not all_finished
+        before_last = number == len(plans) - 1 and not all_finished
         created = clock
         played_upto = 0 if last else len(plan.seatings) // 2 if before_last else len(plan.seatings)
         match_rows: list[tuple[Any, ...]] = []
@@ -272,7 +275,7 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
             "VALUES (?, ?, ?, ?, ?, ?)",
             [(number, a, b, *counted) for (a, b), counted in sorted(tally.pairs.items())])
         written += len(match_rows)
-        if number % 20 == 0 or last:
+        if number % 20 == 0 or number == len(plans):
             db.execute("COMMIT")
             say(f"  {written:,} matches, {time.perf_counter() - began:.0f} s")
             db.execute("BEGIN")

@@ -489,7 +489,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             if self.scheduler is not None:
                 voided = await self.scheduler.cancel_tournament(tournament_id)
             else:
-                voided = self.store.cancel_tournament(tournament_id)
+                voided = await asyncio.to_thread(self.store.cancel_tournament, tournament_id)
         except ArenaError as err:
             await _abort(context, err)
         return pb.CancelTournamentResponse(voided=voided)
@@ -502,9 +502,13 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         if limit > 10_000:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                 f"limit may be at most 10,000, not {limit:,}")
-        matches = await _read(context, lambda: self.store.list_matches(
-            request.tournament_id or None, limit))
-        return pb.ListMatchesResponse(matches=[_match_info(m) for m in matches])
+
+        def listed() -> pb.ListMatchesResponse:
+            # read, encoded and freed in the worker thread: 10,000 matches held the loop 0.1 s
+            matches = self.store.list_matches(request.tournament_id or None, limit)
+            return pb.ListMatchesResponse(matches=[_match_info(m) for m in matches])
+
+        return await _read(context, listed)
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:
         """A match and its events: one seat's view, or the public view (everything once over),

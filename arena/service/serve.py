@@ -38,6 +38,7 @@ from arena.net.doors import (
     listening_socket,
 )
 from arena.players import cgroups, sandbox
+from arena.service import loop_watch
 from arena.service.auth import Throttle
 from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.service.operator_token import TokenHash
@@ -213,6 +214,7 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
     operator = OperatorServicer(store, data_dir, scheduler)
     front = await _start_operator_server(operator, address, operator_token, credentials,
                                          budget, log)
+    stalls = loop_watch.from_environment()  # how long the loop is blocked, when asked
     local: grpc.aio.Server | None = None
     web_task: asyncio.Task[None] | None = None
     scheduling: asyncio.Task[None] | None = None
@@ -263,4 +265,6 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
             with contextlib.suppress(FileNotFoundError):
                 if stat.S_ISSOCK(operator_socket.lstat().st_mode):
                     operator_socket.unlink()
+        if stalls is not None:
+            stalls.stop()
         await asyncio.sleep(0)

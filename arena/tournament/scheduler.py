@@ -94,7 +94,7 @@ class Scheduler:
         """Look for tournaments to play until cancelled; then stop every job (see :meth:`stop`)."""
         try:
             while True:
-                self._look()
+                await self._look()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), self.poll_s)
                 self._wake.clear()
@@ -108,11 +108,11 @@ class Scheduler:
     def playing(self, tournament_id: int) -> bool:
         return tournament_job(tournament_id) in self._jobs
 
-    def _look(self) -> None:
+    async def _look(self) -> None:
         if self._stopping:
             return
-        try:
-            waiting = self.store.tournaments_to_serve()
+        try:  # in a worker thread: 10 ms over 10,000 matches, every poll_s, off the match clocks
+            waiting = await asyncio.to_thread(self.store.tournaments_to_serve)
         except StoreError as err:
             self._once(f"scheduler: cannot read the queue: {err}")
             return
@@ -206,7 +206,8 @@ class Scheduler:
             with contextlib.suppress(asyncio.CancelledError):
                 await running.task
         self.notes.pop(tournament_id, None)
-        return self.store.cancel_tournament(tournament_id)
+        # in a worker thread: voiding 1,000 matches took 0.1 s of CPU, off the match clocks
+        return await asyncio.to_thread(self.store.cancel_tournament, tournament_id)
 
     async def stop(self) -> None:
         """Stop every job: their stop events first (matches in play finish), then, after
