@@ -11,7 +11,7 @@ from rich.table import Table
 from arena.cli.app import DEFAULT_DB, DbOption, app, console, open_store
 from arena.cli.bots import new_bot_token
 from arena.cli.output import JsonOption, document, emit_json, iso
-from arena.net.bot_service import digest
+from arena.wire.tokens import digest
 
 author_app = typer.Typer(help="Authors: who may submit bots to the server (`arena serve`), "
                          "each with a token of their own.", no_args_is_help=True)

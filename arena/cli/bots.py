@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import secrets
 from pathlib import Path
 from typing import Annotated
 
@@ -22,12 +21,12 @@ from arena.cli.app import (
 from arena.cli.output import JsonOption, bot_json, document, emit_json
 from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
 from arena.games import all_games
-from arena.net.bot_service import digest
 from arena.players import builds, submissions
 from arena.players.process import log_name, parse_command
 from arena.service.client import Submitted
 from arena.storage.store import NotFoundError, SubmittedCode
 from arena.tournament.setup import name_version
+from arena.wire.tokens import digest, new_token
 
 
 @bot_app.command("add")
@@ -130,9 +129,7 @@ def _say_submitted(sent: Submitted, json_output: bool) -> None:
 def new_bot_token() -> str:
     """A remote bot's token: 256 random bits; the store keeps only its SHA-256. Never one
     that starts with '-', which a command line would take for an option (``--token -x``)."""
-    while (token := secrets.token_urlsafe(32)).startswith("-"):
-        pass
-    return token
+    return new_token(32)
 
 
 def show_token(headline: str, name: str, token: str) -> None:

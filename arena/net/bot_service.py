@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +37,7 @@ from arena.net.tls import server_credentials
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.messages import ATTENDING_MARK, LogEntry
+from arena.wire.tokens import digest, new_token
 
 SERVICE = pb.DESCRIPTOR.services_by_name["BotService"].full_name
 HELLO_TIMEOUT_S = 10.0
@@ -69,10 +68,6 @@ SERVER_OPTIONS: list[tuple[str, int]] = [
     ("grpc.http2.max_ping_strikes", 2),
     ("grpc.max_connection_idle_ms", int(MAX_IDLE_S * 1000)),
 ]
-
-
-def digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -342,7 +337,7 @@ class MatchHost:
         loop = asyncio.get_running_loop()
         seats: list[_PendingSeat] = []
         for seat, key in enumerate(spec.seat_token_hashes):
-            credential = secrets.token_urlsafe(24)
+            credential = new_token(24)
             pending = _PendingSeat(spec.match_id, spec.game, seat, digest(credential),
                                    loop.create_future(),
                                    spec.settings.move_timeout_s or SEND_TIMEOUT_S)
