@@ -30,11 +30,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.net.bot_service import BotServer, MatchHost, digest
+from arena.net.bot_service import BotServer, MatchHost
 from arena.players import cgroups
 from arena.players import sandbox as bwrap
 from arena.players.limits import ResourceLimits
 from arena.players.process import BotProcess
+from arena.wire.tokens import digest
 from benchmarks import tournament
 from benchmarks.common import Row
 

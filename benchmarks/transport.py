@@ -27,10 +27,11 @@ import grpc
 from arena.games import get_game
 from arena.match.links import Link
 from arena.match.referee import MatchReport, MatchSettings, run_match
-from arena.net.bot_service import BotServer, MatchHost, MatchSpec, create_server, digest
+from arena.net.bot_service import BotServer, MatchHost, MatchSpec, create_server
 from arena.players.process import BotProcess
 from arena.players.sandbox import Sandbox
 from arena.v1 import arena_pb2 as pb
+from arena.wire.tokens import digest
 from benchmarks.common import InstantLink, Row
 from benchmarks.trivial_bot import PINGPONG_METHOD
 

@@ -28,10 +28,11 @@ from cryptography.x509.oid import NameOID
 from arena.games import get_game
 from arena.match.links import Player
 from arena.match.referee import MatchSettings
-from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.net.bot_service import MatchHost, MatchSpec, create_server
 from arena.players.process import BotProcess
 from arena.storage.store import MatchResult, ScheduledMatch, Store
 from arena.v1 import arena_pb2 as pb
+from arena.wire.tokens import digest
 
 GAME = "face-card-kill-card"  # the game most tests play: short matches, 2 to 12 seats
 OPTIONS = dict(get_game(GAME).parse_options(4))

@@ -6,8 +6,9 @@ compared in constant time, valid until that match ends) and runs the match
 with :func:`arena.match.referee.run_match`.
 
 Limits against hostile bots: small messages (a bot only ever sends a Hello and
-Choices), a bounded number of streams per connection and of Attend streams per
-token, keepalive pings that find dead or frozen peers, and a deadline on every
+Choices), the shared server options (:mod:`arena.net.server_options`: a bounded
+number of streams per connection, keepalive pings that find dead or frozen peers),
+a bounded number of Attend streams per token, and a deadline on every
 write to a bot, so a bot that stops reading its stream (HTTP/2 flow control)
 cannot stall the match. A bot's messages are read only when the referee waits on
 its decision, so what it sends meanwhile waits in its own flow-control window
@@ -20,9 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
-import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,44 +34,22 @@ from arena.match.links import Link
 from arena.match.protocol import Decision, MatchEnd, MatchStart, Reply
 from arena.match.referee import MatchReport, MatchSettings, run_match
 from arena.net.seat_wire import SeatWire
+from arena.net.server_options import server_options
 from arena.net.tls import server_credentials
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.messages import ATTENDING_MARK, LogEntry
+from arena.wire.tokens import digest, new_token
 
 SERVICE = pb.DESCRIPTOR.services_by_name["BotService"].full_name
 HELLO_TIMEOUT_S = 10.0
 MAX_RECEIVE_BYTES = 64 * 1024       # a Hello or a Choice is well under 1 KB
-MAX_SEND_BYTES = 16 * 1024 * 1024   # operators' match records can be large
-MAX_METADATA_BYTES = 16 * 1024
-MAX_STREAMS_PER_CONNECTION = 256    # a bot plays every seat it holds on one connection
 MAX_ATTEND_STREAMS = 1              # per bot token: whoever else holds a copy is refused
 MAX_BOT_CONNECTIONS = 4             # on a managed bot's own socket (a restart needs a second)
 MAX_BOT_CALLS = 64                  # calls at once on a managed bot's own socket
 MAX_REMOTE_CONNECTIONS = 512        # on the port for remote bots, all of them together
 SEND_TIMEOUT_S = 10.0               # per write, for matches without a move deadline
 NO_ANSWER = "no answer in time"     # why a seat's call ends when its clock runs out
-KEEPALIVE_S = 30.0                  # the server pings each connection this often ...
-KEEPALIVE_TIMEOUT_S = 10.0          # ... and closes it when no answer comes back in time
-MIN_CLIENT_PING_INTERVAL_S = 10.0   # clients pinging more often (without data) get strikes
-MAX_IDLE_S = 300.0                  # a connection without any stream for this long is closed
-
-SERVER_OPTIONS: list[tuple[str, int]] = [
-    ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
-    ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
-    ("grpc.max_send_message_length", MAX_SEND_BYTES),
-    ("grpc.max_metadata_size", MAX_METADATA_BYTES),
-    ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
-    ("grpc.keepalive_time_ms", int(KEEPALIVE_S * 1000)),
-    ("grpc.keepalive_timeout_ms", int(KEEPALIVE_TIMEOUT_S * 1000)),
-    ("grpc.http2.min_ping_interval_without_data_ms", int(MIN_CLIENT_PING_INTERVAL_S * 1000)),
-    ("grpc.http2.max_ping_strikes", 2),
-    ("grpc.max_connection_idle_ms", int(MAX_IDLE_S * 1000)),
-]
-
-
-def digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -342,7 +319,7 @@ class MatchHost:
         loop = asyncio.get_running_loop()
         seats: list[_PendingSeat] = []
         for seat, key in enumerate(spec.seat_token_hashes):
-            credential = secrets.token_urlsafe(24)
+            credential = new_token(24)
             pending = _PendingSeat(spec.match_id, spec.game, seat, digest(credential),
                                    loop.create_future(),
                                    spec.settings.move_timeout_s or SEND_TIMEOUT_S)
@@ -469,10 +446,8 @@ async def create_server(host: MatchHost, address: str = "127.0.0.1:0",
     ``max_connections`` are closed as they come; calls beyond ``max_calls`` at once
     are refused (``RESOURCE_EXHAUSTED``).
     """
-    options = list(SERVER_OPTIONS)
-    if max_connections is not None:
-        options.append(("grpc.max_allowed_incoming_connections", max_connections))
-    server = grpc.aio.server(interceptors=list(interceptors), options=options,
+    server = grpc.aio.server(interceptors=list(interceptors),
+                             options=server_options(MAX_RECEIVE_BYTES, max_connections),
                              maximum_concurrent_rpcs=max_calls)
     _add_bot_service(BotServicer(host, only), server)
     for add in extra_servicers:

@@ -69,8 +69,7 @@ def version_folder(root: Path, sha256: str) -> Path:
     return root / sha256
 
 
-def build(code: Path, requirements: str, deps: Path, log: Path, sandbox: bool = True,
-          limits: BuildLimits = DEFAULT_LIMITS) -> float:
+def build(code: Path, requirements: str, deps: Path, log: Path, sandbox: bool = True) -> float:
     """Install the requirements file ``requirements`` (a path in ``code``) into the new folder
     ``deps`` (see the module's note); the seconds it took. A refused line is a
     :class:`~arena.players.requirements.RequirementError`, before anything runs; a failed
@@ -79,6 +78,7 @@ def build(code: Path, requirements: str, deps: Path, log: Path, sandbox: bool = 
     trusted bots on a machine without bubblewrap): still wheels only, still offline."""
     began = time.perf_counter()
     wanted = read_requirements(code, requirements)
+    limits = DEFAULT_LIMITS
     deadline = time.monotonic() + limits.wall_s
     staging = Path(tempfile.mkdtemp(prefix=".building-", dir=deps.parent))
     places = {staging: "<build>", deps.parent: "<version>", deps.parent.parent.parent: "<data>",

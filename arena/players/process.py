@@ -25,7 +25,6 @@ import asyncio
 import contextlib
 import hashlib
 import os
-import secrets
 import shlex
 import shutil
 import signal
@@ -40,6 +39,7 @@ from arena.errors import ArenaError
 from arena.players.cgroups import BotBudget, BotGroups, CgroupSupport
 from arena.players.limits import ResourceLimits
 from arena.players.sandbox import SOCKET_INSIDE, Sandbox
+from arena.wire.tokens import new_token
 
 LOG_CAP_BYTES = 1_000_000
 STOP_GRACE_S = 3.0
@@ -79,7 +79,7 @@ class BotProcess:
     command: str
     server: str  # HOST:PORT, or unix:PATH (the only way in from a sandbox)
     log_dir: Path
-    token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    token: str = field(default_factory=lambda: new_token(24))
     process: asyncio.subprocess.Process | None = None
     starts: int = 0
     start_seconds: float = 0.0

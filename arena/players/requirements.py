@@ -37,12 +37,15 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 
-from arena.players.submissions import SubmissionError
+from arena.players.archives import SubmissionError, zip_entries_over
 
 MAX_LINES = 500
 """Requirement lines a file may hold."""
 MAX_LINE = 1_000
 """Characters in one (joined) line."""
+MAX_WHEEL_ENTRIES = 20_000
+"""Entries a vendored wheel may list: its central directory is counted before :mod:`zipfile`
+reads it whole (:func:`arena.players.archives.zip_entries_over`), as a submitted zip's is."""
 MAX_METADATA = 1_000_000
 """Bytes a vendored wheel's METADATA may hold, counted as it unpacks (its size claim is not
 trusted): more is refused, since pip would read, and follow, what lies past any cap."""
@@ -215,16 +218,20 @@ def _check_wheel_dependencies(wheel: Path, code: Path) -> None:
     """Each ``Requires-Dist`` of a vendored wheel is a plain requirement (no URL)."""
     name = wheel.relative_to(Path(os.path.realpath(code))).as_posix()
     try:
-        with zipfile.ZipFile(wheel) as archive:
-            found = [n for n in archive.namelist()
-                     if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
-            if len(found) != 1:
-                raise RequirementError(f"{name}: not a wheel (no one .dist-info/METADATA)")
-            with archive.open(found[0]) as stream:  # never all of it: a bomb stops here
-                data = stream.read(MAX_METADATA + 1)
-            if len(data) > MAX_METADATA:  # what lies past a cap would go unchecked to pip
-                raise RequirementError(f"{name}: its METADATA is over {MAX_METADATA:,} bytes")
-            metadata = data.decode("utf-8", "replace")
+        with wheel.open("rb") as raw:
+            if (too_many := zip_entries_over(raw, MAX_WHEEL_ENTRIES)) is not None:
+                raise RequirementError(f"{name}: more than {MAX_WHEEL_ENTRIES:,} entries "
+                                       f"({too_many})")
+            with zipfile.ZipFile(raw) as archive:
+                found = [n for n in archive.namelist()
+                         if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
+                if len(found) != 1:
+                    raise RequirementError(f"{name}: not a wheel (no one .dist-info/METADATA)")
+                with archive.open(found[0]) as stream:  # never all of it: a bomb stops here
+                    data = stream.read(MAX_METADATA + 1)
+        if len(data) > MAX_METADATA:  # what lies past a cap would go unchecked to pip
+            raise RequirementError(f"{name}: its METADATA is over {MAX_METADATA:,} bytes")
+        metadata = data.decode("utf-8", "replace")
     except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, OSError,
             EOFError) as err:
         why = getattr(err, "strerror", None) or (str(err).splitlines() or [""])[0][:200]

@@ -65,13 +65,6 @@ def expected_score(elo: float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
-def elo_of_score(score: float) -> float:
-    """The Elo difference whose expected score is ``score`` (strictly between 0 and 1)."""
-    if not 0.0 < score < 1.0:
-        raise ValueError(f"a score must be strictly between 0 and 1 to have an Elo, got {score!r}")
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
 # --- SPRT ----------------------------------------------------------------------------------------
 
 
@@ -205,7 +198,7 @@ class SprtAccumulator:
     def llr(self) -> float:
         """``n / 2 * ln(var_0 / var_1)`` (see the module's docstring); 0 before any set.
 
-        The variance is at least ``1 / (4 (n + 1))`` (as in :func:`elo_estimate`): a run of
+        The variance is at least ``1 / (4 (n + 1))``: a run of
         equal scores (a bot that wins every set) has none, and would otherwise never be
         decided. Past a few sets of mixed outcomes the floor is far below the variance."""
         if self._n == 0:
@@ -238,58 +231,12 @@ def sprt(scores: Sequence[float], settings: SprtSettings) -> SprtState:
     """The test's state over all of ``scores`` (one per duplicate set, in order).
 
     The decision is read from the LLR of all the scores. A sequential test stops at
-    the first crossing, which is what a caller checking after every set gets; for a
-    record that ran on past a crossing, :func:`first_decision` finds where it was.
+    the first crossing, which is what a caller checking after every set gets.
     """
     accumulator = SprtAccumulator(settings)
     for score in scores:
         accumulator.add(score)
     return accumulator.state()
-
-
-def first_decision(scores: Sequence[float], settings: SprtSettings) -> tuple[int, SprtState] | None:
-    """The 0-based index of the set whose score first decided the test, with the state then.
-
-    ``None`` if no prefix of ``scores`` reaches a bound (the state then has ``n == index + 1``).
-    """
-    accumulator = SprtAccumulator(settings)
-    for index, score in enumerate(scores):
-        accumulator.add(score)
-        if accumulator.decision() is not None:
-            return index, accumulator.state()
-    return None
-
-
-def elo_estimate(scores: Sequence[float]) -> tuple[float, float, float]:
-    """A's Elo difference over B from per-set scores, with a 95% interval: ``(elo, low, high)``.
-
-    Normal approximation on the mean score: ``mean +- 1.96 * sqrt(var / n)``, each
-    end turned into Elo by the logistic model. Two guards, so that every answer is
-    finite and the interval never collapses while data are few:
-
-    * ``var`` is the empirical variance but at least ``1 / (4 * (n + 1))``, so that
-      samples whose sets all scored the same (all wins, all draws) still get an
-      interval that narrows as ``n`` grows;
-    * the mean and both ends are clamped to ``[c, 1 - c]`` with ``c = 1 / (2 * (n + 1))``:
-      a perfect record of ``n`` sets counts as ``n + 1/2`` out of ``n + 1`` (n = 10
-      of 10 gives about +528 Elo, 100 of 100 about +920).
-
-    Raises ValueError for no scores or a score outside ``[0, 1]``.
-    """
-    if not scores:
-        raise ValueError("an Elo estimate needs at least one set's score")
-    values = [_check_score(score) for score in scores]
-    n = len(values)
-    mean = math.fsum(values) / n
-    var = math.fsum((x - mean) ** 2 for x in values) / n
-    var = max(var, 1.0 / (4.0 * (n + 1)))
-    half_width = Z95 * math.sqrt(var / n)
-    c = 1.0 / (2.0 * (n + 1))
-
-    def clamped_elo(score: float) -> float:
-        return elo_of_score(min(max(score, c), 1.0 - c))
-
-    return clamped_elo(mean), clamped_elo(mean - half_width), clamped_elo(mean + half_width)
 
 
 # --- compare -------------------------------------------------------------------------------------

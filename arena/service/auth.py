@@ -32,10 +32,10 @@ from typing import Any
 
 import grpc
 
-from arena.net.bot_service import digest
 from arena.net.doors import address_key, split_peer
 from arena.service.operator_token import TokenHash
 from arena.storage.store import Store, StoreError
+from arena.wire.tokens import digest
 
 OPERATOR_PREFIX = "/arena.v1.OperatorService/"
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.net.bot_service import digest
+from arena.wire.tokens import digest, new_token
 
 TOKEN_FILE = "operator-token.sha256"
 MIN_LENGTH = 16
@@ -32,7 +31,7 @@ class OperatorTokenError(ArenaError, ValueError):
 
 @dataclass(frozen=True)
 class TokenHash:
-    """A token known by its SHA-256 (hex) only: :func:`arena.net.bot_service.digest`, as every
+    """A token known by its SHA-256 (hex) only: :func:`arena.wire.tokens.digest`, as every
     token the arena keeps."""
 
     hexdigest: str
@@ -49,14 +48,6 @@ class OperatorToken:
     hash: TokenHash
     new: str | None
     kept: bool  # the hash of an earlier start, reused
-
-
-def new_token() -> str:
-    """A random token that no command line reads as an option (never starting with ``-``)."""
-    while True:
-        token = secrets.token_urlsafe(24)
-        if not token.startswith("-"):
-            return token
 
 
 def check(given: str | None, rotate: bool) -> None:
@@ -78,7 +69,7 @@ def operator_token(data_dir: Path, given: str | None, rotate: bool = False) -> O
         return OperatorToken(hashed, None, kept=False)
     if not rotate and (kept := _read(path)) is not None:
         return OperatorToken(kept, None, kept=True)
-    token = new_token()
+    token = new_token(24)
     hashed = TokenHash.of(token)
     _keep(path, hashed)
     return OperatorToken(hashed, token, kept=False)
@@ -114,4 +105,4 @@ def _keep(path: Path, hashed: TokenHash) -> None:
 
 
 __all__ = ["MIN_LENGTH", "TOKEN_FILE", "OperatorToken", "OperatorTokenError", "TokenHash",
-           "check", "new_token", "operator_token"]
+           "check", "operator_token"]

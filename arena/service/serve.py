@@ -37,6 +37,7 @@ from arena.net.doors import (
     install_accept_log,
     listening_socket,
 )
+from arena.net.server_options import server_options
 from arena.players import cgroups, sandbox
 from arena.service import loop_watch
 from arena.service.auth import Throttle
@@ -49,18 +50,8 @@ from arena.tournament.settings import EVERY_RUN, PerRun, RunSettings
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from leaderboard.web.server import WebServer
 
-SERVER_OPTIONS: list[tuple[str, int]] = [
-    ("grpc.so_reuseport", 0),  # a port in use is an error, not a second listener
-    # an operator's requests are a few fields, an upload's chunks 64 KiB (CHUNK_BYTES)
-    ("grpc.max_receive_message_length", 128 * 1024),
-    ("grpc.max_send_message_length", 16 * 1024 * 1024),  # a match record can be large
-    ("grpc.max_metadata_size", 16 * 1024),
-    ("grpc.keepalive_time_ms", 30_000),  # ping each connection this often ...
-    ("grpc.keepalive_timeout_ms", 10_000),  # ... and close it when no answer comes back in time
-    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
-    ("grpc.http2.max_ping_strikes", 2),
-    ("grpc.max_connection_idle_ms", 300_000),  # a connection without any call this long is closed
-]
+MAX_RECEIVE_BYTES = 128 * 1024
+"""An operator's requests are a few fields, an upload's chunks 64 KiB (``CHUNK_BYTES``)."""
 
 
 BACKEND_HOST = "127.0.0.1"
@@ -127,10 +118,9 @@ async def _start_operator_server(operator: OperatorServicer, address: str,
         relay = Relay(Door("operator port", budget.operator_total, budget.per_address, log),
                       (BACKEND_HOST, 0), log)
         auth = OperatorAuth(token, operator.store, throttle=Throttle(), client_of=relay.client_of)
-        server = grpc.aio.server(interceptors=[auth], options=[
-            *SERVER_OPTIONS,
-            # a backstop: only the door connects, and it keeps to its own cap
-            ("grpc.max_allowed_incoming_connections", budget.operator_total + BACKEND_SLACK)])
+        # at most the door's connections and a few: a backstop, as only the door connects
+        server = grpc.aio.server(interceptors=[auth], options=server_options(
+            MAX_RECEIVE_BYTES, max_connections=budget.operator_total + BACKEND_SLACK))
         pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
         relay.backend = (BACKEND_HOST, bind(server, f"{BACKEND_HOST}:0", credentials))
         await server.start()
@@ -165,7 +155,8 @@ async def _start_operator_socket(operator: OperatorServicer, path: Path) -> grpc
     Whoever can open the socket is the operator (it never leaves the machine, and
     the file's owner and mode decide who may connect), so it asks for no token.
     """
-    server = grpc.aio.server(interceptors=[OperatorAuth(None)])  # every caller is the operator
+    server = grpc.aio.server(interceptors=[OperatorAuth(None)],  # every caller is the operator
+                             options=server_options(MAX_RECEIVE_BYTES))
     pb_grpc.add_OperatorServiceServicer_to_server(operator, server)
     old = os.umask(0o177)  # the socket is created 0600: no moment when others could connect
     try:

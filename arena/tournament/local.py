@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.match.referee import MatchReport
-from arena.net.bot_service import BotServer, MatchHost, MatchSpec, digest
+from arena.net.bot_service import BotServer, MatchHost, MatchSpec
 from arena.net.tls import check_tls_files
 from arena.players import cgroups, sandbox
 from arena.players.cgroups import BotBudget
@@ -49,6 +49,7 @@ from arena.tournament.errors import BotsDidNotStart, RemoteBotsAbsent, Tournamen
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.settings import RunSettings
 from arena.wire.messages import LogEntry
+from arena.wire.tokens import digest
 
 MANAGED_START_GRACE_S = 30.0
 """How long managed bots may take to start and attend before the first match (at least)."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from arena.net.bot_service import digest
 from arena.storage.store import Store
+from arena.wire.tokens import digest
 from tests.helpers import arena
 
 

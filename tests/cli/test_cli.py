@@ -15,8 +15,8 @@ import pytest
 import sqlalchemy as sa
 
 from arena.match.replay import read_log, replay
-from arena.net.bot_service import digest
 from arena.storage.store import Store
+from arena.wire.tokens import digest
 from tests.helpers import (
     GAME,
     add_bots,

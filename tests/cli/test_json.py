@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from arena.net.bot_service import digest
 from arena.storage.store import MatchResult, ScheduledMatch, Store
 from arena.wire.codec import codec_for
 from arena.wire.messages import LoggedFault, match_log
+from arena.wire.tokens import digest
 from tests.helpers import GAME, arena
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,10 +16,11 @@ from arena.games import get_game
 from arena.match.protocol import Choice, Decision, MatchEnd, MatchStart, Reply
 from arena.match.referee import MatchReport, MatchSettings
 from arena.match.replay import read_log, replay, view
-from arena.net.bot_service import MatchHost, MatchSpec, digest
+from arena.net.bot_service import MatchHost, MatchSpec
 from arena.players.process import BotCommandError, BotProcess
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.tokens import digest
 from tests.helpers import GAME, OPTIONS, RAW_SETTINGS, is_alive, on_server, running, spec, started
 
 

@@ -19,10 +19,11 @@ import pytest
 
 from arena.games import get_game
 from arena.match.referee import MatchSettings
-from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.net.bot_service import MatchHost, MatchSpec, create_server
 from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.tokens import digest
 from tests.helpers import arena, finished_matches, self_signed
 
 GAME = "face-card-kill-card"

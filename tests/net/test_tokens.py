@@ -8,8 +8,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.net.bot_service import MatchHost, digest
+from arena.net.bot_service import MatchHost
 from arena.wire.messages import ATTENDING_MARK
+from arena.wire.tokens import digest
 from tests.helpers import attend_call, on_server
 
 LOCAL = [("grpc.use_local_subchannel_pool", 1)]  # a connection of its own, not a shared one

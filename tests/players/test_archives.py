@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.players import builds, submissions
+from arena.players import builds, submissions, unpacking
 from arena.players.submissions import Entry, SubmissionError
 from benchmarks.archives import many_entries_zip
 from tests.helpers import arena
@@ -242,7 +242,7 @@ def test_a_stored_archive_that_aims_outside_is_refused_by_unpacking_and_leaves_n
     members, said = STORED[case]
     archive, sha = _stored(members)
     if not checked:
-        monkeypatch.setattr(submissions, "_check_tree", lambda entries: None)
+        monkeypatch.setattr(unpacking, "check_tree", lambda entries: None)
     root = tmp_path / "data" / "bots"
     with pytest.raises(SubmissionError) as refused:
         builds.materialize(archive, sha, root)
@@ -272,7 +272,7 @@ def test_a_link_put_in_the_folder_while_unpacking_is_never_followed(
     (folder / "t").symlink_to(outside)
     (folder / "bot.py").symlink_to(outside / "kept.txt")
     with pytest.raises(SubmissionError) as refused:
-        submissions._write_out([entry], folder)
+        unpacking._write_out([entry], folder)
     assert str(refused.value).startswith(f"{entry.path!r} cannot be unpacked (")
     _one_clean_line(str(refused.value), tmp_path)
     assert [p.name for p in outside.iterdir()] == ["kept.txt"]

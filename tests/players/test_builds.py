@@ -25,6 +25,7 @@ from arena.players import buildbox, cgroups
 from arena.players.requirements import RequirementError, parse
 from arena.players.submissions import BuildError
 from arena.storage.store import Store
+from benchmarks.archives import many_entries_zip
 from benchmarks.builds import DISK_FILL, FORK_BOMB, HOG, contained, wheel
 from tests.helpers import arena, new_marker, processes_with
 from tests.served import Served
@@ -256,6 +257,33 @@ def test_a_metadata_bomb_in_a_vendored_wheel_is_refused_without_unpacking_it(
     finally:
         tracemalloc.stop()
     assert peak < 16 * 2**20
+
+
+@pytest.mark.parametrize(("listed", "said"), [
+    (None, "the zip lists 370,000 entries"),
+    (1, "the zip's directory holds more entries than its end record says"),
+], ids=["stated in zip64", "a lie"])
+def test_a_vendored_wheel_listing_370000_entries_is_refused_by_its_count_before_zipfile_reads_it(
+        tmp_path: Path, listed: int | None, said: str) -> None:
+    """The count guard of submitted zips (:func:`arena.players.archives.zip_entries_over`) is
+    the wheel's too: zipfile would make an object of each of the 370,000 records."""
+    import tracemalloc
+
+    code = tmp_path / "code"
+    code.mkdir()
+    huge = code / "huge-1.0-py3-none-any.whl"
+    huge.write_bytes(many_entries_zip(listed=listed))
+    tracemalloc.start()
+    try:
+        with pytest.raises(RequirementError) as refused:
+            parse(f"./{huge.name}\n", code)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert str(refused.value) == f"{huge.name}: more than 20,000 entries ({said})"
+    assert peak < 2**20
+    with zipfile.ZipFile(huge) as opened:  # the control: zipfile reads every record
+        assert len(opened.infolist()) == 370_000
 
 
 def test_plain_requirements_and_vendored_wheels_are_let_through(tmp_path: Path) -> None:

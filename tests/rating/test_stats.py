@@ -17,16 +17,13 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from arena.rating import stats
 from arena.rating.stats import (
     Comparison,
     SprtAccumulator,
     SprtSettings,
     SprtState,
     compare,
-    elo_estimate,
     expected_score,
-    first_decision,
     likelihood_of_superiority,
     sprt,
     wilson_interval,
@@ -36,6 +33,17 @@ Draw = Callable[[random.Random], float]
 """Draws one set's score."""
 
 CAP = 20_000
+
+
+def first_decision(scores: list[float], settings: SprtSettings) -> tuple[int, SprtState] | None:
+    """The 0-based index of the set whose score first decided the test, with the state then
+    (what a caller checking after every set sees); None if no prefix reaches a bound."""
+    accumulator = SprtAccumulator(settings)
+    for index, score in enumerate(scores):
+        accumulator.add(score)
+        if accumulator.decision() is not None:
+            return index, accumulator.state()
+    return None
 
 
 def trinomial(elo: float, draw_rate: float) -> Draw:
@@ -295,62 +303,6 @@ def test_settings_defaults_and_frozen() -> None:
     assert settings.s1 == pytest.approx(0.514387, abs=1e-6)
     with pytest.raises(FrozenInstanceError):
         settings.elo1 = 20  # type: ignore[misc]
-
-
-# --- Elo estimate --------------------------------------------------------------------------------
-
-
-def test_elo_of_an_even_record_is_zero() -> None:
-    elo, low, high = elo_estimate([1.0, 0.0, 0.5, 0.5] * 25)
-    assert elo == 0.0
-    assert low < 0 < high
-    assert low == pytest.approx(-high)
-
-
-def test_elo_estimate_values() -> None:
-    # 100 sets, mean 0.6, variance 0.19: 0.6 +- 1.96 * sqrt(0.0019).
-    scores = [1.0] * 50 + [0.5] * 20 + [0.0] * 30
-    elo, low, high = elo_estimate(scores)
-    half = 1.959963984540054 * math.sqrt(0.19 / 100)
-    assert elo == pytest.approx(-400 * math.log10(1 / 0.6 - 1))
-    assert elo == pytest.approx(70.44, abs=0.01)
-    assert low == pytest.approx(-400 * math.log10(1 / (0.6 - half) - 1))
-    assert high == pytest.approx(-400 * math.log10(1 / (0.6 + half) - 1))
-
-
-def test_elo_estimate_is_monotone_and_symmetric() -> None:
-    previous = -math.inf
-    for wins in range(0, 41):
-        scores = [1.0] * wins + [0.5] * 10 + [0.0] * (40 - wins)
-        elo, low, high = elo_estimate(scores)
-        assert low <= elo <= high
-        assert elo > previous
-        previous = elo
-        mirrored = elo_estimate([1.0 - x for x in scores])
-        assert mirrored == pytest.approx((-elo, -high, -low))
-
-
-def test_elo_estimate_is_finite_for_perfect_records() -> None:
-    elo, low, high = elo_estimate([1.0] * 10)
-    assert elo == pytest.approx(-400 * math.log10(1 / (21 / 22) - 1))  # 10 of 10 counts as 10.5 of 11
-    assert 500 < elo < 550
-    assert low < elo == high
-    assert elo_estimate([1.0] * 100)[0] > elo  # more evidence, higher clamp
-    zero = elo_estimate([0.0] * 10)
-    assert zero[0] == pytest.approx(-elo) and zero[1] == zero[0] < zero[2]
-    single = elo_estimate([1.0])
-    assert all(math.isfinite(x) for x in single) and single[1] < 0 < single[0]
-    draws = elo_estimate([0.5] * 30)
-    assert draws[0] == 0.0 and draws[1] < 0 < draws[2]  # no variance, yet an interval
-
-
-def test_elo_estimate_refuses_nothing_and_nonsense() -> None:
-    with pytest.raises(ValueError, match="at least one"):
-        elo_estimate([])
-    with pytest.raises(ValueError, match="from 0 to 1"):
-        elo_estimate([0.5, 2.0])
-    with pytest.raises(ValueError, match="strictly between 0 and 1"):
-        stats.elo_of_score(1.0)
 
 
 # --- compare -------------------------------------------------------------------------------------

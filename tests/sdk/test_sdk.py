@@ -18,7 +18,8 @@ import pytest
 from arena.games import get_game
 from arena.match.referee import MatchReport, MatchSettings
 from arena.match.replay import read_log, view
-from arena.net.bot_service import MatchHost, MatchSpec, create_server, digest
+from arena.net.bot_service import MatchHost, MatchSpec, create_server
+from arena.wire.tokens import digest
 from bots.random_bot import RandomBot
 from sdk import Bot
 from sdk.bot import MatchInfo, Result

@@ -13,12 +13,12 @@ from typing import Any
 import grpc
 import pytest
 
-from arena.net.bot_service import digest
 from arena.service.auth import POLICY, OperatorAuth, Rule
 from arena.service.operator import OperatorServicer
 from arena.storage.store import Store, SubmittedCode
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.tokens import digest
 
 OPERATOR, ANN, BOB = "operator-token-for-this-test", "ann-token-for-this-test", "bob-token-for-this-test"
 SERVICE = pb.DESCRIPTOR.services_by_name["OperatorService"]

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import grpc
 
-from arena.net.bot_service import digest
 from arena.service.operator_token import TOKEN_FILE
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.tokens import digest
 from tests.helpers import arena
 from tests.served import Served
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import grpc
 
 from arena.games import get_game
-from arena.net.bot_service import digest
 from arena.service.operator import MAX_WATCHERS, MAX_WATCHES_PER_AUTHOR
 from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.wire.tokens import digest
 from tests.served import AUTH, Served
 
 GAME = "kings-corner"

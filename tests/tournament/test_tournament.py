@@ -16,7 +16,6 @@ import pytest
 
 from arena.match.links import LocalLink
 from arena.match.referee import MatchReport, run_match
-from arena.net.bot_service import digest
 from arena.net.tls import TlsError
 from arena.storage.store import MatchToRun, Store, TournamentInfo
 from arena.tournament import (
@@ -41,6 +40,7 @@ from arena.tournament import (
 )
 from arena.tournament.schedule import Deals
 from arena.tournament.setup import DUPLICATE, INDEPENDENT
+from arena.wire.tokens import digest
 from tests.helpers import RandomPlayer, processes_with
 
 

@@ -20,8 +20,8 @@ import pytest
 import sqlalchemy as sa
 import uvicorn
 
-from arena.net.bot_service import digest
 from arena.storage.store import ScheduledMatch, Store
+from arena.wire.tokens import digest
 from leaderboard.web import create_app
 from leaderboard.web.server import bind, url_of
 from tests.helpers import GAME, arena

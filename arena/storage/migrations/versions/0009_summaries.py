@@ -21,8 +21,17 @@ as a rebuild would: the head-to-head and crosstable counts in SQL (the head-to-h
 from the rating history, which holds a row per bot and rated match with another bot
 in it), the standings by rating each tournament's rated matches in the order they
 were rated (the arena rates a tournament's matches in schedule order) with the
-arena's own TrueSkill update (:mod:`arena.rating.standings`): these tables hold
-derived numbers, which must be what the arena computes, not values of their own.
+arena's own TrueSkill update (:mod:`arena.rating.standings` as it was at this revision):
+these tables hold derived numbers, which must be what the arena computes, not values of their
+own.
+
+A revision imports nothing from ``arena`` (``tests/storage/test_migrations.py`` checks): what it
+needs of the arena is frozen here as it was, so a database upgraded later is upgraded the
+same way whatever the arena has become. Frozen below: how a match counts for each bot
+(:func:`arena.rating.figures.read_match`), the TrueSkill update
+(:func:`arena.rating.ratings.rate`, through the library itself, which
+:mod:`arena.rating.ffa` reproduces bit for bit) and a tournament's book of standings
+(:class:`arena.rating.standings.StandingsBook`).
 
 Revision ID: 0009
 Revises: 0008
@@ -31,12 +40,14 @@ Create Date: 2026-11-25
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+from collections.abc import Sequence
+from statistics import fmean
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
+import trueskill
 from alembic import op
-
-from arena.rating.standings import Seat, StandingsBook
 
 revision: str = "0009"
 down_revision: str | None = "0008"
@@ -103,6 +114,114 @@ STANDING = sa.table(
 )
 
 CHUNK = 5_000
+
+# The arena's TrueSkill environment at this revision (arena.rating.ratings.ENV).
+MU = 25.0
+SIGMA = MU / 3
+ENV = trueskill.TrueSkill(mu=MU, sigma=SIGMA, beta=MU / 6, tau=MU / 300, draw_probability=0.1,
+                          backend=None)
+
+
+# No dataclasses here: Alembic loads a revision as a module it does not register, and
+# dataclasses look their module up.
+class Seat(NamedTuple):
+    """One seat of a finished match: who, the rank (1 is best) and the fault ("" for none)."""
+
+    bot_id: int
+    rank: int
+    fault: str = ""
+
+
+class _BotInMatch(NamedTuple):
+    bot_id: int
+    rank: int  # its best seat's, a faulted seat counting as the last place
+    won: bool  # a seat of it ranked first without a fault
+    fault: str  # the kind of its first seat that faulted, "" when none did
+
+
+def _read_match(seats: Sequence[Seat]) -> tuple[tuple[_BotInMatch, ...], bool, bool]:
+    """The match's bots in ascending id order, whether it counts (two distinct bots at
+    least) and whether it moves ratings (counted, and a seat did not fault)."""
+    last = len(seats)
+    ranks: dict[int, int] = {}
+    won: set[int] = set()
+    faults: dict[int, str] = {}
+    for seat in seats:
+        if seat.rank < 1:
+            raise ValueError(f"rank of bot {seat.bot_id} must be 1 or more, not {seat.rank}")
+        place = last if seat.fault else seat.rank
+        ranks[seat.bot_id] = min(place, ranks.get(seat.bot_id, place))
+        if seat.fault:
+            faults.setdefault(seat.bot_id, str(seat.fault))
+        elif seat.rank == 1:
+            won.add(seat.bot_id)
+    bots = tuple(_BotInMatch(bot_id, ranks[bot_id], bot_id in won, faults.get(bot_id, ""))
+                 for bot_id in sorted(ranks))
+    counted = len(bots) >= 2
+    return bots, counted, counted and any(not seat.fault for seat in seats)
+
+
+def _tie_order(tie_key: int, bot: int) -> bytes:
+    return hashlib.blake2b(f"{tie_key}:{bot}".encode(), digest_size=8).digest()
+
+
+def _rate(ratings: dict[int, tuple[float, float]], seats: Sequence[tuple[int, int]],
+          tie_key: int) -> dict[int, tuple[float, float]]:
+    """New (mu, sigma) for every distinct bot of one finished match: each seat a one-player
+    team from its bot's prior, ordered by rank (ties by a hash of the match and the bot), a
+    bot in several seats taking the mean of its seats' new mu and sigma."""
+    bots = {bot for bot, _ in seats}
+    if len(bots) < 2:
+        return {}
+    ordered = sorted(seats, key=lambda seat: (seat[1], _tie_order(tie_key, seat[0])))
+    bot, rank = ordered[0]
+    if rank < 1:
+        raise ValueError(f"rank of bot {bot} must be 1 or more, not {rank}")
+    teams = [(ENV.create_rating(*ratings.get(bot, (ENV.mu, ENV.sigma))),) for bot, _ in ordered]
+    rated = [(float(r.mu), float(r.sigma))
+             for (r,) in ENV.rate(teams, ranks=[rank for _, rank in ordered])]
+    per_bot: dict[int, list[tuple[float, float]]] = {bot: [] for bot in sorted(bots)}
+    for (bot, _), pair in zip(ordered, rated, strict=True):
+        per_bot[bot].append(pair)
+    return {bot: news[0] if len(news) == 1 else (fmean(mu for mu, _ in news),
+                                                 fmean(s for _, s in news))
+            for bot, news in per_bot.items()}
+
+
+class _Line:
+    """A bot's standing in one tournament so far."""
+
+    def __init__(self) -> None:
+        self.mu, self.sigma = MU, SIGMA
+        self.matches = self.wins = self.rank_sum = 0
+        self.faults: dict[str, int] = {}
+
+
+class StandingsBook:
+    """The lines of one tournament's bots (by bot id), moved a match at a time, in schedule
+    order."""
+
+    def __init__(self) -> None:
+        self.lines: dict[int, _Line] = {}
+
+    def apply(self, match_id: int, seats: Sequence[Seat]) -> None:
+        bots, counted, rated = _read_match(seats)
+        if not counted:
+            return
+        new: dict[int, tuple[float, float]] = {}
+        if rated:
+            priors = {s.bot_id: (line.mu, line.sigma) for s in seats
+                      if (line := self.lines.get(s.bot_id)) is not None}
+            new = _rate(priors, [(s.bot_id, s.rank) for s in seats], tie_key=match_id)
+        for bot in bots:
+            line = self.lines.setdefault(bot.bot_id, _Line())
+            if rated:
+                line.mu, line.sigma = new[bot.bot_id]
+            line.matches += 1
+            line.wins += bot.won
+            line.rank_sum += bot.rank
+            if bot.fault:
+                line.faults[bot.fault] = line.faults.get(bot.fault, 0) + 1
 
 
 def _create_tables() -> None:

@@ -1,6 +1,8 @@
 """Screenshots of the web app for the README: a leaderboard, a bot page and the replay viewer.
 
-    arena demo && python -m leaderboard.web.screenshots --db arena-demo.db
+    arena demo && python scripts/screenshots.py --db arena-demo.db
+
+A tool of the checkout, not of the package: the wheel does not ship it.
 
 serves the database on a free local port, opens the pages in headless Chromium (Debian's
 ``/usr/bin/chromium``, driven by Playwright: ``pip install -e '.[dev]'`` and
