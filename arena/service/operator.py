@@ -12,40 +12,42 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import math
 from collections.abc import AsyncIterator, Callable
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
 from arena.app import bots, tournaments, visibility
-from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, Snapshot
-from arena.app.tournaments import TournamentRequest
-from arena.app.visibility import Refusal, Sight
-from arena.app.watch import public_events
+from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds
+from arena.app.visibility import Sight
 from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
 from arena.match.replay import read_log, view
 from arena.players import builds, submissions
-from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
+from arena.service.messages import (
+    bot_info,
+    checked_id,
+    checked_name,
+    checked_text,
+    match_info,
+    refusal_text,
+    refused,
+    schedule_bound,
+    tournament_request,
+    watch_events,
+    watch_refusal,
+    when,
+)
 from arena.storage.store import (
-    BotInfo,
-    MatchInfo,
     MatchStatus,
     NotFoundError,
     Store,
     StoreError,
     TournamentInfo,
-    check_bot_name,
 )
-from arena.tournament import Plan
 from arena.tournament.formats import (
-    GAUNTLET,
-    ROUND_ROBIN,
-    VERSUS,
     Format,
     sprt_summary,
 )
@@ -54,8 +56,6 @@ from arena.tournament.setup import name_version
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.codec import codec_for
-from arena.wire.messages import FAULT_NUMBERS
-from leaderboard.documents import iso
 from leaderboard.reports import tournament_leaderboard, tournament_report
 
 if TYPE_CHECKING:
@@ -81,17 +81,9 @@ LOG_BYTES, MAX_LOG_BYTES = bots.LOG_BYTES, 1024 * 1024
 """ReadBotLog: the end of each log sent by default, and at most."""
 MAX_MATCHES = 100_000
 """The largest tournament CreateTournament queues."""
-MAX_NAMES, MAX_TEXT = 64, 200
-"""At most this many bots (and field bots, and options) in a request; this many characters a name."""
-MAX_CLOCK_S = 3600.0
 BUILD_LOG_KEY = "arena-build-log-bin"
 """Trailing metadata of a SubmitBot refused because its requirements did not install: the
 end of pip's log."""
-
-
-def _refused(kind: ErrorKind, message: str) -> ArenaError:
-    """A request refused: one line, and its kind (its status code: :mod:`arena.errors`)."""
-    return ArenaError(message, kind=kind)
 
 
 def _status(err: Exception) -> grpc.StatusCode:
@@ -128,136 +120,6 @@ async def _who(context: Context) -> Caller:
 # ---------------------------------------------------------------- checking requests
 
 
-def _text(value: str, what: str, limit: int = MAX_TEXT) -> str:
-    if len(value) > limit:
-        raise _refused(ErrorKind.BAD_REQUEST,
-                       f"{what} is {len(value)} characters long; at most {limit}")
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise _refused(ErrorKind.BAD_REQUEST, f"{what} holds a control character")
-    return value
-
-
-def _name(text: str, what: str) -> str:
-    """A bot's name, version or label, as the store allows them; INVALID_ARGUMENT if not."""
-    check_bot_name(text, what)
-    return text
-
-
-def _names(values: Any, what: str) -> list[str]:
-    names = list(values)
-    if len(names) > MAX_NAMES:
-        raise _refused(ErrorKind.BAD_REQUEST,
-                       f"{len(names)} {what}; at most {MAX_NAMES}")
-    return [_text(name, what) for name in names]
-
-
-def _id(value: int, what: str) -> int:
-    if value <= 0:
-        raise _refused(ErrorKind.BAD_REQUEST, f"{what} must be a positive id, not {value}")
-    return value
-
-
-def _clock(value: float, flag: str) -> float:
-    if not value <= MAX_CLOCK_S:  # a NaN too
-        raise _refused(ErrorKind.BAD_REQUEST,
-                       f"{flag} must be a number of seconds from 0 to {MAX_CLOCK_S:g}, not {value:g}")
-    return value
-
-
-def _schedule_bound(plan: Plan, bots: int, field: int, players: int, repetitions: int,
-                    sets: int | None) -> int:
-    """More matches than a tournament of these sizes can have (never fewer)."""
-    if plan.kind == VERSUS:
-        return (sets or 2000) * players
-    if plan.kind == GAUNTLET:
-        return bots * math.comb(field + players - 2, max(players - 1, 0)) * players * repetitions
-    return math.comb(bots + players - 1, players) * players * repetitions
-
-
-def _tournament_request(request: pb.CreateTournamentRequest) -> TournamentRequest:
-    """The request decoded, within the server's caps (every field is hostile); a field not
-    sent keeps :class:`TournamentRequest`'s default. Everything else is checked once, where
-    ``arena tournament create`` has it checked: :mod:`arena.tournament.setup`."""
-    bots = _names(request.bots, "bots")
-    if not bots:
-        raise _refused(ErrorKind.BAD_REQUEST, "name the bots: at least one")
-    if len(request.options) > MAX_NAMES:
-        raise _refused(ErrorKind.BAD_REQUEST,
-                       f"{len(request.options)} options; at most {MAX_NAMES}")
-    sent: dict[str, Any] = {name: getattr(request, name) for name in (
-        "players", "repetitions", "sets", "seed", "parallel", "move_timeout_s",
-        "start_timeout_s", "time_bank_s", "event_delay_s") if request.HasField(name)}
-    if not 1 <= sent.get("parallel", 1) <= 256:
-        raise _refused(ErrorKind.BAD_REQUEST,
-                       f"parallel must be from 1 to 256, not {request.parallel}")
-    if not 1 <= sent.get("repetitions", 1) <= 10_000:
-        raise _refused(ErrorKind.BAD_REQUEST,
-                       f"repetitions must be from 1 to 10,000, not {request.repetitions}")
-    if not 1 <= sent.get("sets", 1) <= 100_000:
-        raise _refused(ErrorKind.BAD_REQUEST, f"sets must be from 1 to 100,000, not {request.sets}")
-    if sent.get("seed", 0) >= 2**63:
-        raise _refused(ErrorKind.BAD_REQUEST, "the seed must be below 2**63")
-    for name in ("move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s"):
-        if name in sent:
-            sent[name] = _clock(float(sent[name]), name)
-    defaults = DEFAULT_LIMIT_TEXTS
-    limits = LimitTexts(*(_text(getattr(request, f"bot_{name}"), "a bot limit", 32)
-                          or getattr(defaults, name)
-                          for name in ("memory", "cpu_seconds", "processes", "cpus",
-                                       "open_files")))
-    sprt = _text(request.sprt, "sprt", 100)
-    return TournamentRequest(
-        game=_text(request.game, "the game", 64), bots=bots,
-        field=_names(request.field, "field bots"),
-        options={_text(k, "an option's name", 64): _text(v, "an option's value", 64)
-                 for k, v in request.options.items()},
-        format=_text(request.format, "the format", 32) or ROUND_ROBIN, sprt=sprt or None,
-        deals=_text(request.deals, "deals", 32) or None, deals_from_seed=request.deals_from_seed,
-        limits=limits, **sent)
-
-
-# ---------------------------------------------------------------- encoding
-
-
-def _when(value: datetime | None) -> str:
-    return iso(value) or ""
-
-
-def _match_info(match: MatchInfo) -> pb.MatchInfo:
-    return pb.MatchInfo(
-        id=match.id, tournament_id=match.tournament_id or 0, game=match.game, status=match.status,
-        seats=[pb.SeatRecord(seat=s.seat, bot=s.bot, score=s.score or 0.0, rank=s.rank or 0,
-                             fault=FAULT_NUMBERS.get(s.fault, pb.FAULT_NONE))
-               for s in match.seats])
-
-
-def _bot_info(bot: BotInfo, authors: dict[int, str]) -> pb.BotInfo:
-    return pb.BotInfo(id=bot.id, name=bot.name, version=bot.version, command=bot.command,
-                      remote=bot.remote, content_hash=bot.content_hash or "",
-                      games=list(bot.games or ()), created_at=_when(bot.created_at),
-                      author="" if bot.author_id is None else authors.get(bot.author_id, ""))
-
-
-def _watch_events(snapshot: Snapshot) -> tuple[MatchInfo, list[pb.GameEvent]]:
-    """The public events of a watched match's snapshot, encoded once for every watch of it."""
-    codec = codec_for(snapshot.match.game)
-    return snapshot.match, [codec.event(event)
-                            for event in public_events(snapshot.match.game, snapshot.log)]
-
-
-def _refusal_text(refused: Refusal) -> str:
-    """A refusal of :mod:`arena.app.visibility` in the operator service's words."""
-    if refused.public_meanwhile:
-        return f"{refused.text} (WatchMatch shows its public view meanwhile)"
-    return refused.text
-
-
-def _watch_refusal(err: FeedRefused, who: Caller) -> str:
-    if err.cap == "client":
-        return f"{who} has {err.limit} WatchMatch streams open already; close one first"
-    return f"{err.limit} WatchMatch streams are open; try again later"
-
-
 class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     """The operator service over the store; ``data_dir`` is the arena's data folder (bot logs,
     submitted code), ``scheduler`` the server's (None: tournaments are queued for whoever
@@ -272,7 +134,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         self._builds = asyncio.Semaphore(MAX_BUILDS)
         self._submitting: set[int] = set()  # authors with a submission under way
         self._building: set[int] = set()  # of those, the ones whose build runs
-        self._watches = LiveFeeds(store, _watch_events, total=MAX_WATCHERS, per_match=None,
+        self._watches = LiveFeeds(store, watch_events, total=MAX_WATCHERS, per_match=None,
                                   per_client=MAX_WATCHES_PER_AUTHOR)
 
     def _authors(self) -> dict[int, str]:
@@ -283,7 +145,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:
         bots = await _read(context, self.store.list_bots)
         authors = await _read(context, self._authors)
-        return pb.ListBotsResponse(bots=[_bot_info(b, authors) for b in bots])
+        return pb.ListBotsResponse(bots=[bot_info(b, authors) for b in bots])
 
     async def SubmitBot(self, requests: AsyncIterator[pb.SubmitBotRequest],
                         context: Context) -> pb.SubmitBotResponse:
@@ -320,34 +182,34 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         size, first = 0, True
         async for request in requests:
             if first:
-                label = _text(request.label, "the label", 64) or None
+                label = checked_text(request.label, "the label", 64) or None
                 if label is not None:
-                    _name(label, "label")
+                    checked_name(label, "label")
                 first = False
             elif request.label:
-                raise _refused(ErrorKind.BAD_REQUEST,
+                raise refused(ErrorKind.BAD_REQUEST,
                                "the label goes in the first message only")
             size += len(request.data)
             if size > submissions.MAX_ARCHIVE_BYTES:  # refused now: the rest is never read
-                raise _refused(ErrorKind.BUSY,
+                raise refused(ErrorKind.BUSY,
                                f"the archive is over {submissions.MAX_ARCHIVE_BYTES:,} bytes; an "
                                f"archive may hold at most {submissions.MAX_ARCHIVE_BYTES:,}")
             chunks.append(request.data)
         if size == 0:
-            raise _refused(ErrorKind.BAD_REQUEST,
+            raise refused(ErrorKind.BAD_REQUEST,
                            "no archive came: send a .zip or .tar.gz of the bot's folder")
         return label, b"".join(chunks)
 
     async def _submit(self, who: Caller, label: str | None, submission: submissions.Submission,
                       context: Context) -> pb.SubmitBotResponse:
         manifest = submission.manifest
-        _name(manifest.name, "bot name")
+        checked_name(manifest.name, "bot name")
 
         # a store read, in a worker thread; another author's name is refused before any build
         same = await asyncio.to_thread(bots.same_code, self.store, submission, who.author_id)
         if same is not None:
             authors = await asyncio.to_thread(self._authors)
-            return pb.SubmitBotResponse(bot=_bot_info(same, authors), new=False,
+            return pb.SubmitBotResponse(bot=bot_info(same, authors), new=False,
                                         files=submission.files, size=submission.size)
         try:
             _installed, built_s = await self._install(who.author_id, submission)
@@ -358,7 +220,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         bot, new = await asyncio.to_thread(bots.record, self.store, submission, label,
                                            who.author_id)
         authors = await asyncio.to_thread(self._authors)
-        return pb.SubmitBotResponse(bot=_bot_info(bot, authors), new=new,
+        return pb.SubmitBotResponse(bot=bot_info(bot, authors), new=new,
                                     files=submission.files, size=submission.size,
                                     build_s=built_s or 0.0)
 
@@ -393,17 +255,17 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         """The end of a bot version's captured output: the operator's any bot, an author's own."""
         who = await _who(context)
         try:
-            name, version = name_version(_text(request.bot, "the bot"))
-            _name(name, "bot name")
+            name, version = name_version(checked_text(request.bot, "the bot"))
+            checked_name(name, "bot name")
             if version is not None:
-                _name(version, "bot version")
+                checked_name(version, "bot version")
             limit = request.max_bytes or LOG_BYTES
             if limit > MAX_LOG_BYTES:
-                raise _refused(ErrorKind.BAD_REQUEST,
+                raise refused(ErrorKind.BAD_REQUEST,
                                f"max_bytes may be at most {MAX_LOG_BYTES:,}, not {limit:,}")
             bot = self.store.get_bot(name, version)
             if not may_read_log(who, bot.author_id):
-                raise _refused(ErrorKind.NOT_ALLOWED,
+                raise refused(ErrorKind.NOT_ALLOWED,
                                f"the log of {bot.label} is for its author and the operator only: "
                                f"{who} may read the logs of their own bots")
         except ArenaError as err:
@@ -428,8 +290,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         return pb.TournamentInfo(id=t.id, game=t.game, status=str(t.status), players=t.players,
                                  matches=t.total, finished=t.finished, bots=list(t.bots),
                                  format=Format.from_settings(t.settings).kind, void=void,
-                                 created_at=_when(t.created_at), note=note,
-                                 finished_at=_when(t.finished_at),
+                                 created_at=when(t.created_at), note=note,
+                                 finished_at=when(t.finished_at),
                                  sprt=None if sprt is None else pb.SprtProgress(
                                      sets=sprt["sets"], decision=sprt["decision"] or "",
                                      llr=sprt["llr"], lower=sprt["lower"], upper=sprt["upper"]))
@@ -437,7 +299,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     async def GetTournament(self, request: pb.GetTournamentRequest,
                             context: Context) -> pb.TournamentReport:
         try:
-            tournament_id = _id(request.tournament_id, "tournament_id")
+            tournament_id = checked_id(request.tournament_id, "tournament_id")
         except ArenaError as err:
             await _abort(context, err)
 
@@ -458,15 +320,15 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         is woken to play it."""
         said: list[str] = []
         try:
-            asked = _tournament_request(request)
+            asked = tournament_request(request)
             game = get_game(asked.game)
             plan = asked.plan()
             players = asked.players if asked.players is not None else game.default_players
             game.check_players(players)
-            bound = _schedule_bound(plan, len(asked.bots), len(asked.field), players,
+            bound = schedule_bound(plan, len(asked.bots), len(asked.field), players,
                                     asked.repetitions, asked.sets)
             if bound > MAX_MATCHES:
-                raise _refused(ErrorKind.BAD_REQUEST,
+                raise refused(ErrorKind.BAD_REQUEST,
                                f"that tournament could have up to {bound:,} matches; the server "
                                f"queues at most {MAX_MATCHES:,}: fewer bots or repetitions")
             info = await asyncio.to_thread(tournaments.create, self.store, asked,
@@ -485,7 +347,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         """Stop a tournament: the scheduler's matches in play are abandoned, every unfinished
         match is void, the finished ones still count."""
         try:
-            tournament_id = _id(request.tournament_id, "tournament_id")
+            tournament_id = checked_id(request.tournament_id, "tournament_id")
             if self.scheduler is not None:
                 voided = await self.scheduler.cancel_tournament(tournament_id)
             else:
@@ -506,7 +368,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         def listed() -> pb.ListMatchesResponse:
             # read, encoded and freed in the worker thread: 10,000 matches held the loop 0.1 s
             matches = self.store.list_matches(request.tournament_id or None, limit)
-            return pb.ListMatchesResponse(matches=[_match_info(m) for m in matches])
+            return pb.ListMatchesResponse(matches=[match_info(m) for m in matches])
 
         return await _read(context, listed)
 
@@ -524,8 +386,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         refused = await _read(context, lambda: visibility.refusal(
             self.store, match, sight, operator=who.operator))
         if refused is not None:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, _refusal_text(refused))
-        record = pb.MatchRecord(match=_match_info(match))
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, refusal_text(refused))
+        record = pb.MatchRecord(match=match_info(match))
         if match.log is not None:
             log = match.log
 
@@ -557,7 +419,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         try:
             feed = self._watches.open(match_id, None if who.operator else f"author {who.author_id}")
         except FeedRefused as err:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, _watch_refusal(err, who))
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, watch_refusal(err, who))
             raise AssertionError("abort returned") from None  # pragma: no cover
         with feed:
             sent, first = 0, True
@@ -572,10 +434,10 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                         await context.abort(grpc.StatusCode.PERMISSION_DENIED, refused.text)
                     over = update.snapshot.over
                     if first and not over:  # the match as it stands, before any event
-                        yield pb.MatchUpdate(match=_match_info(match))
+                        yield pb.MatchUpdate(match=match_info(match))
                     first = False
                     if over or len(events) > sent:
-                        yield pb.MatchUpdate(match=_match_info(match), ended=over,
+                        yield pb.MatchUpdate(match=match_info(match), ended=over,
                                              events=events[sent:])
                         sent = len(events)
             except StoreError as err:
@@ -590,8 +452,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     async def Leaderboard(self, request: pb.LeaderboardRequest,
                           context: Context) -> pb.LeaderboardResponse:
         try:
-            game = get_game(_text(request.game, "the game", 64)).name if request.game else None
-            pool = _text(request.pool, "the pool", 200) or None
+            game = get_game(checked_text(request.game, "the game", 64)).name if request.game else None
+            pool = checked_text(request.pool, "the pool", 200) or None
         except ArenaError as err:
             await _abort(context, err)
         if request.tournament_id:

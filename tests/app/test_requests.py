@@ -13,7 +13,7 @@ from arena.app.tournaments import TournamentRequest
 from arena.cli.app import app
 from arena.match.referee import MatchSettings
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, DEFAULT_LIMITS, ResourceLimits
-from arena.service.operator import _tournament_request
+from arena.service.messages import tournament_request
 from arena.tournament.settings import DEFAULTS, RunSettings
 from arena.v1 import arena_pb2 as pb
 from sdk.local import play_local
@@ -57,9 +57,9 @@ def test_run_and_create_offer_the_requests_defaults() -> None:
 
 
 def test_the_operator_service_fills_what_a_request_leaves_out_with_the_same_defaults() -> None:
-    decoded = _tournament_request(pb.CreateTournamentRequest(game="kill", bots=["a", "b"]))
+    decoded = tournament_request(pb.CreateTournamentRequest(game="kill", bots=["a", "b"]))
     assert decoded == TournamentRequest(game="kill", bots=["a", "b"], field=[])
-    sent = _tournament_request(pb.CreateTournamentRequest(
+    sent = tournament_request(pb.CreateTournamentRequest(
         game="kill", bots=["a", "b"], move_timeout_s=2.5, parallel=4, bot_memory="512MB"))
     assert (sent.move_timeout_s, sent.parallel, sent.limits.memory) == (2.5, 4, "512MB")
     assert sent.limits.processes == DEFAULT_LIMIT_TEXTS.processes
