@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
+from arena.app import boards
 from arena.app.watch import NotStarted, WatchUpdate, follow
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, match_app, open_store
 from arena.cli.output import (
@@ -20,7 +21,6 @@ from arena.cli.output import (
     match_json,
 )
 from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
-from arena.cli.standings import tournament_leaderboard
 from arena.games import get_game
 from arena.match.replay import describe, read_log, view
 from arena.storage.store import LeaderboardRow, MatchStatus
@@ -68,15 +68,8 @@ def _local_leaderboard(db: str, name: str | None, tournament: int | None, pool: 
                        all_pools: bool) -> list[LeaderboardRow]:
     store = open_store(db, reading=True)
     if tournament is not None:
-        info = store.get_tournament(tournament)
-        if name is not None and name != info.game:
-            raise Failure(f"tournament {tournament} is a {info.game} tournament, not {name}")
-        rows = tournament_leaderboard(store, info)
-    else:
-        rows = store.leaderboard(name, pool=pool)
-        if pool is None and not all_pools:
-            rows = [row for row in rows if row.pool == row.game]
-    return rows
+        return boards.tournament_board(store, tournament, name)
+    return boards.leaderboard(store, name, pool=pool, all_pools=all_pools)
 
 
 @app.command("ratings")

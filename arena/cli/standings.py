@@ -10,10 +10,10 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from arena.app import boards, reports
 from arena.cli.app import (
     DEFAULT_DB,
     DbOption,
-    Failure,
     TournamentArgument,
     app,
     console,
@@ -22,13 +22,8 @@ from arena.cli.app import (
 )
 from arena.cli.output import JsonOption, document, emit_json, inert
 from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
-from arena.games import get_game
-from arena.rating.standings import paired_ranks
-from arena.rating.stats import compare
 from arena.tournament.formats import GAUNTLET, VERSUS
-from arena.tournament.setup import name_version
-from leaderboard.reports import played, tournament_report
-from leaderboard.reports import tournament_leaderboard as tournament_leaderboard  # for results.py
+from leaderboard.reports import report_json
 
 
 @tournament_app.command("show")
@@ -49,8 +44,7 @@ def tournament_show(
         with remote(arena, token, tls_ca) as client:
             report = client.tournament_report(tournament_id)
     else:
-        store = open_store(db, reading=True)
-        report = tournament_report(store, store.get_tournament(tournament_id))
+        report = report_json(reports.show_tournament(open_store(db, reading=True), tournament_id))
     if json_output:
         emit_json(document("tournament", report))
         return
@@ -138,22 +132,13 @@ def compare_command(
     the share in which A placed above B (ties half) with its 95% Wilson interval, the
     likelihood that A is the stronger (from the matches one placed above the other), and
     the difference in their conservative ratings (mu - 3 sigma)."""
-    store = open_store(db, reading=True)
-    name = get_game(game).name
-    a, b = (store.get_bot(*name_version(label)) for label in (first, second))
-    if a.id == b.id:
-        raise Failure(f"compare two different bots, not {a.label} with itself")
-    shared = played(store.shared_matches([a.id, b.id], name))
-    result = compare(paired_ranks(shared, a.id, b.id))
-    ratings = {row.bot_id: row for row in store.leaderboard(pool=name, include_removed=True)}
-    difference = (ratings[a.id].conservative - ratings[b.id].conservative
-                  if a.id in ratings and b.id in ratings else None)
+    comparison = boards.compare(open_store(db, reading=True), game, first, second)
+    name, a, b, result = comparison.game, comparison.a, comparison.b, comparison.result
     if json_output:
         emit_json(document("comparison", {
             "game": name, "a": a.label, "b": b.label, **result.as_dict(),
-            "rating_a": ratings[a.id].conservative if a.id in ratings else None,
-            "rating_b": ratings[b.id].conservative if b.id in ratings else None,
-            "rating_difference": difference}))
+            "rating_a": comparison.rating_a, "rating_b": comparison.rating_b,
+            "rating_difference": comparison.rating_difference}))
         return
     if result.n == 0:
         console.print(f"{a.label} and {b.label} have no finished {name} match in common",
@@ -165,7 +150,7 @@ def compare_command(
     console.print(f"  share above (ties half): {result.share:.1%}, 95% interval "
                   f"{result.low:.1%} to {result.high:.1%}", highlight=False)
     console.print(f"  likelihood that {a.label} is the stronger: {result.los:.1%}", highlight=False)
-    if difference is not None:
-        console.print(f"  conservative rating (mu - 3 sigma): {ratings[a.id].conservative:.2f} "
-                      f"against {ratings[b.id].conservative:.2f} ({difference:+.2f})",
+    if comparison.rating_a is not None and comparison.rating_b is not None:
+        console.print(f"  conservative rating (mu - 3 sigma): {comparison.rating_a:.2f} "
+                      f"against {comparison.rating_b:.2f} ({comparison.rating_difference:+.2f})",
                       highlight=False)

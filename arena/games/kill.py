@@ -995,14 +995,14 @@ class KillGame(Game[State, Action, Observation]):
         pool = [c for c in where if c not in known]
         rng.shuffle(pool)
         for place, cards in places.items():
-            free = sum(1 for c in cards if c not in known)
-            kept = [c for c in cards if c in known]
-            new = kept + pool[:free]
-            del pool[:free]
             if place in (DECK, USED):
+                free = sum(1 for c in cards if c not in known)
+                new = [c for c in cards if c in known] + pool[:free]
+                del pool[:free]
                 rng.shuffle(new)
-            else:
-                new.sort()
+            else:  # a hand: each unseen card replaced where it lies, so that an action naming
+                # hand positions (a Two's cards) names the same known cards in both states
+                new = [c if c in known else pool.pop() for c in cards]
             cards[:] = new
         if GIFT in places:
             other.gift_card = places[GIFT][0]
