@@ -836,3 +836,11 @@ def test_an_immune_seat_cannot_be_killed_but_can_receive_a_two_card_gift() -> No
     s.do(Discard(0))  # seat 0 discards X1 from its four previous cards
     assert s.state.hands[0] == cards("2H 2D 3H TH") and s.state.immune[0]
     assert s.to_act == 1 and GAME.observe(s.state, 1).phase is Phase.POST_MOVE
+
+
+def test_a_re_deal_keeps_what_hand_positions_name() -> None:
+    # a Two names the cards it shows by their places in the hand: a re-deal that sorted the
+    # hand again moved the seat's public A-2-3 under the same action (found by Hypothesis)
+    from arena.games import get_game
+
+    suite.hidden_information(get_game("kill"), 420, seat=1, players=3, budget=150, offset=44)
