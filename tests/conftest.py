@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from arena.players import sandbox
 from arena.storage.store import Store
+from tests.helpers import migrated_store
 
 
 @pytest.fixture
@@ -30,7 +31,8 @@ def sandboxed() -> None:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
-    return Store(str(tmp_path / "arena.db"))
+    """A store on a new, migrated SQLite file (a copy of one migrated once per test process)."""
+    return migrated_store(tmp_path / "arena.db")
 
 
 @pytest.fixture(scope="session")

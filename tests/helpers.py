@@ -6,34 +6,44 @@ Fixtures live in ``conftest.py``; everything else two test modules need is here.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import gc
 import ipaddress
 import os
 import random
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
+import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from typer.testing import CliRunner
 
 from arena.games import get_game
 from arena.match.links import Player
 from arena.match.referee import MatchSettings
 from arena.net.bot_service import MatchHost, MatchSpec, create_server
+from arena.players import cgroups
 from arena.players.process import BotProcess
 from arena.storage.store import MatchResult, ScheduledMatch, Store
 from arena.v1 import arena_pb2 as pb
 from arena.wire.tokens import digest
 
+T = TypeVar("T")
 GAME = "face-card-kill-card"  # the game most tests play: short matches, 2 to 12 seats
 OPTIONS = dict(get_game(GAME).parse_options(4))
 DEFAULT_SETTINGS = MatchSettings(move_timeout_s=5, start_timeout_s=10)
@@ -53,12 +63,112 @@ def arena(*args: str, db: Path | None = None, check: bool = True,
     return result
 
 
+def eventually(what: str, predicate: Callable[[], T | None], timeout: float = 180.0,
+               every: float = 0.1) -> T:
+    """``predicate()`` once it is true (it is asked until then); the timeout is only a safety
+    net for a test that would otherwise hang."""
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(every)
+    return value
+
+
+@cache
+def _migrated_template() -> Path:
+    """One database migrated to the newest revision, made once per test process (each xdist
+    worker has its own): migrating takes half a second, copying the file a few milliseconds."""
+    folder = Path(tempfile.mkdtemp(prefix="arena-template-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    Store(str(folder / "arena.db")).close()
+    return folder / "arena.db"
+
+
+def cgroup_required(controller: str) -> None:
+    """For a test that needs the ``controller`` cgroup: skipped on a machine without a usable
+    one, but failed in CI (``CI`` set), which must exercise the real limits (as the
+    ``sandboxed`` fixture does for bubblewrap)."""
+    support = cgroups.detect()
+    if not support.has(controller):
+        if os.environ.get("CI"):
+            pytest.fail(f"the {controller} cgroup must be usable in CI: {support.why_not}")
+        pytest.skip(f"no usable {controller} cgroup on this machine: {support.why_not}")
+
+
+def migrated_db(path: Path) -> Path:
+    """``path``, a new SQLite file holding an empty arena database at the newest revision (a
+    copy of :func:`_migrated_template`, readable by its owner only, as the store makes one).
+    For tests whose subject is not the making of a database: those make their own."""
+    assert not path.exists(), f"{path} exists already"
+    shutil.copyfile(_migrated_template(), path)
+    path.chmod(0o600)
+    return path
+
+
+def migrated_store(path: Path) -> Store:
+    """A store on a new :func:`migrated_db` at ``path``."""
+    return Store(str(migrated_db(path)))
+
+
+def cli(*args: str, db: Path | None = None, check: bool = True,
+        env: dict[str, str] | None = None, cwd: Path | None = None,
+        input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """:func:`arena` in this process: the command line's own entry point (``arena``'s
+    ``main``, which builds the command from ``arena.cli.app``) run under typer's
+    :class:`CliRunner`, with the same environment, stdout, stderr and exit code as the
+    ``python -m arena`` subprocess, without its second and a half of start-up. An exception
+    the command line lets out is written to stderr as Python would, with exit code 1.
+
+    For commands that need no process of their own: help, refused input, listings, JSON.
+    Commands whose process is the subject (servers, bots, signals, the sandbox) use
+    :func:`arena`."""
+    runner = CliRunner()
+    here, saved_argv, saved_main = Path.cwd(), sys.argv, sys.modules["__main__"]
+    with runner.isolation(input=input, env={"COLUMNS": "200", **(env or {})}) as (out, err, _):
+        import arena.__main__ as entry  # first imported here: its consoles see a pipe
+
+        command = [str(entry.__file__), *args, *(["--db", str(db)] if db is not None else [])]
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            # As `python -m arena` runs: the usage lines say "python -m arena".
+            sys.argv, sys.modules["__main__"] = command, entry
+            entry.main()
+            code = 0
+        except SystemExit as exit:
+            code = exit.code if isinstance(exit.code, int) else (0 if exit.code is None else 1)
+            if isinstance(exit.code, str):
+                print(exit.code, file=sys.stderr)
+        except Exception:
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.argv, sys.modules["__main__"] = saved_argv, saved_main
+            os.chdir(here)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            # The stores the command opened are closed when collected (in a process of its
+            # own, when it ends): collected now, so that their SQLite connections are closed
+            # and the write-ahead log is checkpointed into the file, as after a process.
+            gc.collect()
+        stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
+    result = subprocess.CompletedProcess([sys.executable, "-m", "arena", *command[1:]], code,
+                                         stdout, stderr)
+    if check:
+        assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
 def add_bots(db: Path, marker: str = "") -> None:
     """The random and the heuristic bot; with ``marker`` as an extra argument of their
-    commands (ignored by the bots), for :func:`processes_with`."""
-    arena("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}".strip(), db=db)
-    arena("bot", "add", "heuristic", "--command",
-          f"python -m bots.face_card_kill_card {marker}".strip(), db=db)
+    commands (ignored by the bots), for :func:`processes_with`. A database not made yet is
+    a :func:`migrated_db`."""
+    if not db.exists():
+        migrated_db(db)
+    cli("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}".strip(), db=db)
+    cli("bot", "add", "heuristic", "--command",
+        f"python -m bots.face_card_kill_card {marker}".strip(), db=db)
 
 
 def new_marker(what: str) -> str:
@@ -149,10 +259,11 @@ def arena_seeing(marker: str, *args: str, db: Path | None = None,
 
 
 def wait_until_gone(marker: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while processes_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not processes_with(marker), "bot processes outlived the killed arena"
+    """Wait until no process has ``marker``; fails if some still do after ``timeout``."""
+    try:
+        eventually("the marked processes to end", lambda: not processes_with(marker), timeout)
+    except AssertionError:
+        raise AssertionError("bot processes outlived the killed arena") from None
 
 
 def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,

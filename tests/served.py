@@ -1,6 +1,7 @@
 """A real ``arena serve`` for the tests: one process on free ports (the operator service, the
 scheduler, the web app unless ``--no-web``), its output gathered as it comes; the command line
-against it; and :func:`eventually`, the tests' wait for something to become true.
+against it; and :func:`eventually` (from :mod:`tests.helpers`), the tests' wait for
+something to become true.
 """
 
 from __future__ import annotations
@@ -13,28 +14,15 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, TypeVar
 
-from tests.helpers import arena
+from tests.helpers import cli, eventually
 
 T = TypeVar("T")
 OPERATOR = "operator-token-of-the-served-tests"
 AUTH = (("authorization", f"Bearer {OPERATOR}"),)
-
-
-def eventually(what: str, predicate: Callable[[], T | None], timeout: float = 180.0,
-               every: float = 0.1) -> T:
-    """``predicate()`` once it is true (it is asked until then); the timeout is only a safety
-    net for a test that would otherwise hang."""
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(every)
-    return value
 
 
 class Served:
@@ -111,7 +99,7 @@ class Served:
 def remote(served: Served, token: str, *args: str,
            check: bool = True) -> subprocess.CompletedProcess[str]:
     """The command line against ``served``, as the holder of ``token``."""
-    return arena(*args, "--arena", served.address, "--token", token, check=check)
+    return cli(*args, "--arena", served.address, "--token", token, check=check)
 
 
 __all__ = ["AUTH", "OPERATOR", "Served", "eventually", "remote"]

@@ -150,10 +150,22 @@ def random_game(game: Game[Any, Any, Any], seed: int, players: int | None = None
     return play_random(game, players, seed, options)
 
 
+def _played(game: Game[Any, Any, Any], seed: int, players: int | None,
+            options: dict[str, Any] | None, trace: Trace | None) -> Trace:
+    """``trace`` (a game already played by :func:`random_game` with these arguments), or
+    that game played now."""
+    if trace is None:
+        return random_game(game, seed, players, options)
+    assert trace.seed == seed and (players is None or trace.players == players), \
+        f"{game.name}: the trace given is of seed {trace.seed} with {trace.players} players"
+    return trace
+
+
 def determinism(game: Game[Any, Any, Any], seed: int, players: int | None = None,
-                options: dict[str, Any] | None = None) -> None:
-    """Same seed and actions replay to the identical event log and outcome."""
-    first = random_game(game, seed, players, options)
+                options: dict[str, Any] | None = None, *, trace: Trace | None = None) -> None:
+    """Same seed and actions replay to the identical event log and outcome. ``trace``: the
+    first play, if :func:`random_game` has played it already (the second is played here)."""
+    first = _played(game, seed, players, options, trace)
     opts = game.parse_options(first.players, first.options)
     state = game.new(first.players, seed, opts)
     replayed: list[Tagged] = list(game.opening_events(state))
@@ -184,7 +196,8 @@ def _is_card(value: Any) -> bool:
 
 def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = None,
                        players: int | None = None, options: dict[str, Any] | None = None,
-                       *, budget: int | None = None, offset: int = 0) -> int:
+                       *, budget: int | None = None, offset: int = 0,
+                       trace: Trace | None = None) -> int:
     """Check the hidden-information property along one random game.
 
     At every step (or, with a ``budget``, at about that many steps spread evenly
@@ -206,8 +219,9 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
 
     Returns how many event comparisons had a re-deal that really moved a card,
     so that a test can insist the property was exercised, not passed vacuously.
+    ``trace``: the random game, if :func:`random_game` has played it already.
     """
-    trace = random_game(game, seed, players, options)
+    trace = _played(game, seed, players, options, trace)
     n = trace.players
     opts = game.parse_options(n, trace.options)
     state = game.new(n, seed, opts)
@@ -305,15 +319,17 @@ def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: A
                            f"which seat {seat} cannot see"
 
 
-def illegal_actions_rejected(game: Game[Any, Any, Any], seed: int) -> None:
+def illegal_actions_rejected(game: Game[Any, Any, Any], seed: int, *,
+                             trace: Trace | None = None) -> None:
     """A value that is not an action, or an action not legal now, is refused cleanly.
 
     The well-formed but illegal action is one the game itself played at another
     moment: the first state along a random game where one of its actions is not
     legal, or else the finished game (where no action is legal). So the check is
-    never skipped, whatever the game's actions.
+    never skipped, whatever the game's actions. ``trace``: the random game, if
+    :func:`random_game` has played it already.
     """
-    trace = random_game(game, seed)
+    trace = _played(game, seed, None, None, trace)
     opts = game.parse_options(trace.players, trace.options)
     state = game.new(trace.players, seed, opts)
     _refuses(game, state, "not an action", InvalidActionError, trace.players)

@@ -5,7 +5,7 @@
     python -m tests.bots.misbehaving exit       # exits at once
     python -m tests.bots.misbehaving flood      # plays, writing a megabyte to stdout and stderr each move
     python -m tests.bots.misbehaving hang       # loops forever when asked to decide
-    python -m tests.bots.misbehaving slow       # takes 1.5 s over its first decision of a match
+    python -m tests.bots.misbehaving slow       # answers its first decision of a match late (SLOW_RELEASE)
     python -m tests.bots.misbehaving stall      # stops itself (SIGSTOP) when asked to decide
     python -m tests.bots.misbehaving illegal    # answers an action that is never legal
     python -m tests.bots.misbehaving forge      # answers for a decision id it was not asked, then legally
@@ -26,9 +26,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from bots.random_bot import RandomBot
+from sdk.bot import MatchInfo
 from sdk.run import run
 
 
@@ -51,14 +53,26 @@ class HangingBot(RandomBot):
 
 
 class SlowBot(RandomBot):
+    """Answers its first decision of a match only once the file named by the match's id
+    exists in the folder ``$SLOW_RELEASE`` (the test writes it once the referee has cut the
+    seat off): an answer late by the event, not by a guess at the clock."""
+
     def __init__(self) -> None:
         super().__init__(0)
         self.decisions = 0
+        self.match_id = ""
+
+    def on_start(self, match: MatchInfo) -> None:
+        super().on_start(match)
+        self.match_id = match.match_id
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         self.decisions += 1
         if self.decisions == 1:
-            time.sleep(1.5)
+            gate = Path(os.environ["SLOW_RELEASE"]) / self.match_id
+            given_up = time.monotonic() + 600  # a safety net for a test that failed meanwhile
+            while not gate.exists() and time.monotonic() < given_up:
+                time.sleep(0.01)
         return super().act(observation, legal_actions)
 
 

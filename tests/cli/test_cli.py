@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,10 @@ from tests.helpers import (
     arena,
     arena_seeing,
     assert_rebuild_changes_nothing,
+    cli,
+    eventually,
     finished_matches,
+    migrated_store,
     new_marker,
     processes_with,
     wait_until_gone,
@@ -50,21 +52,21 @@ def test_tournament_run_list_leaderboard_and_match_views(tmp_path: Path) -> None
     assert full.log is not None
     assert replay(GAME, 4, full.seed, dict(full.options), read_log(GAME, full.log))
 
-    listing = arena("tournament", "list", db=db).stdout
+    listing = cli("tournament", "list", db=db).stdout
     assert "12/12" in listing
-    board = arena("leaderboard", "--game", GAME, db=db).stdout
+    board = cli("leaderboard", "--game", GAME, db=db).stdout
     rows = store.leaderboard(GAME)
     assert sorted(r.label for r in rows) == ["heuristic@1", "random@1"]
     at = [board.find(r.label) for r in rows]
     assert -1 not in at and at == sorted(at), "the board lists both bots, best first"
 
-    seat_view = arena("match", "show", str(full.id), "--seat", "0", db=db).stdout
-    everything = arena("match", "show", str(full.id), db=db).stdout
+    seat_view = cli("match", "show", str(full.id), "--seat", "0", db=db).stdout
+    everything = cli("match", "show", str(full.id), db=db).stdout
     assert "HoleSeen(seat=0" in seat_view and "HoleSeen(seat=1" not in seat_view
     assert "HoleSeen(seat=1" in everything
 
     before = {(r.label, round(r.mu, 9), round(r.sigma, 9)) for r in store.leaderboard(GAME)}
-    arena("ratings", "rebuild", db=db)
+    cli("ratings", "rebuild", db=db)
     after = {(r.label, round(r.mu, 9), round(r.sigma, 9)) for r in Store(str(db)).leaderboard(GAME)}
     assert before == after
 
@@ -78,10 +80,7 @@ def test_resume_after_kill_finishes_every_match_exactly_once(tmp_path: Path) -> 
                "--parallel", "2", "--db", str(db)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and finished_matches(db) < 10:
-            time.sleep(0.05)
-        assert finished_matches(db) >= 10, "the tournament did not get going"
+        eventually("the tournament to get going", lambda: finished_matches(db) >= 10, every=0.05)
         assert processes_with(marker), "no bot process is found by its marker"
     finally:
         process.send_signal(signal.SIGKILL)
@@ -112,9 +111,7 @@ def test_sigterm_stops_taking_matches_finishes_the_running_ones_and_exits_0(tmp_
                "--parallel", "2", "--db", str(db)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "COLUMNS": "200"})
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and finished_matches(db) < 5:
-        time.sleep(0.05)
+    eventually("the tournament to get going", lambda: finished_matches(db) >= 5, every=0.05)
     running = processes_with(marker)
     process.send_signal(signal.SIGTERM)
     out, err = process.communicate(timeout=60)
@@ -220,13 +217,13 @@ RUN_REMOTE = ["tournament", "run", "--game", GAME, "--bot", "random", "--bot", "
 ])
 def test_user_mistakes_get_one_clear_line(tmp_path: Path, args: list[str], message: str) -> None:
     db = tmp_path / "arena.db"
-    store = Store(str(db))  # the bots of add_bots(), registered without two more processes
+    store = migrated_store(db)  # the bots of add_bots(), registered without two more processes
     store.add_bot("random", "python -m bots.random_bot")
     store.add_bot("heuristic", "python -m bots.face_card_kill_card")
     store.add_bot("faraway", token_hash=digest("a remote bot's token"))
     bots_before = Store(str(db)).list_bots()
     size_before = db.stat().st_size
-    result = arena(*args, db=db, check=False)
+    result = cli(*args, db=db, check=False)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     assert message in result.stderr
@@ -240,13 +237,13 @@ def test_user_mistakes_get_one_clear_line(tmp_path: Path, args: list[str], messa
 def test_bots_are_added_listed_and_removed(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)
-    assert "heuristic@1" in arena("bot", "list", db=db).stdout
-    arena("bot", "add", "heuristic", "--version", "2", "--command",
-          "python -m bots.face_card_kill_card --target 12", db=db)
-    arena("bot", "remove", "heuristic", "--version", "1", db=db)
-    listing = arena("bot", "list", db=db).stdout
+    assert "heuristic@1" in cli("bot", "list", db=db).stdout
+    cli("bot", "add", "heuristic", "--version", "2", "--command",
+        "python -m bots.face_card_kill_card --target 12", db=db)
+    cli("bot", "remove", "heuristic", "--version", "1", db=db)
+    listing = cli("bot", "list", db=db).stdout
     assert "heuristic@2" in listing and "heuristic@1" not in listing
-    again = arena("bot", "remove", "heuristic", "--version", "1", db=db, check=False)
+    again = cli("bot", "remove", "heuristic", "--version", "1", db=db, check=False)
     assert again.returncode == 1 and "Traceback" not in again.stderr
 
 
@@ -273,11 +270,11 @@ def test_a_managed_bot_runs_in_its_folder_by_default_the_current_one(tmp_path: P
         (folder / "data.txt").write_text(f"beside the bot in {folder.name}\n")
     (there / "run-bot").write_text(f"#!/bin/sh\nexec {sys.executable} bot.py\n")
     (there / "run-bot").chmod(0o755)
-    added = arena("bot", "add", "plain", "--command", "python bot.py", db=db, cwd=here)
+    added = cli("bot", "add", "plain", "--command", "python bot.py", db=db, cwd=here)
     assert f"added bot plain@1: python bot.py (in {here.resolve()})" in added.stdout
-    arena("bot", "add", "placed", "--command", "./run-bot", "--dir", "../there", db=db, cwd=here)
+    cli("bot", "add", "placed", "--command", "./run-bot", "--dir", "../there", db=db, cwd=here)
     # a bundled bot runs from any folder: the sandbox shows the installed ``bots`` package
-    arena("bot", "add", "bundled", "--command", "python -m bots.random_bot", db=db, cwd=here)
+    cli("bot", "add", "bundled", "--command", "python -m bots.random_bot", db=db, cwd=here)
     store = Store(str(db))
     assert store.get_bot("plain").folder == str(here.resolve())  # absolute, whatever was given
     assert store.get_bot("placed").folder == str(there.resolve())
@@ -294,12 +291,12 @@ def test_a_managed_bot_runs_in_its_folder_by_default_the_current_one(tmp_path: P
 
 def test_a_missing_bot_folder_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    result = arena("bot", "add", "lost", "--command", "python -m bots.random_bot", "--dir",
-                   str(tmp_path / "gone"), db=db, check=False)
+    result = cli("bot", "add", "lost", "--command", "python -m bots.random_bot", "--dir",
+                 str(tmp_path / "gone"), db=db, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
     assert result.stderr.strip() == f"error: --dir {str(tmp_path / 'gone')!r} is not a folder"
     assert not db.exists()  # refused before the database was opened
-    remote = arena("bot", "add", "far", "--remote", "--dir", str(tmp_path), db=db, check=False)
+    remote = cli("bot", "add", "far", "--remote", "--dir", str(tmp_path), db=db, check=False)
     assert remote.returncode == 1 and remote.stderr.strip().count("\n") == 0
     assert "--dir is for managed bots" in remote.stderr and "token" not in remote.stdout
     assert not db.exists()
@@ -313,9 +310,9 @@ def test_games_lists_every_game_with_its_options() -> None:
 
 
 def test_a_bad_database_is_a_clear_error(tmp_path: Path) -> None:
-    result = arena("bot", "list", db=tmp_path, check=False)   # a folder, not a file
+    result = cli("bot", "list", db=tmp_path, check=False)   # a folder, not a file
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    result = arena("bot", "list", "--db", "nosuchdriver://x/y", check=False)
+    result = cli("bot", "list", "--db", "nosuchdriver://x/y", check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
 
 
@@ -336,7 +333,7 @@ def test_typos_on_the_command_line_get_usage_not_tracebacks(tmp_path: Path, args
                                                             message: str) -> None:
     db = tmp_path / "a.db"
     add_bots(db)
-    result = arena(*args, db=db, check=False)
+    result = cli(*args, db=db, check=False)
     assert result.returncode == 2 and "Traceback" not in result.stderr + result.stdout
     assert message in result.stderr
     assert Store(str(db)).list_tournaments() == []
@@ -373,7 +370,7 @@ def test_resuming_with_changed_settings_is_refused(tmp_path: Path, played: Path,
     db = tmp_path / "arena.db"
     shutil.copy(played, db)
     size, before = db.stat().st_size, Store(str(db)).list_matches(1, limit=1000)
-    result = arena("tournament", "resume", "1", *args, db=db, check=False)
+    result = cli("tournament", "resume", "1", *args, db=db, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
     assert message in result.stderr and "keeps its settings" in result.stderr, result.stderr
     assert result.stderr.strip().count("\n") == 0, result.stderr
@@ -412,7 +409,7 @@ def test_names_from_users_are_never_rich_markup(tmp_path: Path) -> None:
     with engine.begin() as connection:
         connection.execute(sa.text("update bot set name = '[/bold]' where name = 'plain'"))
     engine.dispose()
-    listed = arena("bot", "list", db=db)
+    listed = cli("bot", "list", db=db)
     assert "[/bold]@1" in listed.stdout
 
 

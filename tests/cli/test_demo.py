@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arena.games import all_games
 from arena.storage.store import Store
-from tests.helpers import arena
+from tests.helpers import arena, cli
 
 DEMO_DB = "arena-demo.db"
 GAMES = list(all_games())
@@ -31,7 +31,7 @@ def test_the_demo_keeps_its_results_where_the_heuristics_lead_and_a_rerun_replac
     assert "explore it: arena leaderboard --db arena-demo.db --all-pools" in first.stdout
     assert "arena tournament list --db arena-demo.db" in first.stdout
     assert "in a browser: arena web --db arena-demo.db" in first.stdout
-    explored = arena("leaderboard", "--all-pools", db=tmp_path / DEMO_DB).stdout
+    explored = cli("leaderboard", "--all-pools", db=tmp_path / DEMO_DB).stdout
     assert all(f"{game}-bot@1" in explored for game in GAMES)
     store = Store(str(tmp_path / DEMO_DB))
     tournaments = store.list_tournaments()

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from arena.storage.store import ScheduledMatch, Store
-from tests.helpers import arena
+from tests.helpers import arena, cli
 from tests.served import OPERATOR, Served, remote
 
 GAME = "kings-corner"
@@ -49,10 +49,10 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
     db = root / "arena.db"
     folder = root / "operator-private-folder"
     folder.mkdir()
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "other", "--command", "python -m bots.random_bot", "--dir", str(folder),
-          db=db)
-    arena("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "other", "--command", "python -m bots.random_bot", "--dir", str(folder),
+        db=db)
+    cli("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
     two = ("--game", GAME, "--players", "2")
     kinds: dict[str, int] = {}
     kinds["round-robin"] = _id(arena("tournament", "run", *two, "--bot", "random", "--bot",
@@ -71,13 +71,13 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
     kinds["ladder"] = int(found.group(1))
     kinds["voided"] = _id(arena("tournament", "run", *two, "--bot", "random", "--bot", "other",
                                 db=db).stdout)
-    arena("tournament", "void", str(kinds["voided"]), db=db)
+    cli("tournament", "void", str(kinds["voided"]), db=db)
     store = Store(str(db))
     bots = {b.name: b.id for b in store.list_bots()}
     pair = (bots["random"], bots["other"])
     kinds["cancelled"] = store.create_tournament(GAME, 2, {}, 7, 1, {}, list(pair), [
         ScheduledMatch(0, 3, pair), ScheduledMatch(1, 3, pair[::-1])])
-    arena("tournament", "cancel", str(kinds["cancelled"]), db=db)
+    cli("tournament", "cancel", str(kinds["cancelled"]), db=db)
     # a run that died with a match under way (kill -9): no lock held, a match not pending
     kinds["interrupted"] = store.create_tournament(GAME, 2, {}, 8, 1, {}, list(pair), [
         ScheduledMatch(0, 4, pair), ScheduledMatch(1, 4, pair[::-1])])
@@ -186,4 +186,4 @@ def test_the_public_bot_page_shows_its_author_and_no_folder_of_the_operator(
     assert doc["author"] is None and "folder" not in doc
     assert str(field.folder) not in html.text + json.dumps(doc) + json.dumps(listed)
     # the operator's own list still has it
-    assert str(field.folder) in arena("bot", "list", db=field.db).stdout
+    assert str(field.folder) in cli("bot", "list", db=field.db).stdout

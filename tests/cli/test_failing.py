@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from arena.storage.store import ScheduledMatch, Store
-from tests.helpers import GAME, arena
+from tests.helpers import GAME, arena, cli
 
 BROKEN = "python -c \"import sys; print('cannot load my model.bin', flush=True); sys.exit(3)\""
 
 
 def test_a_bot_that_does_not_start_stops_the_tournament_with_its_last_words(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "broken", "--command", BROKEN, db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "broken", "--command", BROKEN, db=db)
     run = arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
                 "--bot", "broken", "--seed", "1", "--start-timeout", "2", db=db, check=False)
     assert run.returncode == 1, run.stdout + run.stderr
@@ -40,8 +40,8 @@ def test_a_bot_that_does_not_start_stops_the_tournament_with_its_last_words(tmp_
 
 def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
     arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
           "other", "--repetitions", "2", "--seed", "1", db=db)
     store = Store(str(db))
@@ -49,18 +49,18 @@ def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tm
     second = store.create_tournament(GAME, 2, {}, 5, 1, {}, [1, 2], [
         ScheduledMatch(0, 11, (1, 2)), ScheduledMatch(1, 11, (2, 1))])
     before = {r.label: (r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)}
-    said = arena("tournament", "cancel", str(second), db=db).stdout
+    said = cli("tournament", "cancel", str(second), db=db).stdout
     assert f"tournament {second} cancelled: 2 unfinished matches void" in said
     assert store.get_tournament(second).status == "cancelled"
     listed = {row["id"]: row["status"] for row in json.loads(
-        arena("tournament", "list", "--json", db=db).stdout)["tournaments"]}
+        cli("tournament", "list", "--json", db=db).stdout)["tournaments"]}
     assert listed == {second: "cancelled", 1: "finished"}
     again = arena("tournament", "resume", str(second), db=db, check=False)
     assert again.returncode != 0 and "was cancelled" in again.stderr + again.stdout
     assert store.get_tournament(second).status == "cancelled"  # a resume does not revive it
     assert {r.label: (r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)} == before
 
-    gone = arena("tournament", "void", "1", db=db).stdout
+    gone = cli("tournament", "void", "1", db=db).stdout
     assert "tournament 1 void: its 4 finished matches no longer count; ratings rebuilt" in gone
     assert store.leaderboard(GAME) == []  # nothing else was played
     assert {str(m.status) for m in store.list_matches(1, 10)} == {"void"}
@@ -76,7 +76,7 @@ def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tm
     again = arena("tournament", "resume", "1", db=db, check=False)
     assert again.returncode != 0 and "was voided" in again.stderr + again.stdout
     assert store.get_tournament(1).status == "voided"  # a resume does not revive it
-    missing = arena("tournament", "cancel", "42", db=db, check=False)
+    missing = cli("tournament", "cancel", "42", db=db, check=False)
     assert missing.returncode == 1 and "no tournament with id 42" in missing.stderr
 
 
@@ -87,7 +87,7 @@ def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tm
 def test_commands_that_only_read_never_create_a_database(tmp_path: Path,
                                                           command: list[str]) -> None:
     db = tmp_path / "mistyped.db"
-    result = arena(*command, db=db, check=False)
+    result = cli(*command, db=db, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"no database '{db}' (this command creates none)" in result.stderr
     assert not db.exists() and list(tmp_path.iterdir()) == []
@@ -121,9 +121,9 @@ def test_a_bots_exception_is_an_error_with_its_message_not_a_disconnect(tmp_path
     happened, and its own log the traceback. A bot whose process dies is ``crashed``."""
     db = tmp_path / "arena.db"
     (tmp_path / "buggy.py").write_text(BUGGY_BOT)
-    arena("bot", "add", "raises", "--command", "python buggy.py raise", "--dir", str(tmp_path), db=db)
-    arena("bot", "add", "dies", "--command", "python buggy.py exit", "--dir", str(tmp_path), db=db)
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "raises", "--command", "python buggy.py raise", "--dir", str(tmp_path), db=db)
+    cli("bot", "add", "dies", "--command", "python buggy.py exit", "--dir", str(tmp_path), db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     arena("tournament", "run", "--game", "kill", "--players", "3", "--bot", "raises", "--bot",
           "dies", "--bot", "random", "--seed", "1", db=db, timeout=180)
     store = Store(str(db))
@@ -132,7 +132,7 @@ def test_a_bots_exception_is_an_error_with_its_message_not_a_disconnect(tmp_path
     faults = {(seat.bot, seat.fault) for m in matches for seat in m.seats}
     assert faults == {("raises@1", "error"), ("dies@1", "crashed"), ("random@1", "")}
 
-    shown = json.loads(arena("match", "show", str(matches[0].id), "--json", db=db).stdout)["match"]
+    shown = json.loads(cli("match", "show", str(matches[0].id), "--json", db=db).stdout)["match"]
     errors = [line for line in shown["log"] if line["kind"] == "fault"]
     seat = next(s["seat"] for s in shown["seats"] if s["bot"] == "raises@1")
     assert {"seat": seat, "fault": "error", "reason": "KeyError: 'no plan for this hand'",
@@ -145,11 +145,11 @@ def test_a_bots_exception_is_an_error_with_its_message_not_a_disconnect(tmp_path
     assert len(decisions) == 1 and shown["log"].index(next(
         e for e in errors if e["seat"] == seat)) > decisions[0]
     # a seat's view holds its own fault only
-    other = json.loads(arena("match", "show", str(matches[0].id), "--json", "--seat",
-                             str(next(s["seat"] for s in shown["seats"] if s["bot"] == "random@1")),
-                             db=db).stdout)["match"]
+    other = json.loads(cli("match", "show", str(matches[0].id), "--json", "--seat",
+                           str(next(s["seat"] for s in shown["seats"] if s["bot"] == "random@1")),
+                           db=db).stdout)["match"]
     assert not [line for line in other["log"] if line["kind"] == "fault"]
-    printed = arena("match", "show", str(matches[0].id), db=db).stdout
+    printed = cli("match", "show", str(matches[0].id), db=db).stdout
     assert f"seat {seat} is out of the match: error (KeyError: 'no plan for this hand')" in printed
 
     logs = list((tmp_path / "arena-data" / "logs").glob("raises*")) or \

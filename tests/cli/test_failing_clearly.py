@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.helpers import arena, self_signed
+from tests.helpers import cli, self_signed
 from tests.served import OPERATOR, Served
 
 MISSING = """
@@ -37,13 +37,13 @@ def test_a_plain_text_client_of_a_tls_port_is_told_to_pass_tls_ca(tmp_path: Path
     try:
         assert "(TLS" in server.said(r"operator service listening on ").string
         address = server.address
-        plain = arena("bot", "list", "--arena", address, "--token", OPERATOR, check=False)
+        plain = cli("bot", "list", "--arena", address, "--token", OPERATOR, check=False)
         assert plain.returncode == 1 and "Traceback" not in plain.stderr, plain.stderr
         assert plain.stderr.strip() == (
             f"error: the arena at {address} speaks TLS: pass --tls-ca FILE, the certificate to "
             "trust (or ARENA_REMOTE_CA)"), plain.stderr
-        trusted = arena("bot", "list", "--arena", f"localhost:{server.port}", "--token",
-                        OPERATOR, "--tls-ca", str(cert))
+        trusted = cli("bot", "list", "--arena", f"localhost:{server.port}", "--token",
+                      OPERATOR, "--tls-ca", str(cert))
         assert trusted.returncode == 0
     finally:
         server.stop()

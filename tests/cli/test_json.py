@@ -20,7 +20,7 @@ from arena.storage.store import MatchResult, ScheduledMatch, Store
 from arena.wire.codec import codec_for
 from arena.wire.messages import LoggedFault, match_log
 from arena.wire.tokens import digest
-from tests.helpers import GAME, arena
+from tests.helpers import GAME, arena, cli
 
 ROOT = Path(__file__).resolve().parents[2]
 # a managed bot with a 300-character command (the random bot ignores arguments it does not know)
@@ -184,7 +184,7 @@ def test_match_show_gives_the_log_in_full_or_as_a_seat_saw_it(played: Played) ->
     assert full["id"] == seen["id"] == 1 and full["seats"] == seen["seats"]
     assert (full["seen_by"], seen["seen_by"]) == (None, 0)
     assert full["node"] is None and seen["node"] is None  # played on this machine
-    assert "played on:" not in arena("match", "show", "1", db=played.db).stdout
+    assert "played on:" not in cli("match", "show", "1", db=played.db).stdout
     for line in full["log"]:
         assert line["kind"] in ("decision", "event") and isinstance(line["value"], str)
         assert isinstance(line["fallback"], bool) and isinstance(line["type"], str)
@@ -214,14 +214,14 @@ def test_match_show_says_which_node_played_a_match_played_elsewhere(tmp_path: Pa
                                                   duration_s=0.5, node=node))
         store.finish_match(here, MatchResult((1.0, 0.0), (1, 2), ("", "timeout"), log,
                                              duration_s=0.5))
-    printed = arena("match", "show", str(elsewhere), db=db).stdout
+    printed = cli("match", "show", str(elsewhere), db=db).stdout
     header, _, rest = printed.partition(f"log of match {elsewhere}")
     assert f"played on: {node}\n" in header  # with the match's row, before its log
     assert "no answer in time" in rest
-    assert "played on:" not in arena("match", "show", str(here), db=db).stdout
-    shown = json.loads(arena("match", "show", str(elsewhere), "--json", db=db).stdout)["match"]
+    assert "played on:" not in cli("match", "show", str(here), db=db).stdout
+    shown = json.loads(cli("match", "show", str(elsewhere), "--json", db=db).stdout)["match"]
     assert shown["node"] == node and shown["id"] == elsewhere
-    assert json.loads(arena("match", "show", str(here), "--json", db=db).stdout)["match"]["node"] \
+    assert json.loads(cli("match", "show", str(here), "--json", db=db).stdout)["match"]["node"] \
         is None
 
 
@@ -250,14 +250,14 @@ def test_export_json_and_csv_agree_with_the_match_list(played: Played) -> None:
 
 def test_export_to_a_file_never_overwrites_without_force(played: Played, tmp_path: Path) -> None:
     target = tmp_path / "t1.csv"
-    arena("tournament", "export", "1", "--format", "csv", "--output", str(target), db=played.db)
+    cli("tournament", "export", "1", "--format", "csv", "--output", str(target), db=played.db)
     assert target.read_text() == played.out["export_csv"].stdout
     target.write_text("mine\n")
-    again = arena("tournament", "export", "1", "--output", str(target), db=played.db, check=False)
+    again = cli("tournament", "export", "1", "--output", str(target), db=played.db, check=False)
     assert again.returncode == 1 and "Traceback" not in again.stderr
     assert again.stderr.strip().count("\n") == 0 and "--force" in again.stderr
     assert target.read_text() == "mine\n"
-    arena("tournament", "export", "1", "--output", str(target), "--force", db=played.db)
+    cli("tournament", "export", "1", "--output", str(target), "--force", db=played.db)
     assert json.loads(target.read_text())["matches"] == played.doc("export_json")["matches"]
 
 

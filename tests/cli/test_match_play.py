@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from arena.storage.store import Store
-from tests.helpers import arena
+from tests.helpers import arena, cli
 
 CORNER, RANDOM = "python -m bots.kings_corner", "python -m bots.random_bot --seed 3"  # deterministic
 
@@ -43,6 +43,6 @@ def test_ad_hoc_matches_refuse_bad_input_in_one_line(tmp_path: Path) -> None:
         (["--game", "kings-corner", "--bot", RANDOM, "--bot", RANDOM, "--keep", str(tmp_path)],
          "exists already"),
     ]:
-        result = arena("match", "play", *args, check=False)
+        result = cli("match", "play", *args, check=False)
         assert result.returncode == 1 and message in result.stderr, (args, result.stderr)
         assert "Traceback" not in result.stderr and result.stderr.strip().count("\n") == 0

@@ -19,7 +19,7 @@ import pytest
 from arena.app.watch import NotStarted, follow, public_events
 from arena.match.replay import describe, read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
-from tests.helpers import arena
+from tests.helpers import arena, cli, migrated_store
 from tests.served import OPERATOR, Served, eventually
 from tests.web.replay_fixtures import ROOT, gated_tournament, random_bots, store_played_match
 
@@ -84,7 +84,7 @@ def test_watch_follows_a_running_match_to_its_result(tmp_path: Path) -> None:
     watchers: list[Watcher] = []
     try:
         running, so_far = gated.running(steps_at_least=3)
-        shown = arena("match", "show", str(running.id), db=gated.db)
+        shown = cli("match", "show", str(running.id), db=gated.db)
         assert f"match {running.id} is running" in shown.stdout
         assert f"arena match watch {running.id}" in shown.stdout
         assert "no log yet" not in shown.stdout
@@ -144,7 +144,7 @@ def test_watch_an_unknown_match_says_so(tmp_path: Path) -> None:
 
 
 def test_a_match_that_does_not_start_is_not_waited_for_for_ever(tmp_path: Path) -> None:
-    with Store(str(tmp_path / "arena.db")) as store:
+    with migrated_store(tmp_path / "arena.db") as store:
         match_id = store.create_match("kings-corner", {}, 3, random_bots(store, 2))
         updates = follow(store, match_id, poll_s=0.01, pending_limit_s=0.2)
         first = next(updates)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import GAME, arena, finished_matches
+from tests.helpers import GAME, arena, cli, finished_matches
 
 
 def _three_bots(db: Path) -> list[str]:
     for name in ("a", "b", "c"):
-        arena("bot", "add", name, "--command", "python -m bots.random_bot", db=db)
+        cli("bot", "add", name, "--command", "python -m bots.random_bot", db=db)
     return ["--game", GAME, "--players", "2", "--bot", "a", "--bot", "b", "--bot", "c",
             "--seed", "3"]
 

@@ -8,26 +8,25 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from arena.storage.store import Store
-from tests.helpers import GAME, add_bots, arena
+from tests.helpers import GAME, add_bots, arena, cli, eventually
 
 
 def test_tournament_show_and_compare_on_a_gauntlet(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)  # random and heuristic (the Face Card / Kill Card bot)
-    arena("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
     arena("tournament", "run", "--game", GAME, "--players", "2", "--format", "gauntlet",
           "--bot", "heuristic", "--field", "random", "--field", "other", "--repetitions", "3",
           "--seed", "5", db=db)
-    shown = arena("tournament", "show", "1", db=db).stdout
+    shown = cli("tournament", "show", "1", db=db).stdout
     assert "gauntlet (heuristic@1 against random@1, other@1)" in shown
     assert "finished: 12 of 12 matches finished, 0 void, 0 to play" in shown
     assert "Standings" in shown and "Crosstable" in shown and "faults: none" in shown
 
-    report = json.loads(arena("tournament", "show", "1", "--json", db=db).stdout)
+    report = json.loads(cli("tournament", "show", "1", "--json", db=db).stdout)
     assert report["version"] == 1
     tournament = report["tournament"]
     assert (tournament["format"], tournament["challengers"], tournament["field"]) == (
@@ -47,34 +46,34 @@ def test_tournament_show_and_compare_on_a_gauntlet(tmp_path: Path) -> None:
     # the tournament's own leaderboard: its standings, whatever else the bots played
     arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
           "other", "--seed", "6", db=db)
-    own = json.loads(arena("leaderboard", "--tournament", "1", "--json", db=db).stdout)
+    own = json.loads(cli("leaderboard", "--tournament", "1", "--json", db=db).stdout)
     assert [(r["bot"], r["matches"], r["rating"]) for r in own["leaderboard"]] == [
         (r["bot"], r["matches"], r["rating"]) for r in tournament["standings"]]
     pooled = {r["bot"]: r["matches"] for r in
-              json.loads(arena("leaderboard", "--json", db=db).stdout)["leaderboard"]}
+              json.loads(cli("leaderboard", "--json", db=db).stdout)["leaderboard"]}
     assert pooled["random@1"] == 6 + 2 and rows["random@1"]["matches"] == 6
-    assert "Leaderboard" in arena("leaderboard", "--tournament", "2", db=db).stdout
-    wrong = arena("leaderboard", "--tournament", "2", "--game", "kill", db=db, check=False)
+    assert "Leaderboard" in cli("leaderboard", "--tournament", "2", db=db).stdout
+    wrong = cli("leaderboard", "--tournament", "2", "--game", "kill", db=db, check=False)
     assert wrong.returncode == 1 and "tournament 2 is a face-card-kill-card tournament" in wrong.stderr
-    missing = arena("leaderboard", "--tournament", "99", db=db, check=False)
+    missing = cli("leaderboard", "--tournament", "99", db=db, check=False)
     assert missing.returncode == 1 and "no tournament with id 99" in missing.stderr
 
-    compared = json.loads(arena("compare", "heuristic", "random", "--game", GAME, "--json",
-                                db=db).stdout)["comparison"]
+    compared = json.loads(cli("compare", "heuristic", "random", "--game", GAME, "--json",
+                              db=db).stdout)["comparison"]
     assert compared["n"] == 6 and compared["wins"] + compared["losses"] + compared["ties"] == 6
     assert compared["low"] <= compared["share"] <= compared["high"]
     assert 0 <= compared["los"] <= 1
     board = {row.label: row.conservative for row in Store(str(db)).leaderboard(GAME)}
     assert compared["rating_difference"] == board["heuristic@1"] - board["random@1"]
-    said = arena("compare", "heuristic", "random", "--game", GAME, db=db).stdout
+    said = cli("compare", "heuristic", "random", "--game", GAME, db=db).stdout
     assert "heuristic@1 against random@1 in face-card-kill-card: 6 shared matches" in said
     assert "likelihood that heuristic@1 is the stronger" in said
-    alone = arena("compare", "heuristic", "nobody-else", "--game", GAME, db=db, check=False)
+    alone = cli("compare", "heuristic", "nobody-else", "--game", GAME, db=db, check=False)
     assert alone.returncode == 1 and "nobody-else" in alone.stderr
-    arena("bot", "add", "idle", "--command", "python -m bots.random_bot", db=db)
-    never = arena("compare", "heuristic", "idle", "--game", GAME, db=db).stdout
+    cli("bot", "add", "idle", "--command", "python -m bots.random_bot", db=db)
+    never = cli("compare", "heuristic", "idle", "--game", GAME, db=db).stdout
     assert "no finished face-card-kill-card match in common" in never
-    same = arena("compare", "random", "random", "--game", GAME, db=db, check=False)
+    same = cli("compare", "random", "random", "--game", GAME, db=db, check=False)
     assert same.returncode == 1 and "compare two different bots" in same.stderr
 
 
@@ -88,13 +87,10 @@ def test_a_killed_run_reads_as_interrupted_and_a_second_run_at_once_is_refused(t
                            env={**os.environ, "COLUMNS": "200"}, start_new_session=True)
     try:
         store = Store(str(db))
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if store.list_tournaments() and store.get_tournament(1).finished >= 2:
-                break
-            time.sleep(0.2)
+        eventually("two finished matches", lambda: bool(store.list_tournaments())
+                   and store.get_tournament(1).finished >= 2, every=0.2)
         assert store.get_tournament(1).status == "running"
-        listed = json.loads(arena("tournament", "list", "--json", db=db).stdout)
+        listed = json.loads(cli("tournament", "list", "--json", db=db).stdout)
         assert [t["status"] for t in listed["tournaments"]] == ["running"]
         twice = arena("tournament", "resume", "1", db=db, check=False)
         assert twice.returncode == 1
@@ -103,5 +99,5 @@ def test_a_killed_run_reads_as_interrupted_and_a_second_run_at_once_is_refused(t
         os.killpg(run.pid, signal.SIGKILL)  # the arena and its bots, at once
         run.wait()
     assert Store(str(db)).get_tournament(1).status == "interrupted"
-    assert "interrupted" in arena("tournament", "list", db=db).stdout
+    assert "interrupted" in cli("tournament", "list", db=db).stdout
     # (a resume after a kill -9 finishing every match once: tests/cli/test_cli.py)

@@ -27,7 +27,7 @@ import pytest
 
 from arena.cli.output import inert
 from arena.storage.store import Store
-from tests.helpers import arena
+from tests.helpers import arena, cli
 from tests.served import OPERATOR, Served, eventually, remote
 
 GAME = "face-card-kill-card"
@@ -84,9 +84,9 @@ def _inert(*runs: subprocess.CompletedProcess[str]) -> str:
 def test_a_hostile_bots_log_reasons_and_command_print_inert(sandboxed: None,
                                                              tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    submitted = arena("bot", "submit", str(_hostile(tmp_path, "hostile", "run(Hostile)")),
-                      "--label", "v1", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    submitted = cli("bot", "submit", str(_hostile(tmp_path, "hostile", "run(Hostile)")),
+                    "--label", "v1", db=db)
     played = arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
                    "--bot", "hostile", "--repetitions", "2", "--seed", "3", db=db)
     store = Store(str(db))
@@ -101,13 +101,13 @@ def test_a_hostile_bots_log_reasons_and_command_print_inert(sandboxed: None,
     assert faulted and all(str(s.fault) == ("error" if m in faulted and s.bot == "hostile@v1"
                                             else "") for m in matches for s in m.seats)
 
-    shows = [arena("match", "show", str(m.id), db=db) for m in faulted]
-    seats = [arena("match", "show", str(faulted[0].id), "--seat", str(seat), db=db)
+    shows = [cli("match", "show", str(m.id), db=db) for m in faulted]
+    seats = [cli("match", "show", str(faulted[0].id), "--seat", str(seat), db=db)
              for seat in (0, 1)]
-    logs = arena("bot", "log", "hostile", db=db)
-    outputs = [submitted, played, arena("tournament", "show", "1", db=db),
-               arena("tournament", "list", db=db), arena("match", "list", db=db), *shows,
-               *seats, logs, arena("bot", "list", db=db), arena("leaderboard", db=db)]
+    logs = cli("bot", "log", "hostile", db=db)
+    outputs = [submitted, played, cli("tournament", "show", "1", db=db),
+               cli("tournament", "list", db=db), cli("match", "list", db=db), *shows,
+               *seats, logs, cli("bot", "list", db=db), cli("leaderboard", db=db)]
     said = _inert(*outputs)
     # the text is there, visibly escaped and literal: where it is shown, all of it is shown
     for show in shows:
@@ -121,20 +121,20 @@ def test_a_hostile_bots_log_reasons_and_command_print_inert(sandboxed: None,
     # the control: the raw sequences did reach the CLI, which made them inert
     log_files = sorted((tmp_path / "arena-data" / "logs").glob("hostile@v1*.log"))
     assert log_files and all(NASTY.encode() in f.read_bytes() for f in log_files)
-    shown = json.loads(arena("match", "show", str(faulted[0].id), "--json", db=db).stdout)
+    shown = json.loads(cli("match", "show", str(faulted[0].id), "--json", db=db).stdout)
     assert [line["reason"] for line in shown["match"]["log"] if line["kind"] == "fault"] == \
         [f"RuntimeError: hostile reason {NASTY}"]
     assert all(RAW.search(run.stdout) is None for run in
-               (arena("match", "show", str(matches[0].id), "--json", db=db),
-                arena("bot", "list", "--json", db=db)))  # JSON escapes them itself
+               (cli("match", "show", str(matches[0].id), "--json", db=db),
+                cli("bot", "list", "--json", db=db)))  # JSON escapes them itself
 
 
 def test_a_bot_that_dies_at_start_stops_a_local_run_with_an_inert_line(
         sandboxed: None, tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "submit", str(_hostile(tmp_path, "sulky", "sys.exit(3)")), "--label", "v1",
-          db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "submit", str(_hostile(tmp_path, "sulky", "sys.exit(3)")), "--label", "v1",
+        db=db)
     run = arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
                 "--bot", "sulky", db=db, check=False)
     assert run.returncode == 1
@@ -156,9 +156,9 @@ def test_a_bot_that_dies_at_start_stops_a_local_run_with_an_inert_line(
 def test_a_failed_starts_public_note_names_the_bot_and_its_exit_code_only(
         sandboxed: None, tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    eve = arena("author", "add", "eve", db=db).stdout.splitlines()[2].strip()
-    bob = arena("author", "add", "bob", db=db).stdout.splitlines()[2].strip()
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    eve = cli("author", "add", "eve", db=db).stdout.splitlines()[2].strip()
+    bob = cli("author", "add", "bob", db=db).stdout.splitlines()[2].strip()
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     server = Served(db, "--no-web")
     try:
         remote(server, eve, "bot", "submit", str(_hostile(tmp_path, "sulky", "sys.exit(1)")),

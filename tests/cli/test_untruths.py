@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.storage.store import Store
-from tests.helpers import arena
+from tests.helpers import arena, cli
 
 MANIFEST = 'name = "killer"\ncommand = "python bot.py"\ngames = ["kill"]\n'
 BOT = "from bots.random_bot import RandomBot\nfrom sdk.run import run\n\nrun(RandomBot)\n"
@@ -24,16 +24,16 @@ def db(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "arena-bot.toml").write_text(MANIFEST)
     (folder / "bot.py").write_text(BOT)
-    arena("bot", "submit", str(folder), "--label", "v1", db=db)
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "submit", str(folder), "--label", "v1", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     return db
 
 
 def test_bot_list_names_a_submitted_version_as_submitted_as_its_json_does(db: Path) -> None:
     kinds = {b["bot"]: b["kind"] for b in json.loads(
-        arena("bot", "list", "--json", db=db).stdout)["bots"]}
+        cli("bot", "list", "--json", db=db).stdout)["bots"]}
     assert kinds == {"killer@v1": "submitted", "random@1": "managed"}
-    table = arena("bot", "list", db=db).stdout
+    table = cli("bot", "list", db=db).stdout
     rows = {line.split("│")[2].strip(): line.split("│")[3].strip()
             for line in table.splitlines() if line.count("│") > 4 and "@" in line}
     assert rows == kinds
@@ -48,7 +48,7 @@ def test_bot_list_names_a_submitted_version_as_submitted_as_its_json_does(db: Pa
 ])
 def test_a_bot_is_refused_a_game_its_manifest_does_not_name(db: Path,
                                                             command: tuple[str, ...]) -> None:
-    refused = arena(*command, db=db, check=False)
+    refused = cli(*command, db=db, check=False)
     assert refused.returncode == 1 and refused.stdout == ""
     assert refused.stderr.strip() == ("error: killer@v1 does not play kings-corner (its "
                                       "manifest names kill)")
@@ -56,7 +56,7 @@ def test_a_bot_is_refused_a_game_its_manifest_does_not_name(db: Path,
 
 
 def test_a_ladder_still_enters_a_bot_registered_without_games_in_any_game(db: Path) -> None:
-    arena("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
     done = arena("ladder", "start", "kings-corner", "--players", "2", "--bot", "random",
                  "--bot", "other", "--matches", "1", db=db)
     played = {s.bot for m in Store(str(db)).list_matches(None, 10) for s in m.seats}

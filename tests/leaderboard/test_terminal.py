@@ -6,8 +6,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from arena.storage.store import MatchResult, Store
+from arena.storage.store import MatchResult
 from leaderboard import print_leaderboard, render_leaderboard, render_matches
+from tests.helpers import migrated_store
 
 
 def text_of(renderable: object) -> str:
@@ -17,7 +18,7 @@ def text_of(renderable: object) -> str:
 
 
 def test_leaderboard_and_matches_render(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "a.db"))
+    store = migrated_store(tmp_path / "a.db")
     a = store.add_bot("ann", "x").id
     b = store.add_bot("bob", "y", version="2").id
     mid = store.create_match("g", {}, 1, [a, b])

@@ -202,11 +202,17 @@ def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path
 
     async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[list[MatchReport], int]:
         rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
-        slow = await started(host, port, tmp, "slow", "python -m tests.bots.misbehaving slow")
+        release = tmp / "release"
+        release.mkdir()
+        slow = await started(host, port, tmp, "slow", "python -m tests.bots.misbehaving slow",
+                             env={"SLOW_RELEASE": str(release)})
         try:
             tokens = (slow.token, rnd.token)
-            reports = [await host.play(spec(f"s{i}", tokens, seed=3 + i, settings=settings, first=0),
-                                       is_alive(slow, rnd)) for i in range(2)]
+            reports = []
+            for i in range(2):  # each match played without the slow seat, then its answer given
+                reports.append(await host.play(spec(f"s{i}", tokens, seed=3 + i, settings=settings,
+                                                    first=0), is_alive(slow, rnd)))
+                (release / f"s{i}").touch()
             # the late answer of the last match is given, and refused: the bot's log says so
             log = tmp / "logs" / "slow.log"
             while log.read_text().count(LATE) < 2:
@@ -221,9 +227,11 @@ def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path
     assert starts == 1
     said = (tmp_path / "logs" / "slow.log").read_text()
     for match in ("s0", "s1"):  # the clock's verdict, not a guess
-        assert re.search(f"match {match} seat 0: {LATE} \\(out of time: the answer took "
-                         r"1\.\d\d s of the 0\.[45]\d s it had\); the match goes on without it",
-                         said), said
+        verdict = re.search(f"match {match} seat 0: {LATE} \\(out of time: the answer took "
+                            r"(\d+\.\d\d) s of the (0\.[45]\d) s it had\); the match goes on "
+                            "without it", said)
+        assert verdict, said
+        assert float(verdict.group(1)) > float(verdict.group(2)), said
     assert "Traceback" not in said
 
 

@@ -24,7 +24,7 @@ from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.tokens import digest
-from tests.helpers import arena, finished_matches, self_signed
+from tests.helpers import arena, cli, finished_matches, self_signed
 
 GAME = "face-card-kill-card"
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
@@ -34,7 +34,7 @@ CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
 
 def add_remote(db: Path, name: str = "faraway") -> str:
     """Register a remote bot; the token it printed (once)."""
-    out = arena("bot", "add", name, "--remote", db=db).stdout
+    out = cli("bot", "add", name, "--remote", db=db).stdout
     tokens = re.findall(r"^([A-Za-z0-9_-]{40,})$", out, flags=re.M)
     assert len(tokens) == 1, out
     return str(tokens[0])
@@ -121,9 +121,9 @@ def assert_all_played_cleanly(db: Path, tournament_id: int, remote: str) -> None
 
 def test_a_remote_bot_plays_a_whole_tournament_against_a_managed_bot(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     token = add_remote(db)
-    listing = arena("bot", "list", db=db).stdout
+    listing = cli("bot", "list", db=db).stdout
     assert re.search(r"faraway@1\W+remote", listing) and re.search(r"random@1\W+managed", listing)
 
     run = Tournament(db, "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
@@ -159,7 +159,7 @@ def test_a_remote_bot_plays_a_whole_tournament_against_a_managed_bot(tmp_path: P
 def test_a_remote_bot_over_tls_after_a_wait_that_ran_out_and_a_new_token(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     cert, key = self_signed(tmp_path)
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     old_token = add_remote(db)
 
     # Nobody connects: the run stops before the first match, nothing is played.
@@ -175,7 +175,7 @@ def test_a_remote_bot_over_tls_after_a_wait_that_ran_out_and_a_new_token(tmp_pat
     stopped = Store(str(db)).get_tournament(1)
     assert stopped.finished == 0 and stopped.status == "interrupted"
 
-    new_token = arena("bot", "token", "faraway", db=db).stdout.splitlines()[2].strip()
+    new_token = cli("bot", "token", "faraway", db=db).stdout.splitlines()[2].strip()
     assert new_token != old_token and len(new_token) >= 40
 
     # The resume listens as saved (TLS, localhost); only the wait is given anew.
@@ -212,7 +212,7 @@ def test_a_remote_bot_started_first_waits_for_its_tournament_and_outlives_a_kill
     """The bot is up before the arena listens, and keeps trying while the arena is killed
     and resumed (on the saved address): every match is played once, with no fault."""
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     token = add_remote(db)
     address = f"127.0.0.1:{free_port()}"
     bot = remote_bot(address, token, "--retry", "60")
@@ -248,15 +248,15 @@ def test_a_remote_bot_started_first_waits_for_its_tournament_and_outlives_a_kill
 
 def test_a_remote_bot_token_cannot_be_issued_for_a_managed_bot(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    result = arena("bot", "token", "random", db=db, check=False)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    result = cli("bot", "token", "random", db=db, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "random@1 is managed, not remote" in result.stderr
 
 
 def test_without_a_wait_an_absent_remote_bot_is_a_no_show_in_each_match(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     add_remote(db)
     arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway", "--players", "2",
           "--seed", "1", "--listen", "127.0.0.1:0", "--wait-for-remote", "0", "--start-timeout", "10",

@@ -34,7 +34,7 @@ import pytest
 from arena.players import builds, submissions, unpacking
 from arena.players.submissions import Entry, SubmissionError
 from benchmarks.archives import many_entries_zip
-from tests.helpers import arena
+from tests.helpers import cli
 from tests.served import Served, remote
 
 Member = tuple[str, str, bytes | str]  # (path, "file" | "dir" | "link", its bytes or target)
@@ -171,7 +171,7 @@ def test_the_chain_submitted_on_the_command_line_is_one_line_and_writes_nothing(
     source = (_tar if packed == "tar" else _zip)(tmp_path / "upload" / f"bot.{packed}", members)
     db = tmp_path / "db" / "arena.db"
     db.parent.mkdir()
-    done = arena("bot", "submit", str(source), db=db, check=False)
+    done = cli("bot", "submit", str(source), db=db, check=False)
     assert done.returncode == 1, done.stdout
     assert done.stderr.count("\n") == 1 and done.stderr == f"error: {said}\n", done.stderr
     _one_clean_line(done.stderr, tmp_path)
@@ -200,7 +200,7 @@ def test_a_real_server_refuses_the_chain_from_an_author_in_one_line_and_writes_n
     token, as a tarball and as a zip; refused in one line, nothing planted, no version kept;
     an honest bot from the same author is taken right after."""
     db = tmp_path / "arena.db"
-    ann = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
+    ann = cli("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
     members, said = VARIANTS["the chain and a file beneath it"]
     uploads = [_tar(tmp_path / "upload" / "chain.tgz", members),
                _zip(tmp_path / "upload" / "chain.zip", members)]
@@ -308,7 +308,7 @@ def test_an_error_of_the_system_while_installing_is_one_line_without_a_path_and_
     db = tmp_path / "db" / "arena.db"
     db.parent.mkdir()
     (db.parent / "arena-data").write_text("a file where the data folder goes")
-    done = arena("bot", "submit", str(source), db=db, check=False)
+    done = cli("bot", "submit", str(source), db=db, check=False)
     assert done.returncode == 1, done.stdout
     short = submissions.read_submission(source, ["kill"]).short_hash
     assert done.stderr == f"error: version {short} could not be unpacked here (Not a directory)\n"
@@ -365,7 +365,7 @@ def test_the_370000_entry_zip_from_the_command_line_is_one_line(tmp_path: Path) 
     big.write_bytes(many_entries_zip())
     db = tmp_path / "db" / "arena.db"
     db.parent.mkdir()
-    done = arena("bot", "submit", str(big), db=db, check=False)
+    done = cli("bot", "submit", str(big), db=db, check=False)
     big.unlink()
     assert done.returncode == 1
     assert done.stderr == ("error: more than 2,000 files and folders (the zip lists 370,000 "

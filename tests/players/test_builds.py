@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from arena.players import buildbox, cgroups
+from arena.players import buildbox
 from arena.players.requirements import RequirementError, parse
 from arena.players.submissions import BuildError
 from arena.storage.store import Store
 from benchmarks.archives import many_entries_zip
 from benchmarks.builds import DISK_FILL, FORK_BOMB, HOG, contained, wheel
-from tests.helpers import arena, new_marker, processes_with
+from tests.helpers import arena, cgroup_required, cli, new_marker, processes_with
 from tests.served import Served
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
@@ -151,7 +151,7 @@ def test_a_local_package_with_a_build_backend_is_refused_and_its_backend_never_r
     folder = bot_folder(tmp_path / "bot", "builder", "./hostile\n")
     hostile_package(folder / "hostile", "hostile", marker, listener.port)
     db = tmp_path / "arena.db"
-    done = arena("bot", "submit", str(folder), db=db, check=False)
+    done = cli("bot", "submit", str(folder), db=db, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
     assert done.stderr == ("error: requirements.txt, line 1: './hostile' is a folder or a source "
                            "archive; only wheels (.whl) of the submission are installed (no "
@@ -220,7 +220,7 @@ def test_a_url_dependency_hidden_past_a_megabyte_of_metadata_is_refused_and_neve
     db = tmp_path / "arena.db"
     folder = bot_folder(tmp_path / "bot", "padded", "./padded-1.0-py3-none-any.whl\n")
     made = wheel(folder, "padded", "", padding + evil)
-    done = arena("bot", "submit", str(folder), db=db, check=False)
+    done = cli("bot", "submit", str(folder), db=db, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
     assert done.stderr == (f"error: padded-1.0-py3-none-any.whl: its METADATA is over "
                            f"{MAX_METADATA:,} bytes\n")
@@ -307,7 +307,7 @@ def test_a_vendored_wheel_installs_offline_and_one_that_writes_out_is_refused(
     db = tmp_path / "arena.db"
     good = bot_folder(tmp_path / "good", "good", "./tinydep-1.0-py3-none-any.whl\n")
     wheel(good, "tinydep", "VALUE = 'vendored'\n")
-    arena("bot", "submit", str(good), db=db)
+    cli("bot", "submit", str(good), db=db)
     installed = next((tmp_path / "arena-data" / "bots").glob("*/deps/tinydep/__init__.py"))
     assert installed.read_text() == "VALUE = 'vendored'\n"
 
@@ -315,7 +315,7 @@ def test_a_vendored_wheel_installs_offline_and_one_that_writes_out_is_refused(
     made = wheel(bad, "tinydep", "VALUE = 'vendored'\n")
     with zipfile.ZipFile(made, "a") as archive:
         archive.writestr("../../../../escape.py", "print('out')\n")
-    done = arena("bot", "submit", str(bad), db=db, check=False)
+    done = cli("bot", "submit", str(bad), db=db, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
     assert done.stderr == ("error: submission of bad refused: its requirements could not be "
                            "installed (pip exited with code 1) (its log ends above)\n")
@@ -399,8 +399,8 @@ def test_a_deps_folder_replaced_by_a_link_is_never_shown(tmp_path: Path) -> None
     db = tmp_path / "arena.db"
     folder = bot_folder(tmp_path / "spy", "spy", "./tinydep-1.0-py3-none-any.whl\n", SPY_BOT)
     wheel(folder, "tinydep", "VALUE = 1\n")
-    arena("bot", "submit", str(folder), "--label", "v1", db=db)
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "submit", str(folder), "--label", "v1", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     deps = next((tmp_path / "arena-data" / "bots").glob("*/deps"))
     secret = tmp_path / "secret"
     secret.mkdir()
@@ -426,10 +426,6 @@ def test_a_deps_folder_replaced_by_a_link_is_never_shown(tmp_path: Path) -> None
 # ---------------------------------------------------------------- limits
 
 
-def _cgroup_controllers() -> tuple[str, ...]:
-    return cgroups.detect().controllers
-
-
 DAEMON = '''
 import os, sys, time
 if os.fork() == 0:
@@ -442,8 +438,7 @@ time.sleep(3600)
 
 
 def test_a_fork_bomb_stops_at_the_builds_task_limit(tmp_path: Path) -> None:
-    if "pids" not in _cgroup_controllers():
-        pytest.skip("no pids cgroup on this machine")
+    cgroup_required("pids")
     marker = new_marker("build-fork-bomb")  # on every fork's command line
     log, refused, _ = contained(tmp_path, FORK_BOMB, buildbox.BuildLimits(tasks=32), marker)
     assert refused is not None and "pip exited with code 1" in str(refused)
@@ -454,8 +449,7 @@ def test_a_fork_bomb_stops_at_the_builds_task_limit(tmp_path: Path) -> None:
 
 
 def test_a_build_over_its_memory_is_killed(tmp_path: Path) -> None:
-    if "memory" not in _cgroup_controllers():
-        pytest.skip("no memory cgroup on this machine")
+    cgroup_required("memory")
     log, refused, _ = contained(tmp_path, HOG, buildbox.BuildLimits(memory_mb=256))
     assert refused is not None and "went over its 256 MB of memory" in str(refused), log
     held = [int(line.split()[-1]) for line in log.splitlines() if line.startswith("held MiB")]

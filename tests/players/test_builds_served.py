@@ -20,7 +20,7 @@ import pytest
 
 from arena.storage.store import Store
 from benchmarks.builds import wheel
-from tests.helpers import arena
+from tests.helpers import arena, cli
 from tests.players.test_builds import (
     BACKEND,
     PYPROJECT,
@@ -131,7 +131,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
                   {"slowpkg": threading.Event()})
     index.start()
     db = root / "arena.db"
-    tokens = {name: arena("author", "add", name, db=db).stdout.splitlines()[2].strip()
+    tokens = {name: cli("author", "add", name, db=db).stdout.splitlines()[2].strip()
               for name in AUTHORS}
     served = Served(db, env={**{k: None for k in os.environ if k.startswith("PIP_")},  # the operator's
                              "PIP_INDEX_URL": index.url, "PIP_CONFIG_FILE": os.devnull})

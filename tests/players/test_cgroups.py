@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 from arena.players import cgroups
 from arena.players.cgroups import BotBudget, BotGroups, CgroupSupport
 from arena.players.limits import ResourceLimits
-from tests.helpers import running
+from tests.helpers import eventually, running
 
 SUPPORT = cgroups.detect()
 pytestmark = pytest.mark.skipif(not SUPPORT.controllers and not os.environ.get("CI"),
@@ -51,9 +50,8 @@ def test_the_launcher_joins_the_groups_and_remove_kills_everything_left(groups: 
     argv = ResourceLimits(None, None, None, None, None).wrap(
         ["sh", "-c", "sleep 60 & sleep 60 & wait"], groups.procs_files)
     shell = subprocess.Popen(argv, start_new_session=True)
-    deadline = time.monotonic() + 10
-    while len(groups.pids()) < 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    eventually("the shell and both sleeps in the groups", lambda: len(groups.pids()) >= 3,
+               every=0.02)
     members = groups.pids()
     assert shell.pid in members and len(members) == 3  # the shell and both sleeps
     folders = groups.folders
@@ -73,9 +71,8 @@ def test_the_groups_of_a_dead_arena_are_swept_with_what_runs_in_them() -> None:
         folder.mkdir()
     sleeper = subprocess.Popen(ResourceLimits(None, None, None, None, None).wrap(
         ["sleep", "60"], [str(left[0] / "cgroup.procs")]))
-    deadline = time.monotonic() + 10
-    while sleeper.pid not in BotGroups((left[0],)).pids() and time.monotonic() < deadline:
-        time.sleep(0.02)  # the launcher has joined the group
+    eventually("the launcher to join the group",
+               lambda: sleeper.pid in BotGroups((left[0],)).pids(), every=0.02)
     ours = BotGroups.create(SUPPORT, "alive", memory_mb=None, processes=None, cpus=None)
     try:
         assert cgroups.sweep(support) >= len(left)
@@ -166,9 +163,8 @@ def test_the_nested_groups_of_a_dead_arena_are_swept_with_what_runs_in_them() ->
         folder.mkdir()
     sleeper = subprocess.Popen(ResourceLimits(None, None, None, None, None).wrap(
         ["sleep", "60"], [str(lane / "cgroup.procs") for lane in lanes]))
-    deadline = time.monotonic() + 10
-    while sleeper.pid not in BotGroups((lanes[0],)).pids() and time.monotonic() < deadline:
-        time.sleep(0.02)  # the launcher has joined the lane's group
+    eventually("the launcher to join the lane's group",
+               lambda: sleeper.pid in BotGroups((lanes[0],)).pids(), every=0.02)
     assert sleeper.pid in BotGroups(tuple(bots)).pids()  # a bot's group counts its lanes'
     assert cgroups.sweep(CgroupSupport(SUPPORT.version, SUPPORT.controllers)) >= len(bots)
     assert sleeper.wait(timeout=10) == -9

@@ -38,7 +38,7 @@ from arena.players.process import BotProcess
 from arena.players.sandbox import Sandbox
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_tournament
-from tests.helpers import GAME, arena, is_alive, on_server, spec
+from tests.helpers import GAME, arena, cli, is_alive, on_server, spec
 
 MiB = 1024 * 1024
 SUPPORT = cgroups.detect()
@@ -408,8 +408,8 @@ def test_without_cgroups_the_process_limit_is_not_an_rlimit(tmp_path: Path) -> N
 
 
 def add_bots(db: Path) -> None:
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "reporter", "--command", "python -m tests.bots.misbehaving limits", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "reporter", "--command", "python -m tests.bots.misbehaving limits", db=db)
 
 
 def reported_limits(data_dir: Path) -> list[str]:

@@ -22,7 +22,7 @@ from arena.players import builds, submissions
 from arena.players.sandbox import BUILD_INSIDE, Sandbox
 from arena.storage.store import Store
 from benchmarks.builds import wheel
-from tests.helpers import arena
+from tests.helpers import arena, cli
 
 MANIFEST = 'name = "cautious"\ncommand = "python bot.py"\ngames = ["kill"]\n'
 BOT = '''
@@ -65,7 +65,7 @@ def _zip_of(folder: Path, target: Path, top: str = "") -> Path:
 
 
 def _submit(path: Path, db: Path, *args: str, check: bool = True) -> dict[str, object]:
-    done = arena("bot", "submit", str(path), *args, "--json", db=db, check=check)
+    done = cli("bot", "submit", str(path), *args, "--json", db=db, check=check)
     return dict(json.loads(done.stdout)["submission"])
 
 
@@ -85,11 +85,11 @@ def test_the_same_code_from_a_folder_a_zip_or_a_tarball_is_one_version_kept_once
     for again in (folder, packed, tarball):  # a no-op that names the version, whatever the label
         same = _submit(again, db, "--label", "v9")
         assert (same["new"], same["bot"], same["content_hash"]) == (False, "cautious@v1", sha)
-    said = arena("bot", "submit", str(packed), db=db).stdout
+    said = cli("bot", "submit", str(packed), db=db).stdout
     assert f"cautious@v1 is this very code already (sha256 {sha}): nothing to do" in said
 
     (folder / "bot.py").write_text(BOT + "\n# a change\n")
-    moved = arena("bot", "submit", str(folder), "--label", "v1", db=db, check=False)
+    moved = cli("bot", "submit", str(folder), "--label", "v1", db=db, check=False)
     assert moved.returncode == 1 and moved.stderr.count("\n") == 1
     assert f"cautious@v1 already names code {sha[:12]}" in moved.stderr  # a label never moves
     second = _submit(folder, db)  # unlabelled: named by its hash
@@ -97,7 +97,7 @@ def test_the_same_code_from_a_folder_a_zip_or_a_tarball_is_one_version_kept_once
     store = Store(str(db))
     assert [(b.label, b.content_hash) for b in store.list_bots()] == [
         ("cautious@v1", sha), (str(second["bot"]), second["content_hash"])]
-    listed = json.loads(arena("bot", "list", "--json", db=db).stdout)["bots"]
+    listed = json.loads(cli("bot", "list", "--json", db=db).stdout)["bots"]
     assert [(b["bot"], b["content_hash"], b["games"]) for b in listed] == [
         ("cautious@v1", sha, ["kill"]), (second["bot"], second["content_hash"], ["kill"])]
 
@@ -110,8 +110,8 @@ def test_a_submitted_version_plays_from_its_stored_folder_read_only_in_the_sandb
     sha = str(_submit(folder, db, "--label", "v1")["content_hash"])
     (folder / "bot.py").write_text("raise SystemExit('the submitted copy runs, not this one')")
     (tmp_path / "arena-data" / "bots" / ("0" * 64)).mkdir()  # another version's folder
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
     refused = arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "cautious",
                     "--bot", "random", db=db, check=False)
     assert refused.returncode == 1
@@ -162,8 +162,8 @@ def test_requirements_are_installed_once_at_submission_and_the_bot_imports_them(
     deps = tmp_path / "arena-data" / "bots" / str(done["content_hash"]) / "deps"
     assert (deps / "tinydep" / "__init__.py").is_file()
     assert _submit(folder, db)["build_s"] is None  # the same code: nothing built again
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
     arena("tournament", "run", "--game", "kill", "--bot", "cautious", "--bot", "random", "--bot",
           "other", "--players", "3", "--seed", "2", db=db)
     assert {s.fault for m in Store(str(db)).list_matches(None, 10) for s in m.seats} == {""}
@@ -177,7 +177,7 @@ def test_a_failed_build_refuses_the_submission_shows_its_log_and_writes_nothing(
     folder = _bot_folder(tmp_path / "broken", MANIFEST + 'requirements = "requirements.txt"\n',
                          **{"requirements.txt": "./tinydep-1.0-py3-none-any.whl\n"})
     wheel(folder, "tinydep", "VALUE = 'never installed'\n", "Requires-Python: >=4\n")  # no Python here is 4
-    done = arena("bot", "submit", str(folder), db=db, check=False)
+    done = cli("bot", "submit", str(folder), db=db, check=False)
     assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
     assert done.stderr.strip().startswith("error: submission of cautious refused: its "
                                           "requirements could not be installed: Package "
@@ -320,7 +320,7 @@ def test_a_hostile_submission_is_refused_in_one_line_and_nothing_is_written(
     source = build(tmp_path)
     db = tmp_path / "db" / "arena.db"
     db.parent.mkdir()
-    done = arena("bot", "submit", str(source), db=db, check=False)
+    done = cli("bot", "submit", str(source), db=db, check=False)
     assert done.returncode == 1, done.stdout
     assert "Traceback" not in done.stdout + done.stderr
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr

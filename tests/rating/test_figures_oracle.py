@@ -28,7 +28,6 @@ import os
 import shutil
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +45,8 @@ from arena.tournament.settings import RunSettings
 from arena.tournament.setup import create_tournament
 from leaderboard.web import create_app
 from leaderboard.web.server import bind, url_of
-from tests.helpers import arena
+from tests.helpers import arena, cli, eventually
+from tests.inprocess import InProcessExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = {
@@ -88,8 +88,9 @@ class Played:
 
 
 def _cancelled_tournament(db: Path, data_dir: Path) -> None:
-    """Kill among kill-bot and random, stopped (as SIGTERM does) once 2 matches are done,
-    then cancelled through the CLI: its other matches are void, its 2 finished count."""
+    """Kill among kill-bot and random (played in this process: the figures are the subject,
+    not the bots), stopped (as SIGTERM does) once 2 matches are done, then cancelled through
+    the CLI: its other matches are void, its 2 finished count."""
     settings = RunSettings(parallel=1, move_timeout_s=10, start_timeout_s=30)
     with Store(str(db)) as store:
         tid = create_tournament(store, "kill", ["kill-bot", "random"], 4, 2, 9, {}, settings)
@@ -100,9 +101,10 @@ def _cancelled_tournament(db: Path, data_dir: Path) -> None:
             if done >= 2:
                 stop.set()
 
-        summary = asyncio.run(run_tournament(store, tid, data_dir, settings, progress, stop))
+        summary = asyncio.run(run_tournament(store, tid, data_dir, settings, progress, stop,
+                                             executor=InProcessExecutor()))
         assert summary.played == 2 and summary.left > 0
-    cancelled = arena("tournament", "cancel", str(CANCELLED), db=db)
+    cancelled = cli("tournament", "cancel", str(CANCELLED), db=db)
     assert "unfinished matches void" in cancelled.stdout
 
 
@@ -147,9 +149,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
                                                lifespan="off"))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
-        deadline = time.monotonic() + 60  # a safety net: it starts in well under a second
-        while not server.started and thread.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        eventually("the web app to start", lambda: server.started or not thread.is_alive(),
+                   every=0.05)
         assert server.started
         try:
             yield found
@@ -389,12 +390,12 @@ def test_problem_1_a_ladder_s_pages_and_commands_open(played: Played) -> None:
     assert (listed["format"], sorted(listed["bots"]), listed["status"]) == (
         "ladder", seated, "finished")
     assert listed["finished"] == listed["total"] >= LADDER_MATCHES
-    table = arena("tournament", "list", db=played.db).stdout
+    table = cli("tournament", "list", db=played.db).stdout
     assert "kill-bot@1" in table and "interrupted" not in table
-    shown = arena("tournament", "show", str(LADDER), db=played.db)
+    shown = cli("tournament", "show", str(LADDER), db=played.db)
     assert "Traceback" not in shown.stdout + shown.stderr
     assert "ladder" in shown.stdout and all(bot in shown.stdout for bot in seated)
-    board = arena("leaderboard", "--tournament", str(LADDER), db=played.db).stdout
+    board = cli("leaderboard", "--tournament", str(LADDER), db=played.db).stdout
     assert "no rated matches yet" not in board and all(bot in board for bot in seated)
     assert sum(r["matches"] for r in played.doc(f"own {LADDER}")["leaderboard"]) >= \
         listed["finished"] * 2  # every match seats at least two of them

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arena.games import base_game, get_game, pool_of
 from arena.storage.store import Store
-from tests.helpers import arena, result_for, round_robin, three_bots
+from tests.helpers import cli, migrated_store, result_for, round_robin, three_bots
 
 GAME = "kill"
 
@@ -37,13 +37,13 @@ def play(store: Store, options: dict[str, object], ids: list[int]) -> int:
 
 
 def test_variant_matches_never_move_the_standard_ratings(tmp_path: Path) -> None:
-    alone = Store(str(tmp_path / "alone.db"))
+    alone = migrated_store(tmp_path / "alone.db")
     ids = three_bots(alone)
     unplayed = alone.create_tournament(GAME, 3, {"target_score": 11}, 1, 1, {}, ids,
                                        round_robin(ids, 3, 4))
     alone.void_unfinished(unplayed)  # never played (its match ids taken: ties are ordered by id)
     play(alone, {"target_score": 31}, ids)
-    mixed = Store(str(tmp_path / "mixed.db"))
+    mixed = migrated_store(tmp_path / "mixed.db")
     ids = three_bots(mixed)
     play(mixed, {"target_score": 11}, ids)  # quick matches first
     play(mixed, {"target_score": 31}, ids)
@@ -62,9 +62,9 @@ def test_the_leaderboard_shows_the_standard_pool_unless_asked(tmp_path: Path) ->
     store = Store(str(db))
     ids = three_bots(store)
     play(store, {"target_score": 11}, ids)
-    shown = json.loads(arena("leaderboard", "--json", db=db).stdout)["leaderboard"]
+    shown = json.loads(cli("leaderboard", "--json", db=db).stdout)["leaderboard"]
     assert shown == []  # only quick matches were played
-    every = json.loads(arena("leaderboard", "--all-pools", "--json", db=db).stdout)["leaderboard"]
+    every = json.loads(cli("leaderboard", "--all-pools", "--json", db=db).stdout)["leaderboard"]
     assert {(r["game"], r["pool"]) for r in every} == {(GAME, "kill[target_score=11]")}
-    one = arena("leaderboard", "--pool", "kill[target_score=11]", db=db).stdout
+    one = cli("leaderboard", "--pool", "kill[target_score=11]", db=db).stdout
     assert "kill[target_score=11]" in one and "ann@1" in one

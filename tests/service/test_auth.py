@@ -15,10 +15,11 @@ import pytest
 
 from arena.service.auth import POLICY, OperatorAuth, Rule
 from arena.service.operator import OperatorServicer
-from arena.storage.store import Store, SubmittedCode
+from arena.storage.store import SubmittedCode
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.tokens import digest
+from tests.helpers import migrated_store
 
 OPERATOR, ANN, BOB = "operator-token-for-this-test", "ann-token-for-this-test", "bob-token-for-this-test"
 SERVICE = pb.DESCRIPTOR.services_by_name["OperatorService"]
@@ -71,7 +72,7 @@ def _zip(manifest: str) -> bytes:
 
 
 def test_each_rpc_by_caller(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     ann = store.add_author("ann", digest(ANN))
     bob = store.add_author("bob", digest(BOB))
     code = SubmittedCode("ab" * 32, b"archive", 1, 7)
@@ -137,7 +138,7 @@ def test_each_rpc_by_caller(tmp_path: Path) -> None:
 @pytest.mark.parametrize("method", ["CreateTournament", "CancelTournament"])
 def test_the_operator_socket_needs_no_token(tmp_path: Path, method: str) -> None:
     """``OperatorAuth(None)``: whoever reaches the server is the operator (its Unix socket)."""
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
 
     async def scenario() -> grpc.StatusCode:
         server = grpc.aio.server(interceptors=[OperatorAuth(None)])

@@ -35,7 +35,7 @@ from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from benchmarks.doors import H2_PREFACE, SLOW_REQUEST, Attack
-from tests.helpers import GAME, arena
+from tests.helpers import GAME, arena, cli
 from tests.served import OPERATOR, Served, eventually, remote
 
 LIMIT = 2048  # the server's descriptor limit, soft and hard: it cannot raise it
@@ -160,9 +160,9 @@ def _timed_list(served: Served) -> float:
 @pytest.mark.usefixtures("sandboxed")
 def test_thousands_of_idle_connections_leave_the_arena_serving(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
-    author = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+    author = cli("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
     served = _served(db, tmp_path / "stderr.txt")
     caps = _caps(served)
     assert (caps.limit, caps.reserve) == (LIMIT, 512)
@@ -284,7 +284,7 @@ def _code(address: str, token: str) -> tuple[grpc.StatusCode, str]:
 
 def test_wrong_tokens_from_one_address_shut_it_out_and_no_other(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    author = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
+    author = cli("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
     served = _served(db, tmp_path / "stderr.txt", "--no-web")
     other = Forwarder("127.0.0.2", ("127.0.0.1", served.port))
     behind = f"127.0.0.1:{other.port}"

@@ -15,10 +15,9 @@ import grpc
 
 from arena.net.bot_service import MatchHost, create_server
 from arena.service.operator import OperatorAuth, OperatorServicer
-from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.helpers import RAW_SETTINGS, spec
+from tests.helpers import RAW_SETTINGS, migrated_store, spec
 
 OPERATOR_TOKEN = "operator-token-for-this-test"
 
@@ -33,7 +32,7 @@ async def _code(call: object) -> grpc.StatusCode | None:
 
 def test_a_bot_cannot_reuse_a_credential_act_for_another_seat_or_call_operator_methods(
         tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
 
     async def scenario() -> dict[str, object]:
         host = MatchHost()

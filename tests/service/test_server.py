@@ -29,7 +29,7 @@ from arena.storage.store import MatchStatus, Store, TournamentInfo
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.codec import codec_for
-from tests.helpers import arena
+from tests.helpers import cli
 from tests.served import AUTH, OPERATOR, Served, eventually, remote
 
 GAME = "kill"
@@ -84,8 +84,8 @@ def _running_matches(db: Path, tournament_id: int) -> list[int]:
 def test_authors_submit_the_server_plays_survives_kill_9_and_shows_only_public_events(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    ann = _token(arena("author", "add", "ann", db=db).stdout)
-    bob = _token(arena("author", "add", "bob", db=db).stdout)
+    ann = _token(cli("author", "add", "ann", db=db).stdout)
+    bob = _token(cli("author", "add", "bob", db=db).stdout)
     server = Served(db, "--no-web")
     try:
         for token, name in ((ann, "ann-a"), (ann, "ann-b"), (bob, "bob-c")):
@@ -182,8 +182,8 @@ def _zip(entries: dict[str, str]) -> bytes:
 def test_what_an_author_may_not_do_uploads_over_the_cap_hostile_archives_and_cancel(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    ann = _token(arena("author", "add", "ann", db=db).stdout)
-    bob = _token(arena("author", "add", "bob", db=db).stdout)
+    ann = _token(cli("author", "add", "ann", db=db).stdout)
+    bob = _token(cli("author", "add", "bob", db=db).stdout)
     server = Served(db, "--no-web")
     try:
         for token, name in ((bob, "bob-a"), (OPERATOR, "house-b"), (OPERATOR, "house-c")):
@@ -218,7 +218,7 @@ def test_what_an_author_may_not_do_uploads_over_the_cap_hostile_archives_and_can
         evil.write_bytes(_zip({"arena-bot.toml": 'name = "evil"\ncommand = "python bot.py"\n'
                                'games = ["kill"]\n', "../escape.py": "print('out')\n"}))
         over_wire = refused("bot", "submit", str(evil))
-        local = arena("bot", "submit", str(evil), db=tmp_path / "local.db", check=False)
+        local = cli("bot", "submit", str(evil), db=tmp_path / "local.db", check=False)
         assert local.returncode == 1 and local.stderr.strip() == over_wire
         assert over_wire == "error: '../escape.py': a path that leads out of the bot's folder"
 
@@ -268,8 +268,8 @@ def test_the_server_keeps_a_ladder_playing_and_a_submission_joins_it_first(tmp_p
     right after; stopped and started again, the server goes on with the same ladder."""
     db = tmp_path / "arena.db"
     for name in ("ann", "bob", "cat"):
-        arena("bot", "submit", str(_bot_folder(tmp_path, name, 0.0, QUICK)), db=db)
-    author = _token(arena("author", "add", "dan", db=db).stdout)
+        cli("bot", "submit", str(_bot_folder(tmp_path, name, 0.0, QUICK)), db=db)
+    author = _token(cli("author", "add", "dan", db=db).stdout)
     server = Served(db, "--no-web", "--ladder", QUICK, "--parallel", "2")
     try:
         eventually("the ladder's first 15 matches",

@@ -19,7 +19,7 @@ from pathlib import Path
 from arena.players.submissions import SUBMITTED_DIR
 from arena.storage.names import bundled_names
 from arena.storage.store import Store
-from tests.helpers import arena
+from tests.helpers import arena, cli
 from tests.served import OPERATOR, Served, remote
 
 GAME = "face-card-kill-card"
@@ -60,9 +60,9 @@ def test_authors_cannot_squat_names_and_the_operator_cannot_take_an_authors(
     db = tmp_path / "arena.db"
     folders = tmp_path / "folders"
     folders.mkdir()
-    ann = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
-    eve = arena("author", "add", "eve", db=db).stdout.splitlines()[2].strip()
-    arena("bot", "add", "house", "--command", "python -m bots.random_bot", db=db)
+    ann = cli("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
+    eve = cli("author", "add", "eve", db=db).stdout.splitlines()[2].strip()
+    cli("bot", "add", "house", "--command", "python -m bots.random_bot", db=db)
     server = Served(db, "--no-web")
     try:
         sent = json.loads(remote(server, ann, "bot", "submit", str(_folder(folders, "hill-bot")),
@@ -95,13 +95,13 @@ def test_authors_cannot_squat_names_and_the_operator_cannot_take_an_authors(
         # the operator's `bot add` of ann's name, or one that reads like it: refused, nothing
         # written; the bundled names are the operator's to register
         for name in ("hill-bot", "Hill_Bot"):
-            said = _one_line_error(arena("bot", "add", name, "--command",
-                                         "python -m bots.random_bot", db=db, check=False))
+            said = _one_line_error(cli("bot", "add", name, "--command",
+                                       "python -m bots.random_bot", db=db, check=False))
             assert said.startswith(f"error: the bot name {name} ")
             assert said.endswith("author ann: register the operator's bot under another name")
         assert _bots(db) == before
-        arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-        arena("bot", "add", "kill-bot", "--command", "python -m bots.kill", db=db)
+        cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+        cli("bot", "add", "kill-bot", "--command", "python -m bots.kill", db=db)
 
         # `--bot NAME` plays the owner's bot: ann's hill-bot, the operator's random
         made = json.loads(remote(server, OPERATOR, "tournament", "create", "--game", GAME,

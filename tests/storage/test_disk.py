@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,8 @@ from tests.helpers import (
     GAME,
     arena,
     assert_rebuild_changes_nothing,
+    cli,
+    eventually,
     finished_matches,
     new_marker,
     processes_with,
@@ -43,10 +44,10 @@ os.execv(sys.executable, [sys.executable, "-m", "arena", *sys.argv[2:]])
 
 def _register(db: Path, marker: str) -> None:
     """The two bots, with ``marker`` on their command lines (they ignore it)."""
-    arena("bot", "add", "random", "--command", f"python -m bots.random_bot --seed 2 {marker}",
-          db=db)
-    arena("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
-          db=db)
+    cli("bot", "add", "random", "--command", f"python -m bots.random_bot --seed 2 {marker}",
+        db=db)
+    cli("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
+        db=db)
 
 
 def _check_stopped_cleanly(result: subprocess.CompletedProcess[str], db: Path, marker: str) -> int:
@@ -93,10 +94,7 @@ def test_a_read_only_database_mid_run_stops_the_tournament(tmp_path: Path) -> No
                                env={**os.environ, "COLUMNS": "200"})
     files = [db, Path(f"{db}-wal")]
     try:
-        deadline = time.monotonic() + 60
-        while finished_matches(db) < 5 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert finished_matches(db) >= 5, "the tournament did not get going"
+        eventually("the tournament to get going", lambda: finished_matches(db) >= 5, every=0.02)
         assert processes_with(marker), "no bot process is found by its marker"
         subprocess.run(["chattr", "+i", *map(str, files)], check=True)
         out, err = process.communicate(timeout=120)

@@ -12,13 +12,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from arena.storage.store import Store, StoreError
 from tests.helpers import (
     GAME,
-    arena,
+    cli,
+    eventually,
     finish_all,
     new_marker,
     processes_with,
@@ -47,10 +47,10 @@ def test_concurrent_writers_on_postgres_finish_each_match_once(pg_url: str) -> N
 
 def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_path: Path) -> None:
     marker = new_marker("pg")  # on the bots' command lines (they ignore it)
-    arena("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}",
-          env={"ARENA_DB": pg_url})
-    arena("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
-          env={"ARENA_DB": pg_url})
+    cli("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}",
+        env={"ARENA_DB": pg_url})
+    cli("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
+        env={"ARENA_DB": pg_url})
     process = subprocess.Popen(
         [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME, "--bot", "random",
          "--bot", "heuristic", "--repetitions", "4", "--seed", "3", "--parallel", "2"],
@@ -65,10 +65,7 @@ def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_p
             return 0
 
     try:
-        deadline = time.monotonic() + 60
-        while finished_matches() < 8 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert finished_matches() >= 8, "the tournament did not get going"
+        eventually("the tournament to get going", lambda: finished_matches() >= 8, every=0.05)
         assert processes_with(marker), "no bot process is found by its marker"
     finally:
         process.send_signal(signal.SIGKILL)
@@ -91,6 +88,6 @@ def test_a_tournament_on_postgres_survives_kill_9_and_resumes(pg_url: str, tmp_p
 
 def test_a_bad_postgres_url_is_one_clear_line(postgres_server: str) -> None:
     url = "postgresql+psycopg://postgres@/no_such_database?host=/nonexistent-socket-dir"
-    result = arena("bot", "list", env={"ARENA_DB": url}, check=False)
+    result = cli("bot", "list", env={"ARENA_DB": url}, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
     assert result.stderr.strip().count("\n") == 0 and "no_such_database" in result.stderr

@@ -21,7 +21,7 @@ from arena.storage.store import (
     StoreError,
     TournamentStatus,
 )
-from tests.helpers import finish_all, open_and_add, result_for, round_robin, three_bots
+from tests.helpers import finish_all, migrated_store, open_and_add, result_for, round_robin, three_bots
 
 GAME = "some-game"  # the store never looks a game up: any name will do
 
@@ -483,7 +483,7 @@ def test_rebuild_counts_a_finished_match_without_seats(store: Store, tmp_path: P
 
 
 def test_matches_finished_after_a_rebuild_move_the_rebuilt_ratings(tmp_path: Path) -> None:
-    rebuilt, plain = Store(str(tmp_path / "rebuilt.db")), Store(str(tmp_path / "plain.db"))
+    rebuilt, plain = migrated_store(tmp_path / "rebuilt.db"), migrated_store(tmp_path / "plain.db")
     ids = three_bots(rebuilt)
     assert three_bots(plain) == ids
     for store in (rebuilt, plain):
@@ -626,7 +626,7 @@ def test_a_new_database_file_is_readable_by_its_owner_only(tmp_path: Path) -> No
 
 def test_deals_in_play_are_the_matches_whose_cards_another_rotation_has_still_to_deal(
         tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     a, b, c = three_bots(store)
     tid = store.create_tournament(GAME, 2, {}, 1, 1, {}, [a, b, c], [
         ScheduledMatch(0, 11, (a, b)), ScheduledMatch(1, 11, (b, a)),  # one deal, two rotations

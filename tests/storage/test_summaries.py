@@ -21,7 +21,7 @@ from arena.storage.store import HeadToHead, MatchResult, ScheduledMatch, Store
 from arena.storage.tables import SUMMARY_TABLES
 from leaderboard.reports import tournament_report
 from tests.conftest import new_postgres_database
-from tests.helpers import GAME, arena
+from tests.helpers import GAME, arena, cli
 
 RATED_SEATS = """
 SELECT m.id, m.game, m.options, s.bot_id, s.rank, s.fault
@@ -105,7 +105,7 @@ def test_a_real_tournament_reads_the_same_incremental_rebuilt_and_recomputed(url
     env = {"ARENA_DB": url}
     for name, module in (("random", "bots.random_bot"), ("heuristic", "bots.face_card_kill_card"),
                          ("other", "bots.random_bot")):
-        arena("bot", "add", name, "--command", f"python -m {module}", env=env)
+        cli("bot", "add", name, "--command", f"python -m {module}", env=env)
     arena("tournament", "run", "--game", GAME, "--players", "3", "--bot", "random", "--bot",
           "heuristic", "--bot", "other", "--repetitions", "2", "--seed", "4", "--parallel", "2",
           env=env)

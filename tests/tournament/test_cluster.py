@@ -31,7 +31,7 @@ from arena.tournament.cluster import NodeHost, Shipped
 from arena.tournament.errors import TournamentError
 from arena.tournament.executor import Entrant
 from arena.tournament.settings import RunSettings
-from tests.helpers import arena, new_marker, processes_with, running, wait_until_gone
+from tests.helpers import arena, cli, new_marker, processes_with, running, wait_until_gone
 
 RAY = Path(sys.executable).with_name("ray")
 QUICK_HEALTH = {"RAY_health_check_period_ms": "500", "RAY_health_check_failure_threshold": "4",
@@ -162,20 +162,20 @@ def add_deterministic_bots(db: str, marker: str, folder: Path, submitted: bool =
     seeded random bot, or (``submitted``) a submitted version that takes the first choice."""
     folder.mkdir(exist_ok=True)
     (folder / "notes.txt").write_text("a bot's folder\n")
-    arena("bot", "add", "kill-bot", "--command", f"python -m bots.kill {marker}", "--dir",
-          str(folder), "--db", db)
-    arena("bot", "add", "seeded-1", "--command", f"python -m bots.random_bot --seed 1 {marker}",
-          "--dir", str(folder), "--db", db)
+    cli("bot", "add", "kill-bot", "--command", f"python -m bots.kill {marker}", "--dir",
+        str(folder), "--db", db)
+    cli("bot", "add", "seeded-1", "--command", f"python -m bots.random_bot --seed 1 {marker}",
+        "--dir", str(folder), "--db", db)
     if not submitted:
-        arena("bot", "add", "third", "--command", f"python -m bots.random_bot --seed 2 {marker}",
-              "--dir", str(folder), "--db", db)
+        cli("bot", "add", "third", "--command", f"python -m bots.random_bot --seed 2 {marker}",
+            "--dir", str(folder), "--db", db)
         return
     code = folder.parent / "first-choice"
     code.mkdir(exist_ok=True)
     (code / "arena-bot.toml").write_text(
         f'name = "third"\ncommand = "python bot.py {marker}"\ngames = ["kill"]\n')
     (code / "bot.py").write_text(FIRST_CHOICE)
-    arena("bot", "submit", str(code), "--db", db)
+    cli("bot", "submit", str(code), "--db", db)
 
 
 def tournament(db: str, *extra: str, repetitions: int = 4, parallel: int = 2) -> list[str]:
@@ -193,7 +193,7 @@ def outcome(db: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
             "JOIN seat s ON s.match_id = m.id JOIN bot b ON b.id = s.bot_id "
             "WHERE m.status = 'finished' ORDER BY m.index, s.seat")).all()
     engine.dispose()
-    board = json.loads(arena("leaderboard", "--game", "kill", "--json", "--db", db).stdout)
+    board = json.loads(cli("leaderboard", "--game", "kill", "--json", "--db", db).stdout)
     ratings = [(row["bot"], row["mu"], row["sigma"], row["matches"])
                for row in board["leaderboard"]]
     return [tuple(r) for r in seats], ratings
@@ -245,7 +245,7 @@ def test_a_round_robin_on_the_cluster_equals_the_local_executors(
         logs = Path(where.split("bot logs ", 1)[1].split(",", 1)[0])
         assert sorted(p.name for p in logs.glob("*.log"))[:1], f"no bot log in {logs}"
         assert "Ray logs " in where and Path(where.rsplit("Ray logs ", 1)[1]).is_dir()
-    shown = arena("match", "show", str(rows[0][0]), "--db", ray_db).stdout
+    shown = cli("match", "show", str(rows[0][0]), "--db", ray_db).stdout
     assert f"played on: {rows[0][2]}" in shown
 
     # Lanes hold across nodes: a deal's seat rotations were played on both nodes, and no
@@ -288,7 +288,7 @@ def test_no_cluster_or_a_sqlite_file_on_many_nodes_is_one_line_and_nothing_writt
     assert sqlite.stderr.strip().splitlines()[-1] == (
         "error: the Ray cluster has 2 nodes: a tournament on several machines needs a database "
         "they all reach (--db postgresql+psycopg://...), not a SQLite file")
-    listed = json.loads(arena("tournament", "list", "--json", db=db).stdout)
+    listed = json.loads(cli("tournament", "list", "--json", db=db).stdout)
     assert listed["tournaments"] == []  # nothing was created
     wrong = arena(*tournament(str(db), "--ray-address", head), check=False)
     assert wrong.returncode == 1 and "--ray-address is for the ray executor" in wrong.stderr
@@ -297,7 +297,7 @@ def test_no_cluster_or_a_sqlite_file_on_many_nodes_is_one_line_and_nothing_writt
         refused = arena(*command, check=False)
         assert refused.returncode == 1
         assert refused.stderr.strip() == "error: --executor must be local or ray, not 'nowhere'"
-    assert json.loads(arena("tournament", "list", "--json", db=db).stdout)["tournaments"] == []
+    assert json.loads(cli("tournament", "list", "--json", db=db).stdout)["tournaments"] == []
 
 
 def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
@@ -381,10 +381,10 @@ def test_a_bot_on_a_node_cannot_reach_the_cluster_or_see_the_nodes_files(
         folder.mkdir()
         (folder / "spy.py").write_text(SPY)
         marker = new_marker("ray-spy")
-        arena("bot", "add", "spy", "--command", f"python spy.py {head} {marker}", "--dir",
-              str(folder), "--db", db)
-        arena("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}",
-              "--dir", str(folder), "--db", db)
+        cli("bot", "add", "spy", "--command", f"python spy.py {head} {marker}", "--dir",
+            str(folder), "--db", db)
+        cli("bot", "add", "random", "--command", f"python -m bots.random_bot {marker}",
+            "--dir", str(folder), "--db", db)
         played = arena("tournament", "run", "--game", "face-card-kill-card", "--players", "2", "--bot", "spy",
                        "--bot", "random", "-n", "2", "--executor", "ray", "--ray-address", head,
                        "--db", db, *([] if contained else ["--no-sandbox"]), timeout=240)

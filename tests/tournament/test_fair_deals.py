@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import arena
+from tests.helpers import arena, cli
 
 GAME = "face-card-kill-card"
 REPETITIONS = "20"
@@ -36,12 +36,12 @@ pytestmark = pytest.mark.usefixtures("sandboxed")
 def register(db: Path, cheater: str | None, *extra: str) -> None:
     project = str(Path(__file__).resolve().parents[2])
     if cheater is not None:
-        arena("bot", "add", cheater, "--command",
-              f"python -m tests.bots.cheaters {cheater} {' '.join(extra)}", "--dir", project, db=db)
-    arena("bot", "add", "honest", "--command", "python -m tests.bots.cheaters honest",
-          "--dir", project, db=db)
+        cli("bot", "add", cheater, "--command",
+            f"python -m tests.bots.cheaters {cheater} {' '.join(extra)}", "--dir", project, db=db)
+    cli("bot", "add", "honest", "--command", "python -m tests.bots.cheaters honest",
+        "--dir", project, db=db)
     for name in ("r1", "r2"):
-        arena("bot", "add", name, "--command", "python -m bots.random_bot", "--dir", project, db=db)
+        cli("bot", "add", name, "--command", "python -m bots.random_bot", "--dir", project, db=db)
 
 
 def play(db: Path, cheater: str, *options: str) -> subprocess.CompletedProcess[str]:
@@ -110,7 +110,7 @@ def test_control_one_process_across_rotations_remembers_and_wins(tmp_path: Path)
     played are recorded with the one connection it played them over."""
     db = tmp_path / "arena.db"
     register(db, None)
-    token = arena("bot", "add", "memorizer", "--remote", db=db).stdout.splitlines()[2].strip()
+    token = cli("bot", "add", "memorizer", "--remote", db=db).stdout.splitlines()[2].strip()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

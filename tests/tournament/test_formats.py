@@ -12,8 +12,8 @@ from arena.storage.store import MatchResult, Store
 from arena.tournament import Plan, RunSettings, TournamentError, create_tournament, run_until_done
 from arena.tournament.formats import VERSUS, Format, sprt_state, watch
 from arena.tournament.schedule import gauntlet, versus
-from tests.helpers import arena
-from tests.tournament.test_tournament import InProcessExecutor
+from tests.helpers import arena, cli, migrated_store
+from tests.inprocess import InProcessExecutor
 
 GAME = "face-card-kill-card"
 
@@ -78,7 +78,7 @@ def finish_sets(store: Store, tid: int, outcomes: str) -> None:
 
 
 def test_watch_scores_complete_sets_in_order_up_to_the_first_unfinished(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     tid = new_versus(store, 10, None)
     finish_sets(store, tid, "WLD")
     tournament = store.get_tournament(tid)
@@ -95,7 +95,7 @@ def test_watch_scores_complete_sets_in_order_up_to_the_first_unfinished(tmp_path
 
 def test_a_match_decided_before_an_interruption_is_ended_on_resume_without_playing(
         tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     tid = new_versus(store, 200, SprtSettings(elo0=0, elo1=100))
     finish_sets(store, tid, "W" * 12)  # written, and then the arena was killed
     executor = InProcessExecutor()
@@ -112,8 +112,8 @@ def test_a_match_decided_before_an_interruption_is_ended_on_resume_without_playi
 def test_an_sprt_match_between_a_strong_and_a_weak_bot_stops_early(tmp_path: Path) -> None:
     """Real bots, over the real CLI: the Kings in the Corner bot against the random bot."""
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
     run = arena("tournament", "run", "--game", "kings-corner", "--players", "2", "--format",
                 "versus", "--bot", "corner", "--bot", "random", "--sprt", "elo0=0,elo1=150",
                 "--sets", "300", "--parallel", "2", db=db, timeout=300)
@@ -125,7 +125,7 @@ def test_an_sprt_match_between_a_strong_and_a_weak_bot_stops_early(tmp_path: Pat
     assert statuses["finished"] + statuses["void"] == 600 and statuses["finished"] < 100
     state = sprt_state(store.list_matches(1, 1000), Format.from_settings(tournament.settings), 2)
     assert state is not None and state.decision == "H1" and state.n >= 10
-    listing = arena("tournament", "list", db=db).stdout
+    listing = cli("tournament", "list", db=db).stdout
     assert "finished" in listing
     again = arena("tournament", "resume", "1", db=db)  # nothing left: it plays nothing
     assert Counter(str(m.status) for m in store.list_matches(1, 1000)) == statuses, again.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 from arena.match.faults import Fault
 from arena.storage.store import BotInfo, MatchInfo, MatchStatus, SeatInfo, Store
 from arena.tournament.ladder import LadderRules, Rung, entered, pick, suspension
-from tests.helpers import arena
+from tests.helpers import arena, cli
 
 GAME = "face-card-kill-card"
 NOW = datetime(2026, 11, 24, tzinfo=UTC)
@@ -88,7 +88,7 @@ def _submit(tmp: Path, db: Path, name: str, kind: str = "fine", note: str = "") 
     (folder / "arena-bot.toml").write_text(
         f'name = "{name}"\ncommand = "python bot.py {kind}"\ngames = ["{GAME}"]\n')
     (folder / "bot.py").write_text(BOT + f"# {note}\n")
-    done = arena("bot", "submit", str(folder), "--json", db=db)
+    done = cli("bot", "submit", str(folder), "--json", db=db)
     return str(json.loads(done.stdout)["submission"]["bot"])
 
 
@@ -97,7 +97,7 @@ def test_the_ladder_plays_on_puts_a_new_version_first_and_suspends_a_broken_one(
     db = tmp_path / "arena.db"
     for name in ("ann", "bob", "cat"):
         _submit(tmp_path, db, name)
-    arena("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
+    cli("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
     first = arena("ladder", "start", GAME, "--bot", "heuristic", "--players", "2", "--matches",
                   "30", "--parallel", "2", db=db, timeout=240)
     assert "ladder 1 of face-card-kill-card: started" in first.stdout
@@ -125,7 +125,7 @@ def test_the_ladder_plays_on_puts_a_new_version_first_and_suspends_a_broken_one(
     assert store.rating_history(old.id, GAME)  # and keeps its history
     suspended_after = [i for i, seats in enumerate(labels) if broken in seats]
     assert 4 <= len(suspended_after) <= 12  # judged after 4 matches, then no more
-    shown = json.loads(arena("ladder", "show", GAME, "--json", db=db).stdout)["ladder"]
+    shown = json.loads(cli("ladder", "show", GAME, "--json", db=db).stdout)["ladder"]
     by_bot = {v["bot"]: v for v in shown["versions"]}
     assert by_bot[broken]["status"] == "suspended" and "error x" in by_bot[broken]["why"]
     assert by_bot[newer]["status"] == "active" and old.label not in by_bot

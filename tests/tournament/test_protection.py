@@ -7,18 +7,17 @@ import resource
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from arena.cli.app import raise_open_files_limit
-from tests.helpers import GAME, arena, finished_matches
+from tests.helpers import GAME, cli, eventually, finished_matches
 
 
 def _start_run(db: Path) -> subprocess.Popen[str]:
     for name in ("a", "b", "c"):
-        arena("bot", "add", name, "--command", "python -m bots.random_bot", db=db)
+        cli("bot", "add", name, "--command", "python -m bots.random_bot", db=db)
     command = [sys.executable, "-m", "arena", "tournament", "run", "--game", GAME, "--players", "2",
                "--bot", "a", "--bot", "b", "--bot", "c", "--repetitions", "20", "--seed", "5",
                "--parallel", "1", "--db", str(db)]
@@ -31,9 +30,8 @@ def test_a_database_file_deleted_or_replaced_mid_run_stops_it_with_one_line(
         tmp_path: Path, how: str) -> None:
     db = tmp_path / "arena.db"
     run = _start_run(db)
-    deadline = time.monotonic() + 60
-    while finished_matches(db) < 2 and time.monotonic() < deadline and run.poll() is None:
-        time.sleep(0.05)
+    eventually("the tournament to get going",
+               lambda: finished_matches(db) >= 2 or run.poll() is not None, every=0.05)
     assert finished_matches(db) >= 2, "the tournament did not get going"
     if how == "deleted":
         db.unlink()

@@ -21,17 +21,17 @@ import time
 from pathlib import Path
 
 from arena.storage.store import Store
-from tests.helpers import GAME, arena, finished_matches, new_marker, processes_with, wait_until_gone
+from tests.helpers import GAME, arena, cli, finished_matches, new_marker, processes_with, wait_until_gone
 
 KILLS = 4
 
 
 def _register(db: Path, marker: str = "") -> None:
     """The two bots; ``marker`` on their command lines (they ignore it) finds their processes."""
-    arena("bot", "add", "random", "--command", f"python -m bots.random_bot --seed 9 {marker}",
-          db=db)
-    arena("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
-          db=db)
+    cli("bot", "add", "random", "--command", f"python -m bots.random_bot --seed 9 {marker}",
+        db=db)
+    cli("bot", "add", "heuristic", "--command", f"python -m bots.face_card_kill_card {marker}",
+        db=db)
 
 
 def _tournament_exists(db: Path) -> bool:

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.links import LocalLink
-from arena.match.referee import MatchReport, run_match
+from arena.match.referee import MatchReport
 from arena.net.tls import TlsError
 from arena.storage.store import MatchToRun, Store, TournamentInfo
 from arena.tournament import (
@@ -41,7 +40,8 @@ from arena.tournament import (
 from arena.tournament.schedule import Deals
 from arena.tournament.setup import DUPLICATE, INDEPENDENT
 from arena.wire.tokens import digest
-from tests.helpers import RandomPlayer, processes_with
+from tests.helpers import migrated_store, processes_with
+from tests.inprocess import InProcessExecutor
 
 
 def test_more_bots_than_seats_plays_every_combination_in_every_rotation() -> None:
@@ -102,46 +102,6 @@ def test_bad_schedules_are_refused() -> None:
 # ---------------------------------------------------------------- the executor seam
 
 GAME = "face-card-kill-card"
-
-
-class InProcessExecutor(Executor):
-    """Plays each job in this process through the referee, with no network and no process.
-
-    With ``slow_first`` the earlier a match is in the schedule the longer it takes, so that
-    matches played at once finish out of schedule order.
-    """
-
-    def __init__(self, slow_first: bool = False) -> None:
-        self.slow_first = slow_first
-        self.started: list[list[Entrant]] = []
-        self.jobs: list[MatchJob] = []
-        self.finished: list[int] = []  # job indices, in the order their matches ended
-        self.reports: dict[int, MatchReport] = {}
-        self.closed = 0
-
-    async def start(self, entrants: Sequence[Entrant]) -> None:
-        self.started.append(list(entrants))
-
-    async def play(self, job: MatchJob) -> MatchReport:
-        self.jobs.append(job)
-        if self.slow_first:
-            await asyncio.sleep(max(0.0, 0.3 - 0.03 * job.index))
-        links = [LocalLink(RandomPlayer(f"{job.seed}:{seat}"), threaded=False)
-                 for seat in range(job.players)]
-
-        async def ready(link: LocalLink) -> LocalLink:
-            return link
-
-        report = await run_match(game_name=job.game, players=job.players, seed=job.seed,
-                                 options=dict(job.options), links=[ready(link) for link in links],
-                                 settings=job.clocks, match_id=str(job.match_id),
-                                 seat_names=[seat.name for seat in job.seats])
-        self.finished.append(job.index)
-        self.reports[job.match_id] = report
-        return report
-
-    async def close(self) -> None:
-        self.closed += 1
 
 
 def three_bots(store: Store) -> None:
@@ -227,7 +187,7 @@ def test_a_custom_executor_plays_every_scheduled_match_once_through_the_seam(tmp
 
 
 def test_a_resumed_run_hands_the_executor_only_the_matches_left(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     three_bots(store)
     settings = replace(REMOTE, parallel=1)
     tid = create_tournament(store, GAME, ["alpha", "beta"], 2, 3, 4, {}, settings)
@@ -270,7 +230,7 @@ class NeverReady(InProcessExecutor):
 
 
 def test_a_stop_while_the_executor_starts_cancels_the_start_and_plays_nothing(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     three_bots(store)
     tid = create_tournament(store, GAME, ["alpha", "beta"], 2, 1, 4, {}, REMOTE)
     executor = NeverReady()
@@ -289,7 +249,7 @@ def test_a_stop_while_the_executor_starts_cancels_the_start_and_plays_nothing(tm
 def test_remote_bots_absent_from_the_local_executor_leave_the_tournament_resumable(
         tmp_path: Path) -> None:
     """The real LocalExecutor, with two remote bots that never connect (no process is started)."""
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     store.add_bot("far", token_hash=digest("far's token"))
     store.add_bot("away", token_hash=digest("away's token"))
     settings = replace(REMOTE, wait_for_remote_s=0.3)
@@ -331,7 +291,7 @@ class Recording(Executor):
 
 
 def test_the_local_executor_behind_the_seam_plays_real_bots_and_stops_them(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     three_bots(store)
     settings = RunSettings(parallel=2, move_timeout_s=5, start_timeout_s=10)
     tid = create_tournament(store, GAME, ["alpha", "beta"], 2, 1, 8, {}, settings)
@@ -393,7 +353,7 @@ def test_an_entrant_is_managed_or_remote() -> None:
 
 
 def test_create_tournament_writes_the_schedule_and_the_settings(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     three_bots(store)
     settings = RunSettings(parallel=4, move_timeout_s=3, time_bank_s=1.5)
     said: list[str] = []
@@ -438,7 +398,7 @@ def test_create_tournament_writes_the_schedule_and_the_settings(tmp_path: Path) 
 ])
 def test_create_tournament_refuses_before_writing(tmp_path: Path, bots: list[str],
                                                    settings: RunSettings, message: str) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     three_bots(store)
     with pytest.raises(TournamentError, match=message):
         create_tournament(store, GAME, bots, 2, 1, 1, {}, settings)
@@ -461,7 +421,7 @@ def test_remote_access_checks_the_address_and_the_tls_pair(tmp_path: Path) -> No
 
 @pytest.fixture
 def saved_tournament(tmp_path: Path) -> tuple[Store, TournamentInfo]:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     three_bots(store)
     settings = RunSettings(parallel=2, move_timeout_s=10, time_bank_s=0.5, listen="localhost:7000",
                            wait_for_remote_s=30)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from arena.storage.store import ScheduledMatch, Store
 from arena.wire.tokens import digest
 from leaderboard.web import create_app
 from leaderboard.web.server import bind, url_of
-from tests.helpers import GAME, arena
+from tests.helpers import GAME, arena, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKUP = "<script>alert(1)</script>"
@@ -104,10 +103,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
                                            lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
+    eventually("the web app to start", lambda: server.started, every=0.05)
     try:
         yield found
     finally:

@@ -30,7 +30,7 @@ from arena.match.referee import run_match
 from arena.match.replay import read_log, steps
 from arena.storage.store import MatchInfo, MatchResult, MatchStatus, Store
 from leaderboard.web.app import create_app
-from tests.helpers import arena
+from tests.helpers import arena, cli
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9#])(X[12]|[2-9TJQKA][SHDC](?:#\d+)?)(?![A-Za-z0-9#])")
@@ -79,7 +79,7 @@ class Server:
 
 
 def add_bot(db: Path, name: str, command: str) -> None:
-    arena("bot", "add", name, "--command", command, "--dir", str(ROOT), db=db)
+    cli("bot", "add", name, "--command", command, "--dir", str(ROOT), db=db)
 
 
 def play_tournament(db: Path, game: str, bots: Iterable[str], *extra: str,

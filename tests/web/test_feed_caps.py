@@ -23,7 +23,7 @@ from arena.match.faults import Fault
 from arena.net.doors import PER_ADDRESS
 from arena.storage.store import MatchStatus, Store
 from leaderboard.web.replay import MAX_FEEDS_PER_CLIENT, MAX_FEEDS_PER_MATCH
-from tests.helpers import arena
+from tests.helpers import cli
 from tests.served import OPERATOR, Served, eventually, remote
 
 GAME = "face-card-kill-card"
@@ -82,8 +82,8 @@ class Attacker:
 def test_live_feeds_are_capped_and_cannot_stall_a_tournament(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     for i in range(3):
-        arena("bot", "add", f"random{i}", "--command", f"python -m bots.random_bot --seed {i}",
-              db=db)
+        cli("bot", "add", f"random{i}", "--command", f"python -m bots.random_bot --seed {i}",
+            db=db)
     with Store(str(db)) as store:
         bots = [store.get_bot(f"random{i}").id for i in range(2)]
         pending = store.create_match(GAME, dict(get_game(GAME).parse_options(2)), 9, bots)

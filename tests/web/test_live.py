@@ -26,6 +26,7 @@ from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.run import LIVE_LOG_EVERY_S
 from arena.wire.codec import codec_for
 from arena.wire.messages import LogEntry, match_log, read_match_log
+from tests.helpers import migrated_store
 from tests.web.replay_fixtures import Server, gated_tournament, random_bots
 
 
@@ -196,7 +197,7 @@ def test_the_live_feed_follows_a_running_match_to_its_end(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("status", ["pending", "void"])
 def test_the_live_feed_of_a_match_that_is_not_running(tmp_path: Path, status: str) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     bots = random_bots(store, 2)
     match_id = store.create_match("kings-corner", {}, 3, bots)
     if status == "void":

@@ -14,6 +14,7 @@ import pytest
 from arena.app.live import FeedRefused, LiveFeeds, Snapshot
 from arena.games import get_game
 from arena.storage.store import MatchResult, MatchStatus, Store
+from tests.helpers import migrated_store
 from tests.web.replay_fixtures import play_stored, random_bots
 
 GAME = "kings-corner"
@@ -94,7 +95,7 @@ def test_many_spectators_share_one_reader(tmp_path: Path) -> None:
 
 
 def test_the_caps_count_per_client_per_match_and_in_total(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     matches = [_match(store) for _ in range(3)]
 
     async def scenario() -> None:
@@ -124,7 +125,7 @@ def test_the_caps_count_per_client_per_match_and_in_total(tmp_path: Path) -> Non
 
 
 def test_a_feed_on_a_match_that_does_not_start_ends(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     match_id = _match(store)
 
     async def scenario() -> tuple[list[Any], bool]:

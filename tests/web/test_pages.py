@@ -10,9 +10,9 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from arena.storage.store import MatchResult, ScheduledMatch, Store
+from arena.storage.store import MatchResult, ScheduledMatch
 from leaderboard.web.app import create_app
-from tests.helpers import GAME
+from tests.helpers import GAME, migrated_store
 from tests.web.conftest import ILLEGAL_COMMAND, MARKUP, Arena
 
 PAGES = ["/", f"/leaderboard/{GAME}", "/tournaments", "/tournaments/1", "/tournaments/2",
@@ -215,7 +215,7 @@ def test_every_query_a_page_makes_is_answered_from_an_index(played: Arena) -> No
 def test_a_game_rated_only_in_another_pool_shows_that_pool_by_default(tmp_path: Path) -> None:
     """As after `arena demo`, whose short matches are rated in pools of their own: the home
     page names that pool's leader, and the game's leaderboard opens on it."""
-    store = Store(str(tmp_path / "arena.db"))
+    store = migrated_store(tmp_path / "arena.db")
     a, b = (store.add_bot(name, "python -m bots.random_bot").id for name in ("ann", "bob"))
     tid = store.create_tournament("kill", 3, {"target_score": 11}, 1, 1, {}, [a, b],
                                   [ScheduledMatch(0, 5, (a, b, b))])

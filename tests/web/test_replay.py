@@ -17,6 +17,7 @@ from arena.storage.store import MatchResult, ScheduledMatch, Store
 from arena.tournament.schedule import Deals
 from leaderboard.web.app import create_app
 from leaderboard.web.frames import private_fields, to_json
+from tests.helpers import migrated_store
 from tests.web.replay_fixtures import (
     add_bot,
     play_stored,
@@ -28,7 +29,7 @@ from tests.web.replay_fixtures import (
 
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
-    return Store(str(tmp_path / "arena.db"))
+    return migrated_store(tmp_path / "arena.db")
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from arena.games.kill import Drew, KillAttempt
 from arena.match.replay import read_log, steps
 from arena.storage.store import Store
 from leaderboard.web.app import create_app
+from tests.helpers import migrated_store
 from tests.web.replay_fixtures import store_played_match
 from tests.web.test_replay import merged, replay
 
@@ -39,7 +40,7 @@ def kill_match(store: Store) -> int:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
-    return Store(str(tmp_path / "arena.db"))
+    return migrated_store(tmp_path / "arena.db")
 
 
 def test_kill_public_view_holds_the_cards_every_seat_has_seen(store: Store) -> None:

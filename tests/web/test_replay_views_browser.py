@@ -25,6 +25,7 @@ import pytest
 
 from arena.games import all_games, get_game
 from arena.storage.store import MatchStatus, Store
+from tests.helpers import migrated_store
 from tests.web.replay_fixtures import Server, gated_tournament, store_played_match
 from tests.web.test_browser import CHROMIUM, page, playwright  # noqa: F401  (the browser, reused)
 from tests.web.test_replay_views import kill_match
@@ -113,7 +114,7 @@ def drawn(page: Any) -> dict[str, Any]:  # noqa: F811
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(str(tmp_path / "arena.db")) as opened:
+    with migrated_store(tmp_path / "arena.db") as opened:
         yield opened
 
 

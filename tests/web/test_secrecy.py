@@ -22,7 +22,7 @@ from arena.match.replay import read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.helpers import arena
+from tests.helpers import cli
 from tests.served import AUTH, OPERATOR, Served, eventually, remote
 from tests.web.arena_serve import gate_bot, release
 from tests.web.replay_fixtures import hidden_cards, tokens
@@ -95,9 +95,9 @@ def test_no_view_of_a_finished_rotation_while_another_rotation_of_its_deal_runs(
         tmp_path: Path, sandboxed: None) -> None:
     db = tmp_path / "arena.db"
     gate = gate_bot(tmp_path / "gate")
-    arena("bot", "add", "gate", "--command", "python bot.py", "--dir", str(gate), db=db)
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    ann = arena("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
+    cli("bot", "add", "gate", "--command", "python bot.py", "--dir", str(gate), db=db)
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    ann = cli("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
     author = (("authorization", f"Bearer {ann}"),)
     served = Served(db)
     store = Store(str(db))
