@@ -141,7 +141,7 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
     finally:
         server.send_signal(stop)
         try:
-            rest, _ = server.communicate(timeout=10)
+            rest, _ = server.communicate(timeout=60)  # a safety net: it stops in a second or two
         except subprocess.TimeoutExpired:
             server.kill()
             rest, _ = server.communicate()
