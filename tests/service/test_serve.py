@@ -16,7 +16,7 @@ import pytest
 
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.helpers import add_bots, arena, cli, self_signed
+from tests.helpers import add_bots, arena, self_signed
 
 
 def test_serve_answers_operators_and_serves_no_bot_service(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
 def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: signal.Signals) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)
-    cli("bot", "add", "faraway", "--remote", db=db)  # listed as remote, with no command
+    arena("bot", "add", "faraway", "--remote", db=db)  # listed as remote, with no command
     cert, key = self_signed(tmp_path)
     path = tmp_path / "operator.sock"
     with socket.socket(socket.AF_UNIX) as stale:  # left behind by a server that died
