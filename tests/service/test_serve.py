@@ -90,6 +90,14 @@ def test_a_port_in_use_is_one_clear_error(tmp_path: Path) -> None:
                                     f"cannot listen on 127.0.0.1:{port} (in use?)"
 
 
+def _ctrl_c_as_a_terminal_sends_it() -> None:
+    """In the server's process before it starts: SIGINT delivered and not ignored, whatever
+    the test process inherited (a signal ignored or blocked there is ignored or blocked in
+    its children: in a full run the server never saw its Ctrl-C, alone it always did)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: signal.Signals) -> None:
     db = tmp_path / "arena.db"
@@ -103,7 +111,8 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
     command = [sys.executable, "-m", "arena", "serve", "--port", "0", "--no-web", "--tls-cert", str(cert),
                "--tls-key", str(key), "--operator-socket", str(path), "--db", str(db)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": token})
+                              env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": token},
+                              preexec_fn=_ctrl_c_as_a_terminal_sends_it)
     try:
         assert server.stdout is not None
         line = server.stdout.readline()
