@@ -208,13 +208,7 @@ def tournament_run(
 ) -> None:
     """Schedule a tournament (a round-robin unless --format says otherwise) and play it."""
     local_only(arena, "tournament run")
-    request = TournamentRequest(
-        game=game, bots=bots, players=players, repetitions=repetitions, format=tournament_format,
-        field=field or [], sets=sets, sprt=sprt, options=parse_options(option or []), seed=seed,
-        deals=deals, deals_from_seed=deals_from_seed, parallel=parallel,
-        move_timeout_s=move_timeout, start_timeout_s=start_timeout, time_bank_s=time_bank,
-        event_delay_s=event_delay, limits=LimitTexts(bot_memory, bot_cpu_seconds, bot_processes,
-                                                     bot_cpus, bot_open_files))
+    request = _request(locals())
     listen, cert, key = remote_access(listen, tls_cert, tls_key)
     settings = replace(request.settings(), listen=listen, tls_cert=cert, tls_key=key,
                        wait_for_remote_s=wait_for_remote, sandbox=not no_sandbox,
@@ -225,6 +219,21 @@ def tournament_run(
     console.print(f"tournament {info.id}: {size(info)}", highlight=False)
     play(store, info.id, settings, db)
     print_leaderboard(console, store.leaderboard(get_game(game).name))
+
+
+def _request(given: dict[str, Any]) -> TournamentRequest:
+    """The tournament asked for by ``run``'s or ``create``'s options (their ``locals()`` before
+    anything else is bound: the two commands take the same options under the same names)."""
+    v = given
+    return TournamentRequest(
+        game=v["game"], bots=v["bots"], players=v["players"], repetitions=v["repetitions"],
+        format=v["tournament_format"], field=v["field"] or [], sets=v["sets"], sprt=v["sprt"],
+        options=parse_options(v["option"] or []), seed=v["seed"], deals=v["deals"],
+        deals_from_seed=v["deals_from_seed"], parallel=v["parallel"],
+        move_timeout_s=v["move_timeout"], start_timeout_s=v["start_timeout"],
+        time_bank_s=v["time_bank"], event_delay_s=v["event_delay"],
+        limits=LimitTexts(v["bot_memory"], v["bot_cpu_seconds"], v["bot_processes"],
+                          v["bot_cpus"], v["bot_open_files"]))
 
 
 def warn(text: str) -> None:
@@ -268,13 +277,7 @@ def tournament_create(
     token), or in the local database, for an `arena serve` on it. `run` plays one here, now.
 
     The options are `run`'s; a queued tournament has managed and submitted bots only."""
-    request = TournamentRequest(
-        game=game, bots=bots, players=players, repetitions=repetitions, format=tournament_format,
-        field=field or [], sets=sets, sprt=sprt, options=parse_options(option or []), seed=seed,
-        deals=deals, deals_from_seed=deals_from_seed, parallel=parallel,
-        move_timeout_s=move_timeout, start_timeout_s=start_timeout, time_bank_s=time_bank,
-        event_delay_s=event_delay, limits=LimitTexts(bot_memory, bot_cpu_seconds, bot_processes,
-                                                     bot_cpus, bot_open_files))
+    request = _request(locals())
     if arena is not None:
         with remote(arena, token, tls_ca) as client:
             row = client.create_tournament(request)
