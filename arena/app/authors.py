@@ -3,9 +3,8 @@ bots to a server with a token of their own (the store keeps only its SHA-256).""
 
 from __future__ import annotations
 
-from arena.app.bots import new_token
 from arena.storage.store import AuthorInfo, Store
-from arena.wire.tokens import digest
+from arena.wire.tokens import digest, new_token
 
 
 def add(store: Store, name: str) -> tuple[AuthorInfo, str]:

@@ -13,8 +13,7 @@ from arena.players import builds, submissions
 from arena.players.process import log_name, parse_command
 from arena.storage.store import BotInfo, Store, SubmittedCode
 from arena.tournament.setup import name_version
-from arena.wire import tokens
-from arena.wire.tokens import digest
+from arena.wire.tokens import digest, new_token
 
 LOG_LANES = 1000
 """The most processes (lanes) of one bot version whose logs are read."""
@@ -43,13 +42,6 @@ class LogFile:
     name: str
     text: str
     truncated: bool
-
-
-def new_token() -> str:
-    """A token (a remote bot's, an author's): 256 random bits; the store keeps only its
-    SHA-256. Never one that starts with '-', which a command line would take for an option
-    (``--token -x``)."""
-    return tokens.new_token(32)
 
 
 def add_managed(store: Store, name: str, command: str, version: str, folder: Path) -> BotInfo:

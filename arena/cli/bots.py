@@ -105,7 +105,6 @@ def _say_submitted(sent: Submitted, json_output: bool) -> None:
                       highlight=False)
 
 
-new_bot_token = bots.new_token
 
 
 def show_token(headline: str, name: str, token: str) -> None:

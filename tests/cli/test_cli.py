@@ -415,7 +415,7 @@ def test_names_from_users_are_never_rich_markup(tmp_path: Path) -> None:
 
 def test_remote_tokens_never_start_with_a_dash() -> None:
     """About one in 64 random url-safe tokens does: `--token -x...` then reads as an option."""
-    from arena.cli.bots import new_bot_token
+    from arena.wire.tokens import new_token
 
-    tokens = [new_bot_token() for _ in range(3000)]  # without the rule, ~47 would
+    tokens = [new_token() for _ in range(3000)]  # without the rule, ~47 would
     assert not [t for t in tokens if t.startswith("-")] and len(set(tokens)) == 3000
