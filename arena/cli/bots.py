@@ -105,8 +105,6 @@ def _say_submitted(sent: Submitted, json_output: bool) -> None:
                       highlight=False)
 
 
-
-
 def show_token(headline: str, name: str, token: str) -> None:
     console.print(headline, highlight=False)
     console.print(f"its token, shown only this once (`arena bot token {name}` issues a new one):",
