@@ -11,6 +11,7 @@ every :class:`Tagged` event (``None``: public).
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -410,6 +411,11 @@ class Game(ABC, Generic[State, Action, Observation]):
 
     def is_over(self, state: State) -> bool:
         return self.to_act(state) is None
+
+    def clone(self, state: State) -> State:
+        """A copy of ``state`` sharing nothing mutable with it, for search (a forward model
+        copies a state at every branch). A deep copy by default; a game writes a faster one."""
+        return copy.deepcopy(state)
 
 
 def _shown(value: object) -> str:
