@@ -13,7 +13,7 @@ against the trick it falls in:
   card does not hold it.
 
 Every one of these is a card a seat cannot hold (cards only leave hands), so the unseen
-cards are dealt by :func:`~arena.games.sampling.base.deal_uniform` to the other three
+cards are dealt by :func:`~arena.games.sampling.grouped.deal_grouped` to the other three
 hands, each getting its size and none of the cards it is known not to hold: uniform over
 every deal consistent with the hand's play. The auction, the contract and the trump are
 public and tell nothing about the cards (a bid is not a claim).
@@ -49,7 +49,8 @@ from arena.games.king import (
     is_penalty_card,
     power,
 )
-from arena.games.sampling.base import Knowledge, deal_uniform, future_rng
+from arena.games.sampling.base import Knowledge, future_rng
+from arena.games.sampling.grouped import deal_grouped
 from arena.games.tricks import TrickInProgress
 
 _NOT_HEARTS = frozenset(c for c in DECK if c.suit is not Suit.HEARTS)
@@ -104,7 +105,7 @@ class KingKnowledge(Knowledge[State, Observation]):
         others = [s for s in range(PLAYERS) if s != seat]
         capacity = [observation.hand_sizes[s] for s in others]
         excluded = [self.excluded(s) for s in others]
-        dealt = deal_uniform(unseen, capacity, lambda p, card: card not in excluded[p], rng)
+        dealt = deal_grouped(unseen, capacity, lambda p, card: card not in excluded[p], rng)
         hands: list[tuple[Card, ...]] = [() for _ in range(PLAYERS)]
         hands[seat] = observation.hand
         for s, cards in zip(others, dealt, strict=True):
