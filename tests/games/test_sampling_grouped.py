@@ -1,4 +1,5 @@
-"""The grouped deal: exactly uniform over the consistent deals, as the plain one is."""
+"""The grouped deal: exactly uniform over the consistent deals, as the plain one is, each
+place's cards in the order given."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from arena.games.sampling.grouped import deal_grouped
+from arena.games.sampling.grouped import GroupedDeal
 from tests.games.sampling import chi_square_p
 
 SIGNIFICANCE = 0.001  # a uniform deal fails a test at this level once in a thousand
@@ -38,13 +39,13 @@ def test_a_grouped_deal_is_uniform_over_the_consistent_deals(
     cards = "abcdef"
     support = consistent(cards, capacity, forbidden)
     rng = random.Random(3)
-    counts = Counter(tuple("".join(sorted(hand)) for hand in deal_grouped(
-        list(cards), capacity, lambda p, c: c not in forbidden.get(p, ""), rng))
-        for _ in range(200 * len(support)))
+    deal = GroupedDeal(list(cards), capacity, lambda p, c: c not in forbidden.get(p, ""))
+    counts = Counter(tuple("".join(hand) for hand in deal.draw(rng))
+                     for _ in range(200 * len(support)))
     assert set(counts) == set(support)
     assert chi_square_p(counts, support) > SIGNIFICANCE
 
 
 def test_no_consistent_grouped_deal_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="no deal"):
-        deal_grouped(list("abcd"), [2, 2], lambda p, c: p == 1 or c == "a", random.Random(1))
+        GroupedDeal(list("abcd"), [2, 2], lambda p, c: p == 1 or c == "a")

@@ -23,7 +23,7 @@ from arena.games.king import DECK, GAME, KING_OF_HEARTS, Play, State, power
 from arena.games.sampling import knowledge
 from arena.games.sampling.king import KingKnowledge
 from tests.games.replay import HandPosition, hand_positions, replays_alike
-from tests.games.sampling import chi_square_p
+from tests.games.sampling import check_sample, chi_square_p, positions
 from tests.games.stacked import new_stacked
 
 SIGNIFICANCE = 0.001  # a uniform sampler fails a uniformity test here once in a thousand
@@ -125,6 +125,20 @@ def test_the_forced_king_of_hearts_shows_who_lacks_it() -> None:
     plain = second_hand(quick=False)  # no hearts: nothing is forced
     plain.play("2S 3S 2C")
     assert any(KING_OF_HEARTS in s.hands[3] for s in plain.samples(1))
+
+
+@pytest.mark.parametrize("options", [
+    {"quick": True, "play_out_all_tricks": False},
+    {"first_dealer": 2, "pass_is_final": False, "forfeit_without_auction": True},
+])
+def test_every_sample_keeps_to_the_contract_under_other_options(options: dict[str, Any]) -> None:
+    rng = random.Random(repr(options))
+    checked = 0
+    for seed in range(2):
+        for position in positions(GAME, 4, seed, options, every=5):
+            check_sample(GAME, position, rng)
+            checked += 1
+    assert checked >= 100
 
 
 # -- uniformity against exhaustive enumeration ----------------------------------------------

@@ -41,7 +41,7 @@ from arena.games.knives import (
 from arena.games.sampling import knowledge
 from arena.games.sampling.knives import KnivesKnowledge
 from tests.games.replay import HandPosition, hand_positions, replays_alike
-from tests.games.sampling import chi_square_p
+from tests.games.sampling import check_sample, chi_square_p, positions
 from tests.games.stacked import new_stacked
 
 SIGNIFICANCE = 0.001  # a uniform sampler fails a uniformity test here once in a thousand
@@ -145,6 +145,20 @@ def test_the_dealer_of_a_leaster_keeps_what_it_saw_of_the_bank() -> None:
     others = table.samples(2)
     assert all(len(s.discarded) == 1 and s.revealed == [QD] for s in others)
     assert len({s.discarded[0] for s in others}) > 1  # the others do not know the discard
+
+
+@pytest.mark.parametrize("options", [
+    {"simplified_rules": True},
+    {"simplified_scoring": True, "first_dealer": 3, "target_score": 6},
+])
+def test_every_sample_keeps_to_the_contract_under_other_options(options: dict[str, Any]) -> None:
+    rng = random.Random(repr(options))
+    checked = 0
+    for seed in range(2):
+        for position in positions(GAME, 5, seed, options, every=5):
+            check_sample(GAME, position, rng)
+            checked += 1
+    assert checked >= 50
 
 
 # -- uniformity against exhaustive enumeration ----------------------------------------------

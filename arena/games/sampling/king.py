@@ -13,20 +13,23 @@ against the trick it falls in:
   card does not hold it.
 
 Every one of these is a card a seat cannot hold (cards only leave hands), so the unseen
-cards are dealt by :func:`~arena.games.sampling.grouped.deal_grouped` to the other three
+cards are dealt by :class:`~arena.games.sampling.grouped.GroupedDeal` to the other three
 hands, each getting its size and none of the cards it is known not to hold: uniform over
 every deal consistent with the hand's play. The auction, the contract and the trump are
 public and tell nothing about the cards (a bid is not a claim).
 
-The rest of the state is read off the observation. A sample's own ``opening`` (the events
-of the match's start, a record the engine no longer reads) is left empty, and its
-generator for the later hands' deals is drawn from the bot's generator.
+The deal is prepared once for an observation and drawn from at every sample (prepared
+again once an event arrives). The rest of the state is read off the observation. A
+sample's own ``opening`` (the events of the match's start, a record the engine no longer
+reads) is left empty, and its generator for the later hands' deals is drawn from the
+bot's generator.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from arena.games.base import OptionValue
@@ -50,7 +53,7 @@ from arena.games.king import (
     power,
 )
 from arena.games.sampling.base import Knowledge, future_rng
-from arena.games.sampling.grouped import deal_grouped
+from arena.games.sampling.grouped import GroupedDeal
 from arena.games.tricks import TrickInProgress
 
 _NOT_HEARTS = frozenset(c for c in DECK if c.suit is not Suit.HEARTS)
@@ -65,8 +68,11 @@ class KingKnowledge(Knowledge[State, Observation]):
         self.kind = HandKind.NO_TRICKS
         self.led: Suit | None = None  # the suit led in the trick on the table
         self.lacking: list[set[Card]] = [set() for _ in range(PLAYERS)]
+        self._noted = 0  # events taken in: a plan is good for as long as none arrives
+        self._cached: tuple[Observation, int, _Plan] | None = None
 
     def note(self, event: Any) -> None:
+        self._noted += 1
         if isinstance(event, CardPlayed):
             self._played(event.seat, event.card)
         elif isinstance(event, TrickTaken):
@@ -98,50 +104,72 @@ class KingKnowledge(Knowledge[State, Observation]):
         return self.lacking[seat]
 
     def sample(self, observation: Observation, rng: random.Random) -> State:
-        seat = self.seat
-        played = [c for t in observation.tricks for c in t.cards] + list(observation.trick_cards)
-        seen = set(observation.hand) | set(played)
-        unseen = [c for c in DECK if c not in seen]
+        plan = self._plan(observation)
+        hands: list[tuple[Card, ...]] = [observation.hand] * PLAYERS
+        for s, cards in zip(plan.others, plan.deal.draw(rng), strict=True):
+            hands[s] = tuple(cards)  # drawn in hand order
+        o = observation
+        trick: TrickInProgress[Card] | None = None
+        if o.trick_leader is not None:
+            trick = TrickInProgress(o.trick_leader, PLAYERS, list(o.trick_seats),
+                                    list(o.trick_cards))
+        return State(
+            options=dict(self.options), rng=future_rng(rng), hand_kinds=plan.kinds,
+            first_dealer=(o.dealer - o.hand_index) % PLAYERS,
+            first_dealer_draw=o.first_dealer_draw, hand_no=plan.hand_no, kind=o.kind,
+            dealer=o.dealer, phase=o.phase, to_act=o.to_act, hands=hands,
+            mode=o.mode, trump=o.trump, declarer=o.declarer, sold_to=o.sold_to, price=o.price,
+            calls=o.calls, ultimatum=o.ultimatum,
+            high=(o.high_n, o.high_direction) if o.high_direction is not None else None,
+            holder=o.high_holder, passed=list(o.passed), trick=trick, tricks=o.tricks,
+            tricks_won=list(o.tricks_won), won=[list(w) for w in plan.won],
+            penalty_left=plan.penalty_left, hand_scores=list(o.hand_scores),
+            results=o.results, totals=list(o.totals), over=plan.over, opening=[])
+
+    def _plan(self, observation: Observation) -> _Plan:
+        """What every sample of ``observation`` shares, worked out once for it."""
+        cached = self._cached
+        if cached is not None and cached[1] == self._noted and (
+                cached[0] is observation or cached[0] == observation):
+            return cached[2]
+        o, seat = observation, self.seat
+        played = [c for t in o.tricks for c in t.cards] + list(o.trick_cards)
+        seen = set(o.hand) | set(played)
         others = [s for s in range(PLAYERS) if s != seat]
-        capacity = [observation.hand_sizes[s] for s in others]
         excluded = [self.excluded(s) for s in others]
-        dealt = deal_grouped(unseen, capacity, lambda p, card: card not in excluded[p], rng)
-        hands: list[tuple[Card, ...]] = [() for _ in range(PLAYERS)]
-        hands[seat] = observation.hand
-        for s, cards in zip(others, dealt, strict=True):
-            hands[s] = tuple(sorted(cards, key=_sort_key))
-        return _state(observation, hands, dict(self.options), rng)
+        deal = GroupedDeal([c for c in _HAND_ORDER if c not in seen],
+                           [o.hand_sizes[s] for s in others],
+                           lambda p, card: card not in excluded[p])
+        won: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        for done in o.tricks:
+            won[done.winner].extend(done.cards)
+        taken = sum(1 for c in played[:4 * len(o.tricks)] if is_penalty_card(o.kind, c))
+        over = o.to_act is None
+        plan = _Plan(deal, others, won, PENALTY_CARDS[o.kind] - taken,
+                     (QUICK_HANDS if self.options["quick"] else NORMAL_HANDS)
+                     + (HandKind.POSITIVE,) * 4,
+                     o.hand_index + 1 if over else o.hand_index, over)
+        self._cached = (observation, self._noted, plan)
+        return plan
+
+
+@dataclass
+class _Plan:
+    """What the samples of one observation share: the prepared deal of the unseen cards to
+    the ``others``' hands, and the state's fields that follow from the observation."""
+
+    deal: GroupedDeal[Card]
+    others: list[int]
+    won: list[list[Card]]
+    penalty_left: int
+    kinds: tuple[HandKind, ...]
+    hand_no: int
+    over: bool
 
 
 def _sort_key(card: Card) -> tuple[int, int]:
     return (int(card.suit), power(card))  # a hand's order: suit, then 2 … A
 
 
-def _state(observation: Observation, hands: list[tuple[Card, ...]],
-           options: dict[str, OptionValue], rng: random.Random) -> State:
-    """The full state of ``observation`` with these ``hands``."""
-    o = observation
-    kinds = (QUICK_HANDS if options["quick"] else NORMAL_HANDS) + (HandKind.POSITIVE,) * 4
-    won: list[list[Card]] = [[] for _ in range(PLAYERS)]
-    for done in o.tricks:
-        won[done.winner].extend(done.cards)
-    taken = sum(1 for t in o.tricks for c in t.cards if is_penalty_card(o.kind, c))
-    trick: TrickInProgress[Card] | None = None
-    if o.trick_leader is not None:
-        trick = TrickInProgress(o.trick_leader, PLAYERS, list(o.trick_seats), list(o.trick_cards))
-    over = o.to_act is None
-    return State(
-        options=options, rng=future_rng(rng), hand_kinds=kinds,
-        first_dealer=(o.dealer - o.hand_index) % PLAYERS, first_dealer_draw=o.first_dealer_draw,
-        hand_no=o.hand_index + 1 if over else o.hand_index, kind=o.kind, dealer=o.dealer,
-        phase=o.phase, to_act=o.to_act, hands=hands,
-        mode=o.mode, trump=o.trump, declarer=o.declarer, sold_to=o.sold_to, price=o.price,
-        calls=o.calls, ultimatum=o.ultimatum,
-        high=(o.high_n, o.high_direction) if o.high_direction is not None else None,
-        holder=o.high_holder, passed=list(o.passed),
-        trick=trick, tricks=o.tricks, tricks_won=list(o.tricks_won), won=won,
-        penalty_left=PENALTY_CARDS[o.kind] - taken, hand_scores=list(o.hand_scores),
-        results=o.results, totals=list(o.totals), over=over, opening=[])
-
-
+_HAND_ORDER = sorted(DECK, key=_sort_key)
 KNOWLEDGE = KingKnowledge

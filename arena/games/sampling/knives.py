@@ -24,20 +24,23 @@ What the seat has learnt, and where:
 Nothing else tells anything about the cards: declarations, passes, the pick, the solo
 question answered "no", the mode and the reveal's choice are free whatever the cards. Who
 the shadow is follows from where the strong Ghost lies (the shadow alone knows it holds
-it). The unseen cards are dealt by :func:`~arena.games.sampling.grouped.deal_grouped` to those
+it). The unseen cards are dealt by :class:`~arena.games.sampling.grouped.GroupedDeal` to those
 places, each its size, under these constraints: uniform over every consistent deal (each
 assignment of the banker's 8 cards to hand and banked cards stands for the same number of
 original deals, all 28 splits of them between the first 6 and the bank being consistent).
 
-The rest of the state is read off the observation. A sample's own ``opening`` (the events
-of the match's start, a record the engine no longer reads) is left empty, and its
-generator for the later hands' deals is drawn from the bot's generator.
+The deal is prepared once for an observation and drawn from at every sample (prepared
+again once an event arrives). The rest of the state is read off the observation. A
+sample's own ``opening`` (the events of the match's start, a record the engine no longer
+reads) is left empty, and its generator for the later hands' deals is drawn from the
+bot's generator.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from arena.games.base import OptionValue
@@ -57,7 +60,7 @@ from arena.games.knives import (
     ghost,
 )
 from arena.games.sampling.base import Knowledge, future_rng
-from arena.games.sampling.grouped import deal_grouped
+from arena.games.sampling.grouped import GroupedDeal
 from arena.games.tricks import TrickInProgress
 
 _BY_SUIT = {suit: frozenset(c for c in DECK if c.suit is suit) for suit in KSuit}
@@ -73,8 +76,11 @@ class KnivesKnowledge(Knowledge[State, Observation]):
         self.lead: KnivesCard | None = None  # the card led in the trick on the table
         self.lacking: list[set[KnivesCard]] = [set() for _ in range(PLAYERS)]
         self.solo_announced = False
+        self._noted = 0  # events taken in: a plan is good for as long as none arrives
+        self._cached: tuple[Observation, int, _Plan] | None = None
 
     def note(self, event: Any) -> None:
+        self._noted += 1
         if isinstance(event, CardPlayed):
             self._played(event.seat, event.card)
         elif isinstance(event, TrickTaken):
@@ -98,6 +104,37 @@ class KnivesKnowledge(Knowledge[State, Observation]):
         return self.lacking[seat]
 
     def sample(self, observation: Observation, rng: random.Random) -> State:
+        o, plan = observation, self._plan(observation)
+        places = dict(zip(plan.names, plan.deal.draw(rng), strict=True))  # each in hand order
+        hands = [list(o.hand) if s == self.seat else places[s] for s in range(PLAYERS)]
+        state = State(
+            options=dict(self.options), rng=future_rng(rng), dealer=o.dealer,
+            hand_no=o.hand_index + 1 if o.to_act is None else o.hand_index,
+            phase=o.phase, to_act=o.to_act, hands=hands,
+            bank=places.get(BANK, list(o.bank_seen) if plan.sees_bank else []),
+            banked=places.get(BANKED, list(o.banked)),
+            revealed=list(o.revealed),
+            discarded=places.get(DISCARDED, list(o.bank_seen) if plan.discarded else []),
+            strong=o.strong, calls=list(o.calls), banker=o.banker,
+            announcement=o.announcement, ghost_played_by=o.ghost_played_by, mode=o.mode,
+            tricks=list(o.tricks), won=[list(w) for w in plan.won],
+            stars_taken=list(o.stars_taken), totals=list(o.totals),
+            over=o.to_act is None, opening=[])
+        if plan.banked_out:  # the shadow is fixed once the banker has banked
+            holder = _ghost_holder(state, plan.ghost)
+            state.solo = holder == o.banker
+            state.shadow = None if state.solo else holder
+        if o.trick_leader is not None:
+            state.trick = TrickInProgress(o.trick_leader, PLAYERS, list(o.trick_seats),
+                                          list(o.trick_cards))
+        return state
+
+    def _plan(self, observation: Observation) -> _Plan:
+        """What every sample of ``observation`` shares, worked out once for it."""
+        cached = self._cached
+        if cached is not None and cached[1] == self._noted and (
+                cached[0] is observation or cached[0] == observation):
+            return cached[2]
         o, seat = observation, self.seat
         others = [s for s in range(PLAYERS) if s != seat]
         # the hidden places: the other hands, then the bank, banked and discarded cards unseen
@@ -117,7 +154,6 @@ class KnivesKnowledge(Knowledge[State, Observation]):
             capacity.append(2 - len(o.revealed))
         seen = set(o.hand) | set(o.bank_seen) | set(o.banked) | set(o.revealed) | set(o.trick_cards)
         seen.update(c for t in o.tricks for c in t.cards)
-        unseen = [c for c in DECK if c not in seen]
         excluded = [self.excluded(s) for s in others]
         ghost_card = ghost(o.strong) if o.strong is not None else None
         ghost_places: set[int] = set()
@@ -129,35 +165,28 @@ class KnivesKnowledge(Knowledge[State, Observation]):
                 return False
             return place >= len(others) or card not in excluded[place]
 
-        dealt = deal_grouped(unseen, capacity, allowed, rng)
-        hands = [list(o.hand) if s == seat else [] for s in range(PLAYERS)]
-        places: dict[int | str, list[KnivesCard]] = {}
-        for name, cards in zip(names, dealt, strict=True):
-            places[name] = sorted(cards)
-        for s in others:
-            hands[s] = places[s]
-        state = State(
-            options=dict(self.options), rng=future_rng(rng), dealer=o.dealer,
-            hand_no=o.hand_index + 1 if o.to_act is None else o.hand_index,
-            phase=o.phase, to_act=o.to_act, hands=hands,
-            bank=places.get(BANK, list(o.bank_seen) if sees_bank else []),
-            banked=places.get(BANKED, list(o.banked)),
-            revealed=list(o.revealed),
-            discarded=places.get(DISCARDED, list(o.bank_seen) if discarded else []),
-            strong=o.strong, calls=list(o.calls), banker=o.banker,
-            announcement=o.announcement, ghost_played_by=o.ghost_played_by, mode=o.mode,
-            tricks=list(o.tricks), stars_taken=list(o.stars_taken), totals=list(o.totals),
-            over=o.to_act is None, opening=[])
-        if banked_out:  # the shadow is fixed once the banker has banked
-            holder = _ghost_holder(state, ghost_card)
-            state.solo = holder == o.banker
-            state.shadow = None if state.solo else holder
-        if o.trick_leader is not None:
-            state.trick = TrickInProgress(o.trick_leader, PLAYERS, list(o.trick_seats),
-                                          list(o.trick_cards))
+        won: list[list[KnivesCard]] = [[] for _ in range(PLAYERS)]
         for trick in o.tricks:
-            state.won[trick.winner].extend(trick.cards)
-        return state
+            won[trick.winner].extend(trick.cards)
+        deal = GroupedDeal([c for c in _HAND_ORDER if c not in seen], capacity, allowed)
+        plan = _Plan(deal, names, won, banked_out, sees_bank, discarded, ghost_card)
+        self._cached = (observation, self._noted, plan)
+        return plan
+
+
+@dataclass
+class _Plan:
+    """What the samples of one observation share: the prepared deal of the unseen cards to
+    the hidden places (``names``: the other seats, then ``bank``, ``banked``, ``discarded``)
+    and what the state's other fields need."""
+
+    deal: GroupedDeal[KnivesCard]
+    names: list[int | str]
+    won: list[list[KnivesCard]]
+    banked_out: bool
+    sees_bank: bool
+    discarded: bool
+    ghost: KnivesCard | None
 
 
 def _ghost_holder(state: State, card: KnivesCard | None) -> int | None:
@@ -169,4 +198,5 @@ def _ghost_holder(state: State, card: KnivesCard | None) -> int | None:
     return next((s for s in range(PLAYERS) if card in state.hands[s]), None)
 
 
+_HAND_ORDER = sorted(DECK)  # a hand's order
 KNOWLEDGE = KnivesKnowledge
