@@ -4,7 +4,8 @@ A deal of the hidden cards is consistent with what a seat saw when the hand's tr
 replayed from that deal, are all legal and give the seat the very events and observation it
 was given. :func:`hand_positions` plays random matches keeping, beside every decision, the
 state at the start of its hand and the actions since; :func:`replays_alike` replays them
-from a candidate start. Neither uses a sampler's own reading of the rules: a game's tests
+from a candidate start (a hidden action naming hidden cards, as Knives' ``Bank``, names the
+candidate's instead). Neither uses a sampler's own reading of the rules: a game's tests
 enumerate candidate deals and keep those :func:`replays_alike` accepts.
 """
 
@@ -22,7 +23,9 @@ from arena.games.sampling import Knowledge, knowledge
 @dataclass
 class HandPosition:
     """A decision of a random match, with its hand's history: the state when the hand was
-    dealt (``start``), the actions played since, the seat's events since, and the present."""
+    dealt (``start``), the actions played since, the seat's events since, and the present;
+    ``knowledge`` is the seat's live one, which moves on with the match (``events`` rebuild
+    it)."""
 
     start: Any
     actions: list[Any]
