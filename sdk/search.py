@@ -26,18 +26,26 @@ from typing import Any
 
 from arena.games import get_game
 from arena.games.base import Outcome
-from arena.games.sampling import knowledge
+from arena.games.sampling import Knowledge, knowledge
 from sdk.bot import Bot, MatchInfo
 
 
 class ForwardModel:
-    """One seat's sampler and the game's engine, for the match ``match`` describes."""
+    """One seat's sampler and the game's engine, for the match ``match`` describes (or,
+    with ``known``, over a seat's knowledge already made and fed)."""
 
-    def __init__(self, match: MatchInfo) -> None:
-        self.game = get_game(match.game)
-        self.seat = match.seat
-        self.players = match.players
-        self.knowledge = knowledge(match.game, match.players, match.seat, match.options)
+    def __init__(self, match: MatchInfo | None = None, *,
+                 known: tuple[str, Knowledge[Any, Any]] | None = None) -> None:
+        if match is not None:
+            self.game = get_game(match.game)
+            self.knowledge = knowledge(match.game, match.players, match.seat, match.options)
+        elif known is not None:
+            self.game = get_game(known[0])
+            self.knowledge = known[1]
+        else:
+            raise TypeError("a forward model needs a match or a game's knowledge")
+        self.seat = self.knowledge.seat
+        self.players = self.knowledge.players
 
     def learn(self, events: Iterable[Any]) -> None:
         """Take in the events the seat was sent, in order (a :class:`SearchBot` does this)."""
