@@ -312,3 +312,20 @@ def test_samples_are_the_same_for_every_true_state_of_the_same_knowledge() -> No
     peeking = [histogram(Peeks(3, match.seat, match.options, truth), seed)
                for truth, seed in ((match.state, 9), (redealt, 10))]
     assert homogeneity_p(*peeking) < SIGNIFICANCE  # it samples the truth it was handed: caught
+
+
+def test_a_clone_plays_on_as_the_original_and_shares_nothing() -> None:
+    for seed in range(20):
+        state = GAME.new(4, seed, {"tiebreak": "replay"})
+        policy = random.Random(seed)
+        while state.to_act is not None:
+            before = repr(state), state.rng._random.getstate()  # the generator too
+            copy = GAME.clone(state)
+            while copy.to_act is not None:  # play the copy out: the original must not change
+                GAME.apply(copy, GAME.legal_actions(copy)[0])
+            assert (repr(state), state.rng._random.getstate()) == before
+            legal = GAME.legal_actions(state)
+            action = legal[policy.randrange(len(legal))]
+            copy = GAME.clone(state)
+            assert GAME.apply(copy, action) == GAME.apply(state, action)
+            assert repr(copy) == repr(state)
