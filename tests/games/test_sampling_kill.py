@@ -24,11 +24,16 @@ from arena.games.cards import Card, Rank, standard_deck
 from arena.games.kill import (
     GAME,
     ClaimJoker,
+    ClaimTrio,
+    ClaimWin,
     Draw,
+    Fold,
     GiftDiscarded,
     JokerDiscarded,
     Kill,
     Observation,
+    ShowTrio,
+    ShowTrueWin,
     State,
     Status,
     Swap,
@@ -39,7 +44,7 @@ from arena.games.kill import (
 )
 from arena.games.sampling import knowledge
 from arena.games.sampling.kill import KillKnowledge
-from tests.games.sampling import _upper_gamma_regularized, chi_square_p
+from tests.games.sampling import Position, _upper_gamma_regularized, check_sample, chi_square_p
 from tests.games.test_kill import JOKER_DECK, WINNING_DECK, C, Script, deal_order
 
 SIGNIFICANCE = 0.001  # a uniform sampler fails one of these tests once in a thousand runs
@@ -77,6 +82,14 @@ def test_fixed_cards_taken_cards_and_an_unseen_discard() -> None:
     assert set(kept) == {2, 3}  # the dealt card or one of the A, 2, 3: both are possible
     for sample in samples(s, 0):
         assert sample.used == [C("AH")]  # its own discard
+
+
+def test_a_card_that_could_not_be_swapped_for_the_card_taken_stays() -> None:
+    s = Script(4, [deal_order(4, "TH 9D 9C 9S JS")], rounds=1)
+    s.do(Draw(), Swap(3))  # seat 0 takes JS for TH: none of AH, 2H, 3H could go for a JS
+    for sample in samples(s, 3):
+        assert sample.hands[0] == [C("AH"), C("2H"), C("3H"), C("JS")]
+        assert len(sample.used) == 1 and sample.used[0] not in fixed_cards(4)[0]
 
 
 def test_a_shown_hand_is_the_whole_hand() -> None:
@@ -374,3 +387,40 @@ def test_a_clone_plays_on_as_the_original_and_shares_nothing() -> None:
             copy = GAME.clone(state)
             assert GAME.apply(copy, action) == GAME.apply(state, action)
             assert repr(copy) == repr(state)
+
+
+def send(tagged: list[Tagged], known: list[Any], seen: Counter[str]) -> None:
+    """Feed every seat's knowledge the events it may see; count seat 0's by kind."""
+    for s, seat_knowledge in enumerate(known):
+        events = [t.event for t in tagged if t.visible(s)]
+        seat_knowledge.learn(events)
+        seen.update(type(e).__name__ for e in events if s == 0)
+
+
+def test_long_rounds_with_reshuffles_joker_refills_and_gifts_keep_to_the_contract() -> None:
+    """Random play rarely reaches a reshuffle or a Joker refill (a kill or a fold ends the
+    round first): here seats seldom leave and often claim Jokers."""
+    leaving = (Kill, Fold, ShowTrio, ClaimTrio, ClaimWin, ShowTrueWin)
+    rng = random.Random(3)
+    seen: Counter[str] = Counter()
+    for seed in range(12):
+        players = 3 + seed % 2
+        options = GAME.parse_options(players, {"rounds": 1, "max_turns_per_round": 120,
+                                               "two_card_gift_public": seed % 2 == 0})
+        state = GAME.new(players, seed, options)
+        known = [knowledge(GAME.name, players, s, options) for s in range(players)]
+
+        send(GAME.opening_events(state), known, seen)
+        policy = random.Random(seed)
+        step = 0
+        while (seat := state.to_act) is not None:
+            if step % 3 == 0:
+                check_sample(GAME, Position(GAME.clone(state), seat, GAME.observe(state, seat),
+                                            known[seat], [], step), rng)
+            legal = list(GAME.legal_actions(state))
+            calm = [a for a in legal if not isinstance(a, leaving)]
+            claims = [a for a in legal if isinstance(a, ClaimJoker)]
+            pool = claims if claims and policy.random() < 0.15 else calm or legal
+            send(GAME.apply(state, pool[policy.randrange(len(pool))]), known, seen)
+            step += 1
+    assert seen["UsedPileShuffled"] and seen["JokerRefill"] and seen["GiftDiscarded"]

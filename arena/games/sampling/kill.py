@@ -16,7 +16,8 @@ What the events teach (see "What your sampler must honour" in docs/games/kill.md
   that whole hand: no other card is there; a seat that leaves shows its hand face up;
 - a discard the seat does not see (``Swapped``, ``GiftDiscarded``, ``JokerDiscarded`` of
   another seat) sends one of that hand's cards to the used pile: each card known there may
-  now also be in the used pile, and nowhere else;
+  now also be in the used pile, and nowhere else; after a ``Swapped``, only a card that
+  could be swapped for the card taken (the swap rule) may have gone;
 - an untracked card reaches another seat's hand only as its dealt card or a Joker-claim
   refill (``JokerRefill``): a hand holds at most that many untracked cards (``room``);
 - a failed Joker claim: the target holds no Joker (until it draws unseen again); a claim
@@ -32,8 +33,9 @@ made for), then the cards are dealt with :func:`deal_uniform`, the deck in a uni
 
 Not honoured (a sample may be a placement no history could give):
 
-- the swap rule's hint: the card a ``Swap`` discarded could be swapped for the card taken
-  (same suit, a value one apart, or a Joker), which rules some placements out;
+- the swap rule's hint on a card the seat never saw: when a ``Swap`` discarded such a card
+  (no card known in that hand could go), that card could be swapped for the card taken
+  (same suit, a value one apart, or a Joker); any unseen card may be in its place;
 - the coin of a claim on a seat holding both Jokers: such a placement is as likely as any,
   where the game's generator makes it half as likely when the coin decides.
 
@@ -48,7 +50,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +78,7 @@ from arena.games.kill import (
     Swapped,
     TwoCardExchange,
     UsedPileShuffled,
+    can_swap,
 )
 from arena.games.sampling.base import Knowledge, _Counter, deal_uniform, future_rng
 
@@ -121,8 +124,8 @@ class KillKnowledge(Knowledge[State, Observation]):
             if event.seat == me:
                 if event.discarded is not None:
                     self._at(event.discarded, USED)
-            else:
-                self._unseen_discard(event.seat)
+            else:  # the card that went could be swapped for the one taken
+                self._unseen_discard(event.seat, lambda card: can_swap(event.taken, card))
                 self._at(event.taken, event.seat)
         elif isinstance(event, TwoCardExchange):
             self._two(event)
@@ -178,10 +181,12 @@ class KillKnowledge(Knowledge[State, Observation]):
             if place in places:
                 self.where[card] = places - {place}
 
-    def _unseen_discard(self, seat: int) -> None:
-        """``seat`` put one of its cards in the used pile, the seat does not see which."""
+    def _unseen_discard(self, seat: int, could_go: Callable[[Card], bool] = lambda card: True,
+                        ) -> None:
+        """``seat`` put one of its cards in the used pile, the seat does not see which (one
+        with ``could_go``)."""
         for card, places in list(self.where.items()):
-            if seat in places:
+            if seat in places and could_go(card):
                 self.where[card] = places | {USED}
 
     def _shown(self, seat: int, hand: tuple[Card, ...]) -> None:
