@@ -201,6 +201,14 @@ def card_value(card: Card, ace_value: int) -> int:
     return int(card.rank)
 
 
+def copy_rng(rng: Rng) -> Rng:
+    """A copy of ``rng`` that goes on as it would (faster than a deep copy)."""
+    other = copy.copy(rng)
+    other._random = random.Random.__new__(random.Random)  # no seeding: the state follows
+    other._random.setstate(rng._random.getstate())
+    return other
+
+
 def auto_decks(players: int, hole_cards: int) -> int:
     return max(1, math.ceil((hole_cards + 1) * players / 12))
 
@@ -423,6 +431,21 @@ class FaceCardKillCard(Game[State, Action, Observation]):
     # -- conformance helpers --------------------------------------------------------
     def cards_in_play(self, state: State) -> list[Any]:
         return state.stock + [c for h in state.hole for c in h] + [c for p in state.face_up for c in p]
+
+    def clone(self, state: State) -> State:
+        """A copy sharing nothing mutable with ``state`` (faster than a deep copy)."""
+        other = copy.copy(state)
+        other.options = dict(state.options)
+        other.rng = copy_rng(state.rng)
+        other.stock = list(state.stock)
+        other.hole = [list(h) for h in state.hole]
+        other.face_up = [list(p) for p in state.face_up]
+        other.eliminated = list(state.eliminated)
+        other.in_game = list(state.in_game)
+        other.rank_keys = list(state.rank_keys)
+        other.scores = list(state.scores)
+        other.opening = list(state.opening)
+        return other
 
     def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
         other = copy.deepcopy(state)

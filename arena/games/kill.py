@@ -490,6 +490,14 @@ def can_two(drawn: Card, x: Card, y: Card) -> bool:
     return max(lo_sum, lo_d) <= min(hi_sum, hi_d)
 
 
+def copy_rng(rng: Rng) -> Rng:
+    """A copy of ``rng`` that goes on as it would (faster than a deep copy)."""
+    other = copy.copy(rng)
+    other._random = random.Random.__new__(random.Random)  # no seeding: the state follows
+    other._random.setstate(rng._random.getstate())
+    return other
+
+
 def fixed_cards(players: int) -> tuple[tuple[Card, ...], ...]:
     """Every seat's face-up starting A, 2, 3."""
     return tuple(tuple(Card(r, SEAT_SUITS[s]) for r in FIXED_RANKS) for s in range(players))
@@ -974,6 +982,27 @@ class KillGame(Game[State, Action, Observation]):
         if state.gift_card is not None:
             cards.append(state.gift_card)
         return cards
+
+    def clone(self, state: State) -> State:
+        """A copy sharing nothing mutable with ``state`` (faster than a deep copy); what the
+        seats have learnt (:func:`knowledge`) is worked out again when asked."""
+        other = copy.copy(state)
+        other.options = dict(state.options)
+        other.rng = copy_rng(state.rng)
+        other.totals = list(state.totals)
+        other.deck = list(state.deck)
+        other.used = list(state.used)
+        other.hands = [list(h) for h in state.hands]
+        other.status = list(state.status)
+        other.had_turn = list(state.had_turn)
+        other.immune = list(state.immune)
+        other.round_points = list(state.round_points)
+        other.scored = list(state.scored)
+        other.previous_rounds = list(state.previous_rounds)
+        other.round_log = list(state.round_log)
+        other.opening = list(state.opening)
+        other.knowledge = None
+        return other
 
     def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
         other = copy.deepcopy(state)
