@@ -29,6 +29,7 @@ from sdk.search import ForwardModel
 
 Evaluate = Callable[[Any], Sequence[float]]
 Horizon = Callable[[Any], Hashable]
+Policy = Callable[[Any, Sequence[Any]], Any]  # (state, its legal actions) -> one of them
 
 EXPLORATION = 0.7  # UCB's constant for values in [0, 1]
 
@@ -64,9 +65,14 @@ def rank_values(model: ForwardModel) -> Evaluate:
 
 def search(model: ForwardModel, observation: Any, rng: random.Random, budget_s: float, *,
            evaluate: Evaluate | None = None, horizon: Horizon | None = None,
+           playout: Policy | None = None, depth: int | None = None,
            iterations: int | None = None) -> Any:
     """The action IS-MCTS picks for the seat to act, thinking for ``budget_s`` seconds of
-    wall clock (or exactly ``iterations`` iterations, for tests)."""
+    wall clock (or exactly ``iterations`` iterations, for tests).
+
+    ``playout`` plays every seat after the tree (random by default); ``depth`` caps the
+    tree's depth (1: only this decision is searched, every later action is the playout's,
+    as a rollout of a good policy improves on it)."""
     root = Node(model.seat)
     first = model.sample(observation, rng)
     legal = list(model.legal_actions(first))
@@ -78,14 +84,15 @@ def search(model: ForwardModel, observation: Any, rng: random.Random, budget_s: 
     while (done < iterations) if iterations is not None else (
             done == 0 or time.monotonic() < deadline):
         state = first if done == 0 else model.sample(observation, rng)
-        iterate(model, root, state, rng, score, horizon)
+        iterate(model, root, state, rng, score, horizon, playout, depth)
         done += 1
     best = max(root.children.items(), key=lambda item: item[1].visits)
     return best[0]
 
 
 def iterate(model: ForwardModel, root: Node, state: Any, rng: random.Random,
-            evaluate: Evaluate, horizon: Horizon | None) -> None:
+            evaluate: Evaluate, horizon: Horizon | None, playout: Policy | None = None,
+            depth: int | None = None) -> None:
     """One iteration down ``state`` (a determinization, played on in place)."""
     end = horizon(state) if horizon is not None else None
 
@@ -94,7 +101,7 @@ def iterate(model: ForwardModel, root: Node, state: Any, rng: random.Random,
 
     node = root
     path: list[Node] = []
-    while live():
+    while live() and (depth is None or len(path) < depth):
         seat = model.to_act(state)
         assert seat is not None
         legal = model.legal_actions(state)
@@ -115,7 +122,8 @@ def iterate(model: ForwardModel, root: Node, state: Any, rng: random.Random,
         path.append(node)
     while live():
         legal = model.legal_actions(state)
-        model.apply(state, legal[rng.randrange(len(legal))])
+        model.apply(state, legal[rng.randrange(len(legal))] if playout is None
+                    else playout(state, legal))
     values = evaluate(state)
     for step in path:
         step.visits += 1

@@ -221,6 +221,14 @@ class Rng:
         """A uniform whole number from 0 to n - 1."""
         return self._random.randrange(n)
 
+    def copy(self) -> Rng:
+        """A generator that goes on exactly as this one would, sharing nothing with it (for a
+        game's ``clone``: about four times faster than a deep copy)."""
+        other = copy.copy(self)
+        other._random = random.Random.__new__(random.Random)  # no seeding: the state follows
+        other._random.setstate(self._random.getstate())
+        return other
+
 
 class Game(ABC, Generic[State, Action, Observation]):
     """A game's rules. Subclasses are stateless: every method takes the state.

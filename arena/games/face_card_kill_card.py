@@ -201,14 +201,6 @@ def card_value(card: Card, ace_value: int) -> int:
     return int(card.rank)
 
 
-def copy_rng(rng: Rng) -> Rng:
-    """A copy of ``rng`` that goes on as it would (faster than a deep copy)."""
-    other = copy.copy(rng)
-    other._random = random.Random.__new__(random.Random)  # no seeding: the state follows
-    other._random.setstate(rng._random.getstate())
-    return other
-
-
 def auto_decks(players: int, hole_cards: int) -> int:
     return max(1, math.ceil((hole_cards + 1) * players / 12))
 
@@ -436,7 +428,7 @@ class FaceCardKillCard(Game[State, Action, Observation]):
         """A copy sharing nothing mutable with ``state`` (faster than a deep copy)."""
         other = copy.copy(state)
         other.options = dict(state.options)
-        other.rng = copy_rng(state.rng)
+        other.rng = state.rng.copy()
         other.stock = list(state.stock)
         other.hole = [list(h) for h in state.hole]
         other.face_up = [list(p) for p in state.face_up]

@@ -490,14 +490,6 @@ def can_two(drawn: Card, x: Card, y: Card) -> bool:
     return max(lo_sum, lo_d) <= min(hi_sum, hi_d)
 
 
-def copy_rng(rng: Rng) -> Rng:
-    """A copy of ``rng`` that goes on as it would (faster than a deep copy)."""
-    other = copy.copy(rng)
-    other._random = random.Random.__new__(random.Random)  # no seeding: the state follows
-    other._random.setstate(rng._random.getstate())
-    return other
-
-
 def fixed_cards(players: int) -> tuple[tuple[Card, ...], ...]:
     """Every seat's face-up starting A, 2, 3."""
     return tuple(tuple(Card(r, SEAT_SUITS[s]) for r in FIXED_RANKS) for s in range(players))
@@ -988,7 +980,7 @@ class KillGame(Game[State, Action, Observation]):
         seats have learnt (:func:`knowledge`) is worked out again when asked."""
         other = copy.copy(state)
         other.options = dict(state.options)
-        other.rng = copy_rng(state.rng)
+        other.rng = state.rng.copy()
         other.totals = list(state.totals)
         other.deck = list(state.deck)
         other.used = list(state.used)

@@ -31,7 +31,7 @@ def test_the_search_bot_plays_a_whole_match_without_a_fault(name: str) -> None:
 def test_a_search_answers_a_legal_action_of_the_seat_to_act(name: str) -> None:
     game = get_game(name)
     checked = 0
-    for position in positions(game, game.default_players, 9, every=11):
+    for position in positions(game, game.default_players, 9, every=3):
         model = ForwardModel(known=(name, position.knowledge))
         deals = DEALS.get(name)
         action = search(model, position.observation, random.Random(checked), budget_s=0,
@@ -39,7 +39,9 @@ def test_a_search_answers_a_legal_action_of_the_seat_to_act(name: str) -> None:
                         horizon=deals.deal if deals else None)
         assert action in game.legal_actions(position.state)
         checked += 1
-    assert checked >= 5
+        if checked == 8:
+            break
+    assert checked >= 2
 
 
 def test_the_budget_is_a_share_of_the_move_clock_and_a_bad_one_is_refused() -> None:
