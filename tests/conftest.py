@@ -17,6 +17,8 @@ from arena.players import sandbox
 from arena.storage.store import Store
 from tests.helpers import migrated_store
 
+pytest_plugins = ["tests.scheduling"]  # the order of the tests, and which run together
+
 
 @pytest.fixture
 def sandboxed() -> None:

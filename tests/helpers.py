@@ -258,12 +258,13 @@ def arena_seeing(marker: str, *args: str, db: Path | None = None,
     return result, seen
 
 
-def wait_until_gone(marker: str, timeout: float = 60) -> None:
-    """Wait until no process has ``marker``; fails if some still do after ``timeout``."""
+def wait_until_gone(marker: str, timeout: float = 60, outlived: str = "the killed arena") -> None:
+    """Wait until no process has ``marker``; fails, saying the bot processes ``outlived``
+    something, if some still do after ``timeout``."""
     try:
         eventually("the marked processes to end", lambda: not processes_with(marker), timeout)
     except AssertionError:
-        raise AssertionError("bot processes outlived the killed arena") from None
+        raise AssertionError(f"bot processes outlived {outlived}") from None
 
 
 def spec(match_id: str, tokens: tuple[str, ...], seed: int = 1,

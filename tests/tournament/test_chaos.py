@@ -11,7 +11,7 @@ from pathlib import Path
 
 from arena.players.process import LOG_CAP_BYTES
 from tests.chaos import ALLOWED, TWIN, ChaosReport, beyond_noise, run_chaos
-from tests.helpers import processes_with
+from tests.helpers import processes_with, wait_until_gone
 
 # The attacks on the other bots and on the arena itself (the others run in
 # tests/players/test_hostile.py, and all of them in `python -m tests.chaos`).
@@ -60,10 +60,7 @@ def test_chaos_tournament_runs_to_the_end_with_every_fault_recorded(tmp_path: Pa
     # (24 seats each are too few to tell a lead from chance: python -m tests.chaos plays more,
     # and test_beyond_noise_... shows the bound flagging a cheat's lead)
     assert seen, "the marker on the bots' command lines finds none of their processes"
-    deadline = time.monotonic() + 5
-    while processes_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not processes_with(marker), "a bot process outlived the chaos tournament"
+    wait_until_gone(marker, 5, "the chaos tournament")  # the last bots are ending
 
 
 def test_beyond_noise_flags_a_lead_no_chance_explains_and_not_an_even_one() -> None:

@@ -19,7 +19,7 @@ import pytest
 from arena.storage.store import Store
 from arena.tournament import BotsDidNotStart
 from tests.chaos import TWIN, run_chaos
-from tests.helpers import processes_with
+from tests.helpers import processes_with, wait_until_gone
 
 ROOT = Path(__file__).resolve().parents[2]
 CROWD = ("random", "heuristic")  # with the twin and the quitter: 4 bots, 12 matches
@@ -54,10 +54,7 @@ def test_a_bot_that_kills_itself_at_start_is_a_no_show_and_the_rest_play_on(
     assert list(report.attacks["quitter"]) == ["quitter@1.lane1.log", "quitter@1.log"]
     assert all(report.attacks["quitter"].values()), report.attacks["quitter"]
     assert seen, "the marker on the bots' command lines finds none of their processes"
-    deadline = time.monotonic() + 5  # a safety net: the last bots are ending
-    while processes_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not processes_with(marker), "a bot process outlived the chaos tournament"
+    wait_until_gone(marker, 5, "the chaos tournament")  # the last bots are ending
 
 
 def test_control_without_keep_going_the_quitter_stops_the_tournament_before_any_match(

@@ -40,7 +40,7 @@ from arena.tournament import (
 from arena.tournament.schedule import Deals
 from arena.tournament.setup import DUPLICATE, INDEPENDENT
 from arena.wire.tokens import digest
-from tests.helpers import migrated_store, processes_with
+from tests.helpers import migrated_store, wait_until_gone
 from tests.inprocess import InProcessExecutor
 
 
@@ -331,15 +331,7 @@ def test_later_lanes_start_one_at_a_time_after_the_first_and_stop_with_the_execu
     assert {"alpha@1.log", "beta@1.log"} <= at_start and len(at_start) <= 3, at_start
     assert started == {f"{bot}@1{lane}.log" for bot in ("alpha", "beta")
                        for lane in ("", ".lane1", ".lane2")}  # with no match played
-    assert not gone_within(marker, 10), "bot processes outlived the executor"
-
-
-def gone_within(marker: str, seconds: float) -> list[int]:
-    """The processes still holding ``marker`` after up to ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while processes_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return processes_with(marker)
+    wait_until_gone(marker, 10, "the executor")
 
 
 def test_an_entrant_is_managed_or_remote() -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from arena.storage.store import ScheduledMatch, Store
 from arena.wire.tokens import digest
 from leaderboard.web import create_app
 from leaderboard.web.server import bind, url_of
-from tests.helpers import GAME, arena, eventually
+from tests.helpers import GAME, arena, cli, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKUP = "<script>alert(1)</script>"
@@ -61,13 +60,9 @@ class Arena:
 
 
 def _cli_documents(db: Path) -> dict[str, Any]:
-    def run(args: tuple[str, ...]) -> Any:
-        result = arena(*args, db=db)
-        return json.loads(result.stdout)
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {name: pool.submit(run, args) for name, args in CLI.items()}
-        return {name: future.result() for name, future in futures.items()}
+    """The documents of :data:`CLI`, each from the command line's own entry point (in this
+    process: reading needs no process of its own)."""
+    return {name: json.loads(cli(*args, db=db).stdout) for name, args in CLI.items()}
 
 
 @pytest.fixture(scope="session")
@@ -87,9 +82,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
         store.create_tournament(GAME, 2, {}, 7, 1, {}, ids,
                                 [ScheduledMatch(i, 100 + i, (ids[i % 2], ids[1 - i % 2]))
                                  for i in range(4)])
-    cli = _cli_documents(db)
+    documents = _cli_documents(db)
     store = Store(str(db))
-    found = Arena(db, "", store, cli)
+    found = Arena(db, "", store, documents)
 
     def record(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any,
                _many: bool) -> None:
