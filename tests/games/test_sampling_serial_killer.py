@@ -239,7 +239,7 @@ def top_cards(known: SerialKillerKnowledge, observation: Observation) -> Counter
 
 def test_samples_are_the_same_for_two_states_a_seat_cannot_tell_apart_and_a_peek_is_caught() -> None:
     checked = 0
-    for index, position in enumerate(positions(GAME, 4, 21, every=9)):
+    for index, position in enumerate(positions(GAME, 4, 21, every=3)):
         state = position.state
         other = GAME.redeal_hidden(state, position.seat, random.Random(index))
         if drawing_order(other)[0] == drawing_order(state)[0]:
@@ -252,4 +252,6 @@ def test_samples_are_the_same_for_two_states_a_seat_cannot_tell_apart_and_a_peek
         assert top_cards(honest[0], position.observation) == top_cards(honest[1], position.observation)
         assert top_cards(peeking[0], position.observation) != top_cards(peeking[1], position.observation)
         checked += 1
-    assert checked >= 5
+        if checked == 8:
+            return
+    raise AssertionError(f"only {checked} positions to check")
