@@ -58,6 +58,16 @@ CORNERS = (4, 5, 6, 7)
 PILE_NAMES = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
 
 
+def _copy_rng(rng: Rng) -> Rng:
+    """A generator in ``rng``'s very state: its state tuple is shared, not deep-copied, which
+    makes a :meth:`KingsCorner.clone` many times faster (a scripted generator is deep-copied)."""
+    if type(rng) is not Rng:
+        return copy.deepcopy(rng)
+    other = copy.copy(rng)
+    other._random = copy.copy(rng._random)
+    return other
+
+
 def fits(card: Card, onto: Card) -> bool:
     """``card`` may go on ``onto``: one rank lower, the other colour."""
     return int(card.rank) == int(onto.rank) - 1 and card.is_red != onto.is_red
@@ -361,7 +371,8 @@ class KingsCorner(Game[State, Action, Observation]):
             if not piles[src]:
                 continue
             bottom = piles[src][0]
-            actions += [MovePile(src, p) for p, top in tops if p != src and fits(bottom, top)]
+            actions += [MovePile(src, p) for p in wanted.get((int(bottom.rank), bottom.is_red), ())
+                        if p != src]  # the piles whose top it fits, as ``fits`` says
             if bottom.rank is Rank.KING:
                 actions += [PileToCorner(src, c) for c in empty_corners]
         actions.append(EndTurn())
@@ -487,16 +498,21 @@ class KingsCorner(Game[State, Action, Observation]):
         return (list(state.stock) + [c for h in state.hands for c in h]
                 + [c for p in state.piles for c in p])
 
-    def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
-        """Permute the stock and the other seats' hands (counts kept)."""
+    def clone(self, state: State) -> State:
+        """A copy sharing nothing mutable with ``state`` (faster than a deep copy)."""
         other = copy.copy(state)
         other.options = dict(state.options)
-        other.rng = copy.deepcopy(state.rng)
+        other.rng = _copy_rng(state.rng)
+        other.stock = list(state.stock)
+        other.hands = [list(h) for h in state.hands]
         other.piles = [list(p) for p in state.piles]
         other.totals = list(state.totals)
         other.opening = list(state.opening)
-        other.hands = [list(h) for h in state.hands]
-        other.stock = list(state.stock)
+        return other
+
+    def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
+        """Permute the stock and the other seats' hands (counts kept)."""
+        other = self.clone(state)
         if state.over:
             return other
         pool = list(other.stock)
