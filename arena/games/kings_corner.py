@@ -58,16 +58,6 @@ CORNERS = (4, 5, 6, 7)
 PILE_NAMES = ("N", "E", "S", "W", "NE", "SE", "SW", "NW")
 
 
-def _copy_rng(rng: Rng) -> Rng:
-    """A generator in ``rng``'s very state: its state tuple is shared, not deep-copied, which
-    makes a :meth:`KingsCorner.clone` many times faster (a scripted generator is deep-copied)."""
-    if type(rng) is not Rng:
-        return copy.deepcopy(rng)
-    other = copy.copy(rng)
-    other._random = copy.copy(rng._random)
-    return other
-
-
 def fits(card: Card, onto: Card) -> bool:
     """``card`` may go on ``onto``: one rank lower, the other colour."""
     return int(card.rank) == int(onto.rank) - 1 and card.is_red != onto.is_red
@@ -502,7 +492,7 @@ class KingsCorner(Game[State, Action, Observation]):
         """A copy sharing nothing mutable with ``state`` (faster than a deep copy)."""
         other = copy.copy(state)
         other.options = dict(state.options)
-        other.rng = _copy_rng(state.rng)
+        other.rng = state.rng.copy()
         other.stock = list(state.stock)
         other.hands = [list(h) for h in state.hands]
         other.piles = [list(p) for p in state.piles]
