@@ -26,6 +26,11 @@ ArenaOption = Annotated[str | None, typer.Option(
     "--arena", envvar="ARENA_REMOTE", metavar="HOST:PORT",
     help="Ask the arena server at HOST:PORT (`arena serve`; unix:PATH for its operator socket) "
     "instead of the local database.", show_envvar=True)]
+LocalOnlyArenaOption = Annotated[str | None, typer.Option(
+    "--arena", envvar="ARENA_REMOTE", metavar="HOST:PORT", hidden=True,
+    help="Refused: this command works on the local database only.")]
+"""``--arena`` (ARENA_REMOTE) of a command that works here only: hidden from its help, and
+refused by :func:`local_only`."""
 TokenOption = Annotated[str | None, typer.Option(
     "--token", envvar="ARENA_REMOTE_TOKEN", metavar="TOKEN",
     help="Your token for --arena: the operator's, or your author token.", show_envvar=True)]

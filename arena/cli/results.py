@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from arena.app import boards
-from arena.app.watch import NotStarted, WatchUpdate, follow
+from arena.app.watch import WatchUpdate
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, match_app, open_store
 from arena.cli.output import (
     JsonOption,
@@ -20,10 +19,10 @@ from arena.cli.output import (
     log_json,
     match_json,
 )
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenOption, local_only, operations
 from arena.games import get_game
 from arena.match.replay import describe, read_log, view
-from arena.storage.store import LeaderboardRow, MatchStatus
+from arena.storage.store import MatchStatus
 from leaderboard.terminal import print_leaderboard, render_matches
 
 
@@ -51,33 +50,22 @@ def leaderboard_command(
     change it (a target score, a variant: `arena games` lists them), rated apart. The
     standard pools are shown unless --pool or --all-pools says otherwise."""
     name = get_game(game).name if game else None
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            rows = client.leaderboard(name, pool, tournament)
-        if tournament is None and pool is None and not all_pools:
-            rows = [row for row in rows if row.pool == row.game]
-    else:
-        rows = _local_leaderboard(db, name, tournament, pool, all_pools)
+    with operations(db, arena, token, tls_ca) as where:
+        rows = where.leaderboard(name, pool, tournament, all_pools)
     if json_output:
         emit_json(document("leaderboard", leaderboard_json(rows)))
         return
     print_leaderboard(console, rows)
 
 
-def _local_leaderboard(db: str, name: str | None, tournament: int | None, pool: str | None,
-                       all_pools: bool) -> list[LeaderboardRow]:
-    store = open_store(db, reading=True)
-    if tournament is not None:
-        return boards.tournament_board(store, tournament, name)
-    return boards.leaderboard(store, name, pool=pool, all_pools=all_pools)
-
-
 @app.command("ratings")
 def ratings_command(
     action: Annotated[str, typer.Argument(help="`rebuild`: recompute from stored matches.")],
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """`arena ratings rebuild` recomputes every rating from the stored matches."""
+    local_only(arena, "ratings rebuild")
     if action != "rebuild":
         raise Failure(f"unknown ratings action {action!r} (did you mean `rebuild`?)")
     store = open_store(db, reading=True)
@@ -92,8 +80,10 @@ def match_list(
     limit: Annotated[int, typer.Option(min=1, help="At most this many, the newest.")] = 50,
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """The latest matches."""
+    local_only(arena, "match list")
     matches = open_store(db, reading=True).list_matches(tournament, limit)
     if json_output:
         emit_json(document("matches", [match_json(m) for m in matches]))
@@ -107,8 +97,10 @@ def match_show(
     seat: Annotated[int | None, typer.Option(help="Show it as this seat saw it.")] = None,
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """A match's seats and its log, in full or from one seat's view."""
+    local_only(arena, "match show")
     match = open_store(db, reading=True).get_match(match_id)
     players = len(match.seats)
     if seat is not None and not 0 <= seat < players:
@@ -162,15 +154,8 @@ def match_watch(
     """Follow a match's public view: each public event as a line as it is played, then its
     result (a finished match: its public events and its result at once). On this machine's
     database, or a server's with --arena (WatchMatch). Ctrl-C stops watching."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            _print_watch(client.watch_match(match_id))
-        return
-    store = open_store(db, reading=True)
-    try:
-        _print_watch(follow(store, match_id))
-    except NotStarted as err:
-        raise Failure(str(err)) from None
+    with operations(db, arena, token, tls_ca) as where:
+        _print_watch(where.watch_match(match_id))
 
 
 def _print_watch(updates: Iterator[WatchUpdate]) -> None:

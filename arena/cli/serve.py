@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, errors, open_store
+from arena.cli.remote import LocalOnlyArenaOption, local_only
 from arena.cli.tournaments import ExecutorOption, RayAddressOption
 from arena.cli.web import WEB_PORT
 from arena.games import get_game
@@ -56,6 +57,7 @@ def serve_command(
         "(its newest ladder, or a new one with the game's defaults); repeat for more games.")]
     = None,
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Serve the arena until interrupted: the operator service (submissions, queued
     tournaments, matches, logs, leaderboards: docs/server.md), the scheduler that plays
@@ -70,6 +72,7 @@ def serve_command(
     Its first lines say what protects it: the sandbox, the cgroups, the builds, and the
     caps on connections (in total and per address) that keep descriptors for the arena.
     """
+    local_only(arena, "serve")
     from arena.net.doors import Door, IntervalLog, descriptor_budget
     from arena.service.operator_token import OperatorTokenError
     from arena.service.operator_token import check as check_token

@@ -10,7 +10,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from arena.app import boards, reports
+from arena.app import boards
 from arena.cli.app import (
     DEFAULT_DB,
     DbOption,
@@ -21,9 +21,8 @@ from arena.cli.app import (
     tournament_app,
 )
 from arena.cli.output import JsonOption, document, emit_json, inert
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenOption, local_only, operations
 from arena.tournament.formats import GAUNTLET, VERSUS
-from leaderboard.reports import report_json
 
 
 @tournament_app.command("show")
@@ -40,11 +39,8 @@ def tournament_show(
     Standings rate this tournament's matches alone (TrueSkill, in schedule order);
     the crosstable gives, row against column, the share of their shared matches in
     which the row bot placed above (ties count half) and how many they shared."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            report = client.tournament_report(tournament_id)
-    else:
-        report = report_json(reports.show_tournament(open_store(db, reading=True), tournament_id))
+    with operations(db, arena, token, tls_ca) as where:
+        report = where.tournament_report(tournament_id)
     if json_output:
         emit_json(document("tournament", report))
         return
@@ -127,11 +123,13 @@ def compare_command(
     game: Annotated[str, typer.Option("--game", "-g", help="The game they played.")],
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Is A better than B? From every finished match of the game in which both took a seat:
     the share in which A placed above B (ties half) with its 95% Wilson interval, the
     likelihood that A is the stronger (from the matches one placed above the other), and
     the difference in their conservative ratings (mu - 3 sigma)."""
+    local_only(arena, "compare")
     comparison = boards.compare(open_store(db, reading=True), game, first, second)
     name, a, b, result = comparison.game, comparison.a, comparison.b, comparison.result
     if json_output:

@@ -1,7 +1,10 @@
-"""``arena tournament run|resume|list|show``: the arguments, a progress bar, and the tables.
+"""``arena tournament run|create|resume|list|export|cancel|void``: the arguments, a progress
+bar, and the tables (``show`` is :mod:`arena.cli.standings`').
 
 Creating a round-robin and the resume rules are :mod:`arena.tournament.setup`'s;
-playing it is :mod:`arena.tournament.run`'s.
+playing it is :mod:`arena.tournament.run`'s. Every command but ``run`` works on a server too
+(``--arena``), through the one interface :func:`arena.cli.remote.operations` picks; ``resume``
+with ``--arena`` queues the tournament for the server's scheduler, which plays it there.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from rich.progress import (
 from rich.table import Table
 
 from arena.app import tournaments
+from arena.app.documents import EXPORT_FORMATS
 from arena.app.tournaments import TournamentRequest
 from arena.cli.app import (
     DEFAULT_DB,
@@ -36,17 +40,16 @@ from arena.cli.app import (
     open_store,
     tournament_app,
 )
-from arena.cli.output import (
-    JSON_VERSION,
-    JsonOption,
-    document,
-    emit_json,
-    export_csv,
-    json_text,
-    match_json,
-    tournament_json,
+from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.remote import (
+    ArenaOption,
+    CaOption,
+    LocalOnlyArenaOption,
+    TokenOption,
+    local_only,
+    operations,
+    remote,
 )
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, local_only, operations, remote
 from arena.games import get_game
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts, parse_count, parse_cpus, parse_memory
 from arena.rating.stats import SprtState
@@ -204,7 +207,7 @@ def tournament_run(
     tls_key: TlsKeyOption = None,
     wait_for_remote: WaitOption = DEFAULTS.wait_for_remote_s,
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Schedule a tournament (a round-robin unless --format says otherwise) and play it."""
     local_only(arena, "tournament run")
@@ -278,13 +281,8 @@ def tournament_create(
 
     The options are `run`'s; a queued tournament has managed and submitted bots only."""
     request = _request(locals())
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            row = client.create_tournament(request)
-    else:
-        store = open_store(db)
-        info = tournaments.create(store, request, notice=warn, queued=True)
-        row = tournament_json(info, store.match_counts([info.id]).get(info.id, {}))
+    with operations(db, arena, token, tls_ca) as where:
+        row = where.create_tournament(request, warn)
     if json_output:
         emit_json(document("tournament", row))
         return
@@ -405,6 +403,8 @@ def tournament_resume(
     ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
 
@@ -412,10 +412,21 @@ def tournament_resume(
     was created with; the others are accepted (so the `run` line can be reused)
     when they repeat the saved values. --parallel may change, and so may where
     remote bots connect (--listen, TLS files, --wait-for-remote).
+
+    With --arena (the operator's token): the server's scheduler plays what is left of it,
+    there, with its saved settings (it takes no other option then).
     """
-    local_only(arena, "tournament resume")
+    if arena is not None:
+        given = [name for name, value in locals().items() if name not in (
+            "tournament_id", "db", "arena", "token", "tls_ca", "no_sandbox", "keep_going",
+            "executor") and value is not None]
+        if given or no_sandbox or keep_going or executor != "local":
+            raise Failure("`arena tournament resume --arena` takes the tournament's id only: the "
+                          "server plays it with its saved settings")
+        _resume_on_server(tournament_id, arena, token, tls_ca)
+        return
     store = open_store(db, reading=True)
-    tournament = store.get_tournament(tournament_id)
+    tournament = tournaments.resumable(store, tournament_id)
     repeated = Repeated(game=game, bots=bots, players=players, repetitions=repetitions, seed=seed,
                         options=None if option is None else parse_options(option),
                         move_timeout_s=move_timeout, start_timeout_s=start_timeout,
@@ -430,12 +441,22 @@ def tournament_resume(
     check_executor(store, settings)
     counts = store.match_counts([tournament_id]).get(tournament_id, {})
     left = counts.get(MatchStatus.PENDING, 0) + counts.get(MatchStatus.RUNNING, 0)
-    if tournament.status.closed:
-        raise Failure(f"tournament {tournament_id} was {tournament.status}: it has nothing left "
-                      "to play")
     console.print(f"tournament {tournament_id}: {size(tournament, left)}", highlight=False)
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(tournament.game))
+
+
+def _resume_on_server(tournament_id: int, arena: str, token: str | None,
+                      tls_ca: str | None) -> None:
+    """``resume --arena``: the server's scheduler is to play what is left of the tournament."""
+    with remote(arena, token, tls_ca) as client:
+        row = client.resume_tournament(tournament_id)
+    left = f"{row['total'] - row['finished']} of {row['total']} matches left"
+    said = {"queued": f"tournament {tournament_id} queued on the server: {left}, which its "
+                      "scheduler plays",
+            "running": f"tournament {tournament_id} is being played on the server: {left}"}
+    console.print(said.get(row["status"], f"tournament {tournament_id} is {row['status']}: "
+                                          f"{left}"), highlight=False)
 
 
 @tournament_app.command("list")
@@ -443,13 +464,8 @@ def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
                     arena: ArenaOption = None, token: TokenOption = None,
                     tls_ca: CaOption = None) -> None:
     """List tournaments and how far each has got (with --arena: the server's)."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            rows = client.tournaments()
-    else:
-        store = open_store(db, reading=True)
-        counts = store.tournament_match_counts()
-        rows = [tournament_json(t, counts.get(t.id, {})) for t in store.list_tournaments()]
+    with operations(db, arena, token, tls_ca) as where:
+        rows = where.tournaments()
     if json_output:
         emit_json(document("tournaments", rows))
         return
@@ -491,26 +507,22 @@ def tournament_export(
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
-    """Every match of a tournament with its seats, ranks, scores, faults and timing.
+    """Every match of a tournament with its seats, ranks, scores, faults and timing (with
+    --arena, the operator's token: the server's, sent in chunks).
 
     No seeds (deals are secret) and no logs (`arena match show ID --json` has a log).
     """
-    local_only(arena, "tournament export")
-    if export_format not in ("json", "csv"):
+    if export_format not in EXPORT_FORMATS:
         raise Failure(f"--format must be json or csv, not {export_format!r}")
     target = None if output is None else Path(output)
     if target is not None and not force and (target.exists() or target.is_symlink()):
         raise Failure(f"--output {output!r} exists: give --force to overwrite it")
-    store = open_store(db, reading=True)
-    tournament = store.get_tournament(tournament_id)
-    matches = store.tournament_matches(tournament_id)
-    if export_format == "csv":
-        text = export_csv(matches)
-    else:
-        counts = store.tournament_match_counts().get(tournament_id, {})
-        text = json_text({"version": JSON_VERSION, "tournament": tournament_json(tournament, counts),
-                          "matches": [match_json(m) for m in matches]})
+    with operations(db, arena, token, tls_ca) as where:
+        export = where.export_tournament(tournament_id, export_format)
+    text = export.text
     if target is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -522,7 +534,7 @@ def tournament_export(
         raise Failure(f"--output {output!r} exists: give --force to overwrite it") from None
     except OSError as err:
         raise Failure(f"cannot write --output {output!r}: {err.strerror or err}") from None
-    console.print(f"wrote {len(matches)} matches of tournament {tournament_id} to {target}",
+    console.print(f"wrote {export.matches} matches of tournament {tournament_id} to {target}",
                   highlight=False)
 
 
@@ -547,10 +559,12 @@ def tournament_void(
     tournament_id: TournamentArgument,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
     """Take a tournament out of the ratings: every match of it void (its results stay on
-    record), every rating rebuilt without them."""
-    local_only(arena, "tournament void")
-    counted = tournaments.void(open_store(db, reading=True), tournament_id)
+    record), every rating rebuilt without them. With --arena, the operator's token."""
+    with operations(db, arena, token, tls_ca) as where:
+        counted = where.void_tournament(tournament_id)
     console.print(f"tournament {tournament_id} void: its {counted} finished matches no longer "
                   "count; ratings rebuilt")
