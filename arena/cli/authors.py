@@ -9,13 +9,12 @@ import typer
 from rich.table import Table
 
 from arena.app import authors
-from arena.cli.app import DEFAULT_DB, DbOption, app, console, open_store
+from arena.cli.common import DEFAULT_DB, DbOption, console, open_store
 from arena.cli.output import JsonOption, document, emit_json, iso
 from arena.cli.remote import LocalOnlyArenaOption, local_only
 
 author_app = typer.Typer(help="Authors: who may submit bots to the server (`arena serve`), "
                          "each with a token of their own.", no_args_is_help=True)
-app.add_typer(author_app, name="author")
 
 
 def _show_token(headline: str, name: str, token: str) -> None:

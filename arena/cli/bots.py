@@ -10,11 +10,10 @@ from rich.table import Table
 
 from arena.app import bots
 from arena.app.bots import Submitted
-from arena.cli.app import (
+from arena.cli.common import (
     DEFAULT_DB,
     DbOption,
     Failure,
-    bot_app,
     console,
     open_store,
 )
@@ -23,6 +22,8 @@ from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenO
 from arena.games import all_games
 from arena.players import submissions
 from arena.players.process import parse_command
+
+bot_app = typer.Typer(help="Register and list bots.", no_args_is_help=True)
 
 
 @bot_app.command("add")

@@ -25,9 +25,9 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import Failure, app, console, data_dir_for, open_store
+from arena.cli.common import Failure, console, data_dir_for, open_store
+from arena.cli.playing import play
 from arena.cli.remote import LocalOnlyArenaOption, local_only
-from arena.cli.tournaments import play
 from arena.games import all_games, get_game, module_name
 from arena.players import sandbox
 from arena.players.process import log_name
@@ -117,7 +117,6 @@ def replace_demo_database(db: str) -> None:
             folder.rmdir()
 
 
-@app.command("demo")
 def demo_command(
     db: Annotated[str, typer.Option(
         "--db", help="The demo's SQLite file, replaced by every demo (only a demo's: any "

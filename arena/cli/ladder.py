@@ -11,10 +11,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
-from arena.cli.output import JsonOption, document, emit_json
-from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenOption, local_only, operations
-from arena.cli.tournaments import (
+from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, open_store
+from arena.cli.options import (
     ExecutorOption,
     GameOptionsOption,
     MoveTimeoutOption,
@@ -24,6 +22,8 @@ from arena.cli.tournaments import (
     StartTimeoutOption,
     parse_options,
 )
+from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenOption, local_only, operations
 from arena.games import get_game
 from arena.storage.store import Store
 from arena.tournament.ladder import (
@@ -38,7 +38,6 @@ from arena.tournament.settings import DEFAULTS, RunSettings
 
 ladder_app = typer.Typer(help="A game's ladder: matches among the newest version of every bot "
                          "entered, for as long as it runs.", no_args_is_help=True)
-app.add_typer(ladder_app, name="ladder")
 
 
 @ladder_app.command("start")

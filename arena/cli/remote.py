@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.app import Failure
+from arena.cli.common import Failure
 
 if TYPE_CHECKING:
     from arena.app.operations import Operations
@@ -57,7 +57,7 @@ def remote(arena: str | None, token: str | None, tls_ca: str | None) -> Iterator
             yield client
     except RemoteError as err:  # an ArenaError: main() says its one line
         if err.log:
-            from arena.cli.app import console
+            from arena.cli.common import console
 
             console.print(err.log, highlight=False, markup=False, soft_wrap=True)
         raise
@@ -74,7 +74,7 @@ def operations(db: str, arena: str | None, token: str | None,
             yield client
         return
     from arena.app.operations import LocalOperations
-    from arena.cli.app import data_dir_for, open_store
+    from arena.cli.common import data_dir_for, open_store
 
     yield LocalOperations(lambda reading: open_store(db, reading=reading), data_dir_for(db),
                           exists=lambda: "://" in db or Path(db).exists())

@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, errors, open_store
+from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, errors, open_store
+from arena.cli.options import ExecutorOption, RayAddressOption
 from arena.cli.remote import LocalOnlyArenaOption, local_only
-from arena.cli.tournaments import ExecutorOption, RayAddressOption
 from arena.cli.web import WEB_PORT
 from arena.games import get_game
 from arena.net.tls import server_credentials
@@ -21,7 +21,6 @@ from arena.tournament.run import check_executor
 from arena.tournament.settings import PerRun, RunSettings
 
 
-@app.command("serve")
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 50051,

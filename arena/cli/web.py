@@ -8,14 +8,13 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store
+from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, open_store
 from arena.cli.remote import LocalOnlyArenaOption, local_only
 
 WEB_PORT = 8000
 """The web app's port unless told otherwise (``arena web --port``, ``arena serve --web-port``)."""
 
 
-@app.command("web")
 def web_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")]

@@ -257,7 +257,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             if limit > MAX_LOG_BYTES:
                 raise refused(ErrorKind.BAD_REQUEST,
                                f"max_bytes may be at most {MAX_LOG_BYTES:,}, not {limit:,}")
-            bot = self.store.get_bot(name, version)
+            bot = await _read(context, lambda: self.store.get_bot(name, version))
             if not may_read_log(who, bot.author_id):
                 raise refused(ErrorKind.NOT_ALLOWED,
                                f"the log of {bot.label} is for its author and the operator only: "
@@ -330,7 +330,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             if self.scheduler is not None:
                 voided = await self.scheduler.cancel_tournament(tournament_id)
             else:
-                voided = await asyncio.to_thread(self.store.cancel_tournament, tournament_id)
+                voided = await asyncio.to_thread(tournaments.cancel, self.store, tournament_id)
         except ArenaError as err:
             await _abort(context, err)
         return pb.CancelTournamentResponse(voided=voided)
