@@ -1,5 +1,5 @@
 """Views of ratings, matches and replays: a terminal view (rich) and a web view
-(:mod:`leaderboard.web`); the JSON documents both share (:mod:`leaderboard.documents`)."""
+(:mod:`leaderboard.web`); the JSON documents both share are :mod:`arena.app.documents`'."""
 
 from leaderboard.terminal import print_leaderboard, render_leaderboard, render_matches
 

@@ -1,20 +1,27 @@
 """The one interface the command line's commands work through, in this process or on a
 server: :class:`Operations`. :class:`LocalOperations` runs the use cases over the local
-store; :class:`arena.service.client.ArenaClient` asks a server (``--arena``) for the same.
-A command picks one (``arena.cli.remote.operations``) and has one code path either way.
+store; :class:`arena.service.client.ArenaClient` asks a server (``--arena``) for the same,
+whose operator service calls the same use cases. A command picks one once
+(``arena.cli.remote.operations``) and has one code path either way.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from arena.app import bots, tournaments
+from arena.app import boards, bots, documents, ladders, reports, tournaments, watch
 from arena.app.bots import LogFile, Submitted
+from arena.app.documents import ExportText
+from arena.app.ladders import LadderView
+from arena.app.tournaments import TournamentRequest
+from arena.app.watch import WatchUpdate
 from arena.players import builds, submissions
-from arena.storage.store import BotInfo, NotFoundError, Store
+from arena.storage.store import BotInfo, LeaderboardRow, NotFoundError, Store
+
+Notice = Callable[[str], None]
 
 
 class Operations(Protocol):
@@ -32,8 +39,43 @@ class Operations(Protocol):
         """A version's logs, their ends; (its label, them)."""
         ...
 
+    def tournaments(self) -> list[dict[str, Any]]:
+        """Every tournament as ``tournament list --json`` has it (a server's: with its note)."""
+        ...
+
+    def tournament_report(self, tournament_id: int) -> dict[str, Any]:
+        """``tournament show --json``'s document."""
+        ...
+
+    def create_tournament(self, request: TournamentRequest, notice: Notice) -> dict[str, Any]:
+        """Queue a tournament for the server's scheduler; its row as ``tournament list``
+        gives it. ``notice`` hears what the request allows bots to do."""
+        ...
+
     def cancel_tournament(self, tournament_id: int) -> int:
         """Void a tournament's unfinished matches; how many."""
+        ...
+
+    def void_tournament(self, tournament_id: int) -> int:
+        """Take a tournament out of the ratings; how many finished matches no longer count."""
+        ...
+
+    def export_tournament(self, tournament_id: int, export_format: str) -> ExportText:
+        """``tournament export``'s text (json or csv)."""
+        ...
+
+    def leaderboard(self, game: str | None, pool: str | None, tournament_id: int | None,
+                    all_pools: bool) -> list[LeaderboardRow]:
+        """The ratings (of one tournament's matches alone, with ``tournament_id``); the
+        standard pools only unless ``pool`` or ``all_pools`` says otherwise."""
+        ...
+
+    def watch_match(self, match_id: int) -> Iterator[WatchUpdate]:
+        """A match's public view as it is played, then its result."""
+        ...
+
+    def ladder(self, game: str) -> LadderView:
+        """The game's ladder."""
         ...
 
 
@@ -76,8 +118,41 @@ class LocalOperations:
     def bot_log(self, bot: str, max_bytes: int = 0) -> tuple[str, list[LogFile]]:
         return bots.bot_log(self._open(True), self.data_dir, bot, max_bytes or bots.LOG_BYTES)
 
+    def tournaments(self) -> list[dict[str, Any]]:
+        store = self._open(True)
+        counts = store.tournament_match_counts()
+        return [documents.tournament_json(t, counts.get(t.id, {}))
+                for t in store.list_tournaments()]
+
+    def tournament_report(self, tournament_id: int) -> dict[str, Any]:
+        return documents.report_json(reports.show_tournament(self._open(True), tournament_id))
+
+    def create_tournament(self, request: TournamentRequest, notice: Notice) -> dict[str, Any]:
+        store = self._open(False)
+        info = tournaments.create(store, request, notice=notice, queued=True)
+        return documents.tournament_json(info, store.match_counts([info.id]).get(info.id, {}))
+
     def cancel_tournament(self, tournament_id: int) -> int:
         return tournaments.cancel(self._open(True), tournament_id)
 
+    def void_tournament(self, tournament_id: int) -> int:
+        return tournaments.void(self._open(True), tournament_id)
 
-__all__ = ["LocalOperations", "Operations", "StoreOpener"]
+    def export_tournament(self, tournament_id: int, export_format: str) -> ExportText:
+        return documents.export_text(self._open(True), tournament_id, export_format)
+
+    def leaderboard(self, game: str | None, pool: str | None, tournament_id: int | None,
+                    all_pools: bool) -> list[LeaderboardRow]:
+        store = self._open(True)
+        if tournament_id is not None:
+            return boards.tournament_board(store, tournament_id, game)
+        return boards.leaderboard(store, game, pool=pool, all_pools=all_pools)
+
+    def watch_match(self, match_id: int) -> Iterator[WatchUpdate]:
+        return watch.follow(self._open(True), match_id)
+
+    def ladder(self, game: str) -> LadderView:
+        return ladders.show_ladder(self._open(True), game)
+
+
+__all__ = ["LocalOperations", "Notice", "Operations", "StoreOpener"]

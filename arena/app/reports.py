@@ -5,8 +5,8 @@ The standings rate the tournament's matches alone (TrueSkill, in schedule order:
 :func:`arena.rating.standings.standings`); the crosstable compares every two of its bots over
 the matches they shared. The store keeps both as it rates the tournament's matches
 (:meth:`Store.tournament_standings`): a report reads them, it does not rate the tournament
-again. The views turn these records into text or JSON (:mod:`leaderboard.reports`,
-:mod:`leaderboard.documents`); no seed ever leaves here in them (deals are secret: a
+again. The views turn these records into text or JSON (:mod:`arena.app.documents`,
+:mod:`leaderboard.terminal`); no seed ever leaves here in them (deals are secret: a
 :class:`~arena.storage.store.TournamentInfo` has one, and the views leave it out).
 """
 
@@ -82,6 +82,11 @@ def tournament_page(store: Store, before: int | None, limit: int) -> TournamentP
     """The newest ``limit`` tournaments with an id below ``before`` (None: all)."""
     found = store.tournament_page(before, limit + 1)
     return TournamentPage(tuple(_progress_all(store, found[:limit])), len(found) > limit)
+
+
+def all_tournaments(store: Store) -> list[Progress]:
+    """Every tournament with its progress (``arena tournament list``, ``ListTournaments``)."""
+    return _progress_all(store, store.list_tournaments())
 
 
 def running_tournaments(store: Store) -> list[Progress]:
@@ -203,7 +208,22 @@ def tournament_export(store: Store, tournament_id: int) -> TournamentExport:
     return TournamentExport(progress_of(tournament, counts), tuple(matches))
 
 
-__all__ = ["Counts", "CrossCell", "Progress", "SprtReport", "StandingRow", "TournamentExport",
-           "TournamentPage", "TournamentReport", "played", "progress_of", "running_tournaments",
-           "show_tournament", "tournament_export", "tournament_page", "tournament_progress",
-           "tournament_report"]
+__all__ = [
+    "Counts",
+    "CrossCell",
+    "Progress",
+    "SprtReport",
+    "StandingRow",
+    "TournamentExport",
+    "TournamentPage",
+    "TournamentReport",
+    "all_tournaments",
+    "played",
+    "progress_of",
+    "running_tournaments",
+    "show_tournament",
+    "tournament_export",
+    "tournament_page",
+    "tournament_progress",
+    "tournament_report",
+]

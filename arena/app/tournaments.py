@@ -1,5 +1,5 @@
 """Tournaments, the command side: the request to create one (its defaults written once) and
-the use cases that create, queue, cancel and void one.
+the use cases that create, queue, cancel, void and resume one.
 
 ``arena tournament run|create`` and the operator service's ``CreateTournament`` each decode
 their input into a :class:`TournamentRequest` and call :func:`create`; every check of the
@@ -12,8 +12,9 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from arena.errors import ArenaError, ErrorKind
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts, ResourceLimits
-from arena.storage.store import Store, TournamentInfo
+from arena.storage.store import Store, TournamentInfo, TournamentStatus
 from arena.tournament import Plan, RunSettings
 from arena.tournament import create_tournament as write_tournament
 from arena.tournament.formats import ROUND_ROBIN, parse_sprt
@@ -81,4 +82,35 @@ def void(store: Store, tournament_id: int) -> int:
     return store.void_tournament(tournament_id)
 
 
-__all__ = ["TournamentRequest", "cancel", "create", "void"]
+class NothingToResume(ArenaError):
+    """A tournament cancelled or voided: it is never played again."""
+
+    kind = ErrorKind.CONFLICT
+
+
+def resumable(store: Store, tournament_id: int) -> TournamentInfo:
+    """Tournament ``tournament_id``, checked for a resume (``arena tournament resume``, here or
+    on a server): one cancelled or voided has nothing left to play (:class:`NothingToResume`);
+    an unknown one: :class:`~arena.storage.store.NotFoundError`."""
+    tournament = store.get_tournament(tournament_id)
+    if tournament.status.closed:
+        raise NothingToResume(f"tournament {tournament_id} was {tournament.status}: it has "
+                              "nothing left to play")
+    return tournament
+
+
+def requeue(store: Store, tournament_id: int) -> TournamentInfo:
+    """Resume a tournament on a server (``arena tournament resume --arena``, the operator
+    service's ``ResumeTournament``): checked as :func:`resumable`, then queued for the
+    server's scheduler, which plays what is left of it with its saved settings (the caller
+    leaves alone one the scheduler plays now). One with nothing left to play stays as it is.
+    The tournament as it is now."""
+    tournament = resumable(store, tournament_id)
+    if tournament.status.ended:
+        return tournament
+    store.set_tournament_status(tournament_id, TournamentStatus.QUEUED)
+    return store.get_tournament(tournament_id)
+
+
+__all__ = ["NothingToResume", "TournamentRequest", "cancel", "create", "requeue", "resumable",
+           "void"]

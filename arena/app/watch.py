@@ -20,12 +20,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.app.live import OVER, PENDING_LIMIT_S, POLL_S
+from arena.errors import ArenaError, ErrorKind
 from arena.match.replay import read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
 
 
-class NotStarted(Exception):
+class NotStarted(ArenaError):
     """The watched match did not start within :data:`~arena.app.live.PENDING_LIMIT_S`."""
+
+    kind = ErrorKind.CONFLICT
 
 
 @dataclass(frozen=True)

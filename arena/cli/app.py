@@ -1,9 +1,12 @@
-"""The ``arena`` command line: the typer app, the options every command shares, and ``main``.
+"""The ``arena`` command line: the typer app, each command group and command registered on
+it (in the order of ``arena --help``), the help's layout, and ``main``.
 
-Each command group lives in a module of its own (``games``, ``bots``,
-``tournaments``, ``results``, ``serve``, ``demo``), which registers its commands
-on the apps below; ``arena.cli`` imports them all. The commands only parse their
-arguments, call the layers below, and print.
+Each command group lives in a module of its own with its typer app (``bots``, ``authors``,
+``tournaments``, ``matches``, ``ladder``), and so does each command of the top level
+(``games``, ``results``: leaderboard, ratings and compare, ``web``, ``serve``, ``demo``);
+what they share is :mod:`arena.cli.common`'s. The commands only parse their arguments, call
+the layers below (through :func:`arena.cli.remote.operations`, here or on a server), and
+print.
 
 Every user mistake (an unknown game, a bad option, a missing bot command, an
 unknown id, an unusable database) ends with one clear line on stderr and exit
@@ -23,86 +26,30 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.markup import escape
 from rich.text import Text
 
-from arena.cli.output import InertConsole
+from arena.cli import authors, bots, demo, games, ladder, matches, results, serve, tournaments, web
+from arena.cli.common import errors
 from arena.errors import ArenaError
-from arena.storage.store import Store, keeps_nothing
-
-DEFAULT_DB = "arena.db"
-PIPED_WIDTH = 1_000_000
-"""The console's width when stdout is no terminal: wide enough that nothing is ever wrapped or
-cut (tables take only the width their cells need; a pipe or file has no edge)."""
-
-
-def _on_terminal() -> bool:
-    try:
-        return sys.stdout is not None and sys.stdout.isatty()
-    except (ValueError, OSError):  # closed or detached
-        return False
-
-
-def stdout_console() -> InertConsole:
-    """The console for stdout. On a terminal: its width, rich tables folding long cells. Piped
-    or redirected: no width at all to speak of (COLUMNS does not apply), and no soft wrapping
-    of long lines, so that a table row or a long command stays one whole line for grep, cut
-    and friends."""
-    if _on_terminal():
-        return InertConsole(markup=False)
-    return InertConsole(markup=False, width=PIPED_WIDTH, soft_wrap=True)
-
-
-# Names, commands, logs and messages come from users and bots: never read as rich markup, and
-# made inert (arena.cli.output.inert) before they reach a terminal.
-console = stdout_console()
-errors = InertConsole(stderr=True, markup=False)
 
 app = typer.Typer(help="Card Arena: tournaments for card-game bots over gRPC.",
                   no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
-bot_app = typer.Typer(help="Register and list bots.", no_args_is_help=True)
-tournament_app = typer.Typer(help="Run, resume and list tournaments: round-robins, gauntlets and "
-                             "matches between two bots.", no_args_is_help=True)
-match_app = typer.Typer(help="Play ad-hoc matches; list and show finished ones.",
-                        no_args_is_help=True)
-app.add_typer(bot_app, name="bot")
-app.add_typer(tournament_app, name="tournament")
-app.add_typer(match_app, name="match")
-
-DbOption = Annotated[str, typer.Option("--db", envvar="ARENA_DB",
-                                       help="SQLite file or SQLAlchemy URL.")]
-TournamentArgument = Annotated[int, typer.Argument(help="The tournament's id.")]
-
-
-class Failure(ArenaError):
-    """A user mistake found by the CLI itself."""
-
-
-def open_store(db: str, *, reading: bool = False) -> Store:
-    """The database at ``db``; ``reading``: for a command that only reads (or changes what
-    is there), which never creates one: a SQLite file that does not exist is an error."""
-    if keeps_nothing(db):
-        raise Failure(f"--db {db!r} is a database in memory, gone when the command ends: "
-                      "give a file (e.g. arena.db) or a server URL")
-    if reading and "://" not in db and not Path(db).exists():
-        raise Failure(f"no database {db!r} (this command creates none): give --db the file "
-                      "your tournaments were played on")
-    return Store(db)
-
-
-def data_dir_for(db: str) -> Path:
-    """Where bot logs go: beside a SQLite file, else in ./arena-data."""
-    if "://" not in db:
-        return Path(db).resolve().parent / "arena-data"
-    return Path("arena-data").resolve()
-
-
-def shown(value: object) -> str:
-    """A value as the command line writes it (booleans in lower case)."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+app.command("games")(games.games_command)
+app.command("compare")(results.compare_command)
+app.command("leaderboard")(results.leaderboard_command)
+app.command("ratings")(results.ratings_command)
+app.command("web")(web.web_command)
+app.command("serve")(serve.serve_command)
+app.command("demo")(demo.demo_command)
+app.add_typer(bots.bot_app, name="bot")
+app.add_typer(tournaments.tournament_app, name="tournament")
+app.add_typer(matches.match_app, name="match")
+app.add_typer(authors.author_app, name="author")
+app.add_typer(ladder.ladder_app, name="ladder")
 
 
 def raise_open_files_limit() -> tuple[int, int]:

@@ -9,13 +9,12 @@ import typer
 from rich.table import Table
 
 from arena.app import authors
-from arena.cli.app import DEFAULT_DB, DbOption, app, console, open_store
+from arena.cli.common import DEFAULT_DB, DbOption, console, open_store
 from arena.cli.output import JsonOption, document, emit_json, iso
-from arena.cli.remote import ArenaOption, local_only
+from arena.cli.remote import LocalOnlyArenaOption, local_only
 
 author_app = typer.Typer(help="Authors: who may submit bots to the server (`arena serve`), "
                          "each with a token of their own.", no_args_is_help=True)
-app.add_typer(author_app, name="author")
 
 
 def _show_token(headline: str, name: str, token: str) -> None:
@@ -31,7 +30,7 @@ def _show_token(headline: str, name: str, token: str) -> None:
 def author_add(
     name: Annotated[str, typer.Argument(help="The author's name (letters, digits, '.', '_', '-').")],
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Add an author; prints the author's token once. Local only."""
     local_only(arena, "author add")
@@ -43,7 +42,7 @@ def author_add(
 def author_token(
     name: Annotated[str, typer.Argument(help="The author's name.")],
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Issue a new token for an author; the old one stops working at once. Local only."""
     local_only(arena, "author token")
@@ -54,7 +53,7 @@ def author_token(
 
 @author_app.command("list")
 def author_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
-                arena: ArenaOption = None) -> None:
+                arena: LocalOnlyArenaOption = None) -> None:
     """List the authors and their bots. Local only."""
     local_only(arena, "author list")
     listed = authors.listing(open_store(db, reading=True))

@@ -10,19 +10,20 @@ from rich.table import Table
 
 from arena.app import bots
 from arena.app.bots import Submitted
-from arena.cli.app import (
+from arena.cli.common import (
     DEFAULT_DB,
     DbOption,
     Failure,
-    bot_app,
     console,
     open_store,
 )
 from arena.cli.output import JsonOption, bot_json, document, emit_json
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, local_only, operations
+from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenOption, local_only, operations
 from arena.games import all_games
 from arena.players import submissions
 from arena.players.process import parse_command
+
+bot_app = typer.Typer(help="Register and list bots.", no_args_is_help=True)
 
 
 @bot_app.command("add")
@@ -38,7 +39,7 @@ def bot_add(
         "shows it nothing else of this machine's files but the runtime (default: the current "
         "folder).")] = None,
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Register a bot: managed (--command, started by the arena) or remote (--remote).
     Local only: a server's bots are submitted (`arena bot submit --arena`)."""
@@ -119,7 +120,7 @@ def bot_token(
     name: Annotated[str, typer.Argument(help="The remote bot's name.")],
     version: Annotated[str | None, typer.Option(help="This version (default: the newest).")] = None,
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Issue a new token for a remote bot; the old one stops working.
 
@@ -165,7 +166,7 @@ def bot_remove(
     name: Annotated[str, typer.Argument(help="The bot's name.")],
     version: Annotated[str | None, typer.Option(help="Only this version.")] = None,
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Remove a bot (its past matches and ratings are kept). Local only."""
     local_only(arena, "bot remove")

@@ -25,8 +25,9 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import Failure, app, console, data_dir_for, open_store
-from arena.cli.tournaments import play
+from arena.cli.common import Failure, console, data_dir_for, open_store
+from arena.cli.playing import play
+from arena.cli.remote import LocalOnlyArenaOption, local_only
 from arena.games import all_games, get_game, module_name
 from arena.players import sandbox
 from arena.players.process import log_name
@@ -116,7 +117,6 @@ def replace_demo_database(db: str) -> None:
             folder.rmdir()
 
 
-@app.command("demo")
 def demo_command(
     db: Annotated[str, typer.Option(
         "--db", help="The demo's SQLite file, replaced by every demo (only a demo's: any "
@@ -131,12 +131,14 @@ def demo_command(
         min=1, help="Matches played at once (mostly waiting on their bots, not the CPU: 4 "
         "plays the demo a quarter faster than 2 on 2 cores).")] = 4,
     seed: Annotated[int, typer.Option(help="Tournament seed.")] = 2026,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """A real round-robin per game between the bundled bots, over gRPC; then the leaderboard.
 
     Matches use each game's short-match options (e.g. a lower target score). The
     results stay in arena-demo.db (or --db), which the next demo replaces.
     """
+    local_only(arena, "demo")
     began = time.perf_counter()
     chosen = {get_game(name).name for name in games or all_games()}  # before replacing anything
     replace_demo_database(db)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.app import app, console, shown
+from arena.cli.common import console, shown
 from arena.cli.output import JsonOption, document, emit_json, game_json
 from arena.games import all_games
 
 
-@app.command("games")
 def games_command(json_output: JsonOption = False) -> None:
     """List the games, their player counts and options."""
     if json_output:

@@ -1,4 +1,5 @@
-"""``arena ladder start|show``: a game's endless tournament (:mod:`arena.tournament.ladder`)."""
+"""``arena ladder start|show``: a game's endless tournament (:mod:`arena.tournament.ladder`);
+``show`` works on a server too (``--arena``), through :func:`arena.cli.remote.operations`."""
 
 from __future__ import annotations
 
@@ -10,10 +11,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, open_store
-from arena.cli.output import JsonOption, document, emit_json
-from arena.cli.remote import ArenaOption, local_only
-from arena.cli.tournaments import (
+from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, open_store
+from arena.cli.options import (
     ExecutorOption,
     GameOptionsOption,
     MoveTimeoutOption,
@@ -23,14 +22,15 @@ from arena.cli.tournaments import (
     StartTimeoutOption,
     parse_options,
 )
+from arena.cli.output import JsonOption, document, emit_json
+from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenOption, local_only, operations
 from arena.games import get_game
-from arena.storage.store import Store, StoreError
+from arena.storage.store import Store
 from arena.tournament.ladder import (
     LadderRules,
     LadderSummary,
     create_ladder,
     find_ladder,
-    ladder_standings,
     run_ladder,
 )
 from arena.tournament.run import check_executor
@@ -38,7 +38,6 @@ from arena.tournament.settings import DEFAULTS, RunSettings
 
 ladder_app = typer.Typer(help="A game's ladder: matches among the newest version of every bot "
                          "entered, for as long as it runs.", no_args_is_help=True)
-app.add_typer(ladder_app, name="ladder")
 
 
 @ladder_app.command("start")
@@ -63,7 +62,7 @@ def ladder_start(
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Play the game's ladder until stopped; start it (or go on with it where it stopped)."""
     local_only(arena, "ladder start")
@@ -125,37 +124,28 @@ def ladder_show(
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
     """The versions on the game's ladder, their ratings, and why a suspended one plays no
-    more."""
-    local_only(arena, "ladder show")
-    store = open_store(db, reading=True)
-    name = get_game(game).name
-    found = find_ladder(store, name)
-    if found is None:
-        raise Failure(f"no ladder of {name} in this database: `arena ladder start {name}`")
-    tournament = store.get_tournament(found)
-    saved = tournament.settings.get("ladder", {})
-    try:
-        rungs = ladder_standings(store, name, saved.get("named", ()),
-                                 LadderRules.from_saved(saved), tournament.options)
-    except StoreError as err:
-        raise Failure(str(err)) from None
+    more (with --arena: the server's)."""
+    with operations(db, arena, token, tls_ca) as where:
+        ladder = where.ladder(get_game(game).name)
     if json_output:
         emit_json(document("ladder", {
-            "id": found, "game": name, "status": str(tournament.status),
-            "matches": tournament.finished,
-            "versions": [{"bot": r.bot.label, "rating": r.conservative if r.matches else None,
+            "id": ladder.id, "game": ladder.game, "status": ladder.status,
+            "matches": ladder.matches,
+            "versions": [{"bot": r.bot, "rating": r.conservative if r.matches else None,
                           "mu": r.mu, "sigma": r.sigma, "matches": r.matches,
                           "status": "suspended" if r.suspended else "active",
-                          "why": r.suspended} for r in rungs]}))
+                          "why": r.suspended} for r in ladder.versions]}))
         return
-    table = Table(title=f"Ladder {found} — {name} ({tournament.status}, {tournament.finished} "
-                  "matches)", title_justify="left")
+    table = Table(title=f"Ladder {ladder.id} — {ladder.game} ({ladder.status}, "
+                  f"{ladder.matches} matches)", title_justify="left")
     for column in ("bot", "rating", "mu", "sigma", "matches", "status"):
         table.add_column(column, overflow="fold")
-    for rung in sorted(rungs, key=lambda r: -r.conservative):
-        table.add_row(rung.bot.label, f"{rung.conservative:.2f}", f"{rung.mu:.2f}",
+    for rung in sorted(ladder.versions, key=lambda r: -r.conservative):
+        table.add_row(rung.bot, f"{rung.conservative:.2f}", f"{rung.mu:.2f}",
                       f"{rung.sigma:.2f}", str(rung.matches),
                       f"suspended: {rung.suspended}" if rung.suspended else "active")
     console.print(table)

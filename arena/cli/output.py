@@ -11,7 +11,7 @@ The helpers here are shared by every command module: :func:`emit_json` and
 :data:`JsonOption` for any command, and the converters of the store's values
 (:func:`bot_json`, :func:`tournament_json`, :func:`match_json`, ...) so that the same
 thing has the same fields wherever it appears. Those converters live in
-:mod:`leaderboard.documents` (re-exported here), which the web app's API uses too.
+:mod:`arena.app.documents` (re-exported here), which the web app's API uses too.
 
 Untrusted text is inert. What a bot printed, a fault reason, a tournament's note, a
 submitted command, names and labels all come from bots, authors and archives, and reach the
@@ -30,9 +30,7 @@ not ASCII.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import json
 import re
 import sys
@@ -47,12 +45,12 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
-from arena.match.replay import LogLine, describe
-from arena.storage.store import MatchInfo
-from leaderboard.documents import (
+from arena.app.documents import (
+    CSV_FIELDS,
     JSON_VERSION,
     bot_json,
     document,
+    export_csv,
     game_json,
     iso,
     leaderboard_json,
@@ -60,6 +58,7 @@ from leaderboard.documents import (
     seat_json,
     tournament_json,
 )
+from arena.match.replay import LogLine, describe
 
 JsonOption = Annotated[bool, typer.Option(
     "--json", help="Print one JSON document instead of tables (fields: docs/json.md).")]
@@ -149,25 +148,6 @@ def _log_line_json(line: LogLine) -> dict[str, Any]:
             "value": describe(line.value),
             "audience": None if line.audience is None else sorted(line.audience),
             "fallback": line.fallback}
-
-
-CSV_FIELDS = ("match_id", "index", "status", "started_at", "finished_at", "duration_s", "seat",
-              "bot", "rank", "score", "fault")
-"""The columns of ``arena tournament export --format csv``: one row per seat of every match."""
-
-
-def export_csv(matches: Sequence[MatchInfo]) -> str:
-    """The matches as CSV, a header and one row per seat (an absent value: an empty cell)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_FIELDS)
-    for match in matches:
-        for seat in match.seats:
-            row = (match.id, match.index, str(match.status), iso(match.started_at),
-                   iso(match.finished_at), match.duration_s, seat.seat, seat.bot, seat.rank,
-                   seat.score, str(seat.fault))
-            writer.writerow("" if cell is None else cell for cell in row)
-    return out.getvalue()
 
 
 __all__ = ["CSV_FIELDS", "JSON_VERSION", "InertConsole", "JsonOption", "bot_json", "document",

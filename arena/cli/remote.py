@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.app import Failure
+from arena.cli.common import Failure
 
 if TYPE_CHECKING:
     from arena.app.operations import Operations
@@ -26,6 +26,11 @@ ArenaOption = Annotated[str | None, typer.Option(
     "--arena", envvar="ARENA_REMOTE", metavar="HOST:PORT",
     help="Ask the arena server at HOST:PORT (`arena serve`; unix:PATH for its operator socket) "
     "instead of the local database.", show_envvar=True)]
+LocalOnlyArenaOption = Annotated[str | None, typer.Option(
+    "--arena", envvar="ARENA_REMOTE", metavar="HOST:PORT", hidden=True,
+    help="Refused: this command works on the local database only.")]
+"""``--arena`` (ARENA_REMOTE) of a command that works here only: hidden from its help, and
+refused by :func:`local_only`."""
 TokenOption = Annotated[str | None, typer.Option(
     "--token", envvar="ARENA_REMOTE_TOKEN", metavar="TOKEN",
     help="Your token for --arena: the operator's, or your author token.", show_envvar=True)]
@@ -52,7 +57,7 @@ def remote(arena: str | None, token: str | None, tls_ca: str | None) -> Iterator
             yield client
     except RemoteError as err:  # an ArenaError: main() says its one line
         if err.log:
-            from arena.cli.app import console
+            from arena.cli.common import console
 
             console.print(err.log, highlight=False, markup=False, soft_wrap=True)
         raise
@@ -69,7 +74,7 @@ def operations(db: str, arena: str | None, token: str | None,
             yield client
         return
     from arena.app.operations import LocalOperations
-    from arena.cli.app import data_dir_for, open_store
+    from arena.cli.common import data_dir_for, open_store
 
     yield LocalOperations(lambda reading: open_store(db, reading=reading), data_dir_for(db),
                           exists=lambda: "://" in db or Path(db).exists())

@@ -1,33 +1,20 @@
-"""``arena leaderboard``, ``arena ratings rebuild`` and ``arena match list|show|watch``."""
+"""``arena leaderboard`` (here or on a server, ``--arena``), ``arena ratings rebuild`` and
+``arena compare A B`` (which of two bots is better, from the matches they shared)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from arena.app import boards
-from arena.app.watch import NotStarted, WatchUpdate, follow
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, match_app, open_store
-from arena.cli.output import (
-    JsonOption,
-    document,
-    emit_json,
-    inert,
-    leaderboard_json,
-    log_json,
-    match_json,
-)
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, remote
+from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, open_store
+from arena.cli.output import JsonOption, document, emit_json, leaderboard_json
+from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenOption, local_only, operations
 from arena.games import get_game
-from arena.match.replay import describe, read_log, view
-from arena.storage.store import LeaderboardRow, MatchStatus
-from leaderboard.terminal import print_leaderboard, render_matches
+from leaderboard.terminal import print_leaderboard
 
 
-@app.command("leaderboard")
 def leaderboard_command(
     game: Annotated[str | None, typer.Option("--game", "-g", help="Only this game.")] = None,
     tournament: Annotated[int | None, typer.Option(
@@ -51,33 +38,21 @@ def leaderboard_command(
     change it (a target score, a variant: `arena games` lists them), rated apart. The
     standard pools are shown unless --pool or --all-pools says otherwise."""
     name = get_game(game).name if game else None
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            rows = client.leaderboard(name, pool, tournament)
-        if tournament is None and pool is None and not all_pools:
-            rows = [row for row in rows if row.pool == row.game]
-    else:
-        rows = _local_leaderboard(db, name, tournament, pool, all_pools)
+    with operations(db, arena, token, tls_ca) as where:
+        rows = where.leaderboard(name, pool, tournament, all_pools)
     if json_output:
         emit_json(document("leaderboard", leaderboard_json(rows)))
         return
     print_leaderboard(console, rows)
 
 
-def _local_leaderboard(db: str, name: str | None, tournament: int | None, pool: str | None,
-                       all_pools: bool) -> list[LeaderboardRow]:
-    store = open_store(db, reading=True)
-    if tournament is not None:
-        return boards.tournament_board(store, tournament, name)
-    return boards.leaderboard(store, name, pool=pool, all_pools=all_pools)
-
-
-@app.command("ratings")
 def ratings_command(
     action: Annotated[str, typer.Argument(help="`rebuild`: recompute from stored matches.")],
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """`arena ratings rebuild` recomputes every rating from the stored matches."""
+    local_only(arena, "ratings rebuild")
     if action != "rebuild":
         raise Failure(f"unknown ratings action {action!r} (did you mean `rebuild`?)")
     store = open_store(db, reading=True)
@@ -86,121 +61,38 @@ def ratings_command(
     print_leaderboard(console, store.leaderboard())
 
 
-@match_app.command("list")
-def match_list(
-    tournament: Annotated[int | None, typer.Option(help="Only this tournament.")] = None,
-    limit: Annotated[int, typer.Option(min=1, help="At most this many, the newest.")] = 50,
+def compare_command(
+    first: Annotated[str, typer.Argument(metavar="A", help="A bot, NAME or NAME@VERSION.")],
+    second: Annotated[str, typer.Argument(metavar="B", help="Another bot.")],
+    game: Annotated[str, typer.Option("--game", "-g", help="The game they played.")],
     json_output: JsonOption = False,
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
-    """The latest matches."""
-    matches = open_store(db, reading=True).list_matches(tournament, limit)
+    """Is A better than B? From every finished match of the game in which both took a seat:
+    the share in which A placed above B (ties half) with its 95% Wilson interval, the
+    likelihood that A is the stronger (from the matches one placed above the other), and
+    the difference in their conservative ratings (mu - 3 sigma)."""
+    local_only(arena, "compare")
+    comparison = boards.compare(open_store(db, reading=True), game, first, second)
+    name, a, b, result = comparison.game, comparison.a, comparison.b, comparison.result
     if json_output:
-        emit_json(document("matches", [match_json(m) for m in matches]))
+        emit_json(document("comparison", {
+            "game": name, "a": a.label, "b": b.label, **result.as_dict(),
+            "rating_a": comparison.rating_a, "rating_b": comparison.rating_b,
+            "rating_difference": comparison.rating_difference}))
         return
-    console.print(render_matches(matches))
-
-
-@match_app.command("show")
-def match_show(
-    match_id: Annotated[int, typer.Argument(help="The match's id.")],
-    seat: Annotated[int | None, typer.Option(help="Show it as this seat saw it.")] = None,
-    json_output: JsonOption = False,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """A match's seats and its log, in full or from one seat's view."""
-    match = open_store(db, reading=True).get_match(match_id)
-    players = len(match.seats)
-    if seat is not None and not 0 <= seat < players:
-        raise Failure(f"match {match_id} has seats 0 to {players - 1}, not {seat}")
-    lines = None if match.log is None else view(read_log(match.game, match.log), seat)
-    if json_output:
-        emit_json(document("match", {**match_json(match), "options": match.options,
-                                     "node": match.node, "seen_by": seat,
-                                     "log": None if lines is None else log_json(lines)}))
+    if result.n == 0:
+        console.print(f"{a.label} and {b.label} have no finished {name} match in common",
+                      highlight=False)
         return
-    console.print(render_matches([match]))
-    if match.node is not None:  # played elsewhere: where, and where its logs are (never wrapped)
-        console.print(Text(inert(f"played on: {match.node}")), highlight=False, soft_wrap=True)
-    if lines is None:
-        if match.status is MatchStatus.RUNNING:
-            console.print(f"match {match_id} is running: its log is shown once it has finished; "
-                          f"follow its public view with `arena match watch {match_id}`")
-        elif match.status is MatchStatus.PENDING:
-            console.print(f"match {match_id} has not started: once it runs, follow it with "
-                          f"`arena match watch {match_id}`")
-        else:
-            console.print(f"match {match_id} is {match.status}: it has no log")
-        return
-    title = "full record" if seat is None else f"as seat {seat} saw it"
-    console.print(f"log of match {match_id}, {title}", style="bold")
-    for line in lines:
-        if line.kind == "decision":
-            how = " (fallback)" if line.fallback else ""
-            console.print(f"  seat {line.seat} chose {describe(line.value)}{how}",
-                          highlight=False)
-        elif line.kind == "fault":
-            # the reason may be the bot's own words (an error it reported): inert
-            console.print(Text(inert(f"  seat {line.seat} is out of the match: "
-                                     f"{line.value.fault} ({line.value.reason})"), style="red"),
-                          highlight=False)
-        else:
-            to = "" if line.audience is None or seat is not None else \
-                f"  (seen by {', '.join(map(str, sorted(line.audience)))})"
-            console.print(Text(inert(f"  {describe(line.value)}")).append(to, style="dim"),
-                          highlight=False)
-
-
-@match_app.command("watch")
-def match_watch(
-    match_id: Annotated[int, typer.Argument(help="The match's id.")],
-    db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
-    token: TokenOption = None,
-    tls_ca: CaOption = None,
-) -> None:
-    """Follow a match's public view: each public event as a line as it is played, then its
-    result (a finished match: its public events and its result at once). On this machine's
-    database, or a server's with --arena (WatchMatch). Ctrl-C stops watching."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            _print_watch(client.watch_match(match_id))
-        return
-    store = open_store(db, reading=True)
-    try:
-        _print_watch(follow(store, match_id))
-    except NotStarted as err:
-        raise Failure(str(err)) from None
-
-
-def _print_watch(updates: Iterator[WatchUpdate]) -> None:
-    """Print a watch's updates: a header, each public event, and the result at the end."""
-    first = True
-    for update in updates:
-        if first:
-            first = False
-            if not update.ended:
-                doing = "has not started yet: waiting for it" if update.status == "pending" \
-                    else "is running: its public events as they are played (Ctrl-C to stop)"
-                console.print(Text(inert(f"match {update.match_id} ({update.game}) {doing}")),
-                              highlight=False)
-        for event in update.events:
-            console.print(Text(inert(f"  {describe(event)}")), highlight=False)
-        if update.ended:
-            _print_result(update)
-        console.file.flush()  # each line as it comes, through a pipe too
-
-
-def _print_result(update: WatchUpdate) -> None:
-    if update.status != "finished":
-        console.print(Text(inert(f"match {update.match_id} ({update.game}) is {update.status}: "
-                                 "it has no result")), highlight=False)
-        return
-    console.print(Text(inert(f"match {update.match_id} ({update.game}) finished"), style="bold"),
-                  highlight=False)
-    for seat in sorted(update.seats, key=lambda s: (s.rank is None, s.rank or 0, s.seat)):
-        rank = "-" if seat.rank is None else str(seat.rank)
-        score = "-" if seat.score is None else f"{seat.score:g}"
-        fault = f"  fault: {seat.fault}" if seat.fault else ""
-        console.print(Text(inert(f"  rank {rank}  seat {seat.seat}  {seat.bot}  score {score}"
-                                 f"{fault}")), highlight=False)
+    console.print(f"{a.label} against {b.label} in {name}: {result.n} shared matches", highlight=False)
+    console.print(f"  {a.label} placed above in {result.wins}, below in {result.losses}, "
+                  f"level in {result.ties}", highlight=False)
+    console.print(f"  share above (ties half): {result.share:.1%}, 95% interval "
+                  f"{result.low:.1%} to {result.high:.1%}", highlight=False)
+    console.print(f"  likelihood that {a.label} is the stronger: {result.los:.1%}", highlight=False)
+    if comparison.rating_a is not None and comparison.rating_b is not None:
+        console.print(f"  conservative rating (mu - 3 sigma): {comparison.rating_a:.2f} "
+                      f"against {comparison.rating_b:.2f} ({comparison.rating_difference:+.2f})",
+                      highlight=False)

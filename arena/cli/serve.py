@@ -9,8 +9,9 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, data_dir_for, errors, open_store
-from arena.cli.tournaments import ExecutorOption, RayAddressOption
+from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, errors, open_store
+from arena.cli.options import ExecutorOption, RayAddressOption
+from arena.cli.remote import LocalOnlyArenaOption, local_only
 from arena.cli.web import WEB_PORT
 from arena.games import get_game
 from arena.net.tls import server_credentials
@@ -20,7 +21,6 @@ from arena.tournament.run import check_executor
 from arena.tournament.settings import PerRun, RunSettings
 
 
-@app.command("serve")
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 50051,
@@ -56,6 +56,7 @@ def serve_command(
         "(its newest ladder, or a new one with the game's defaults); repeat for more games.")]
     = None,
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Serve the arena until interrupted: the operator service (submissions, queued
     tournaments, matches, logs, leaderboards: docs/server.md), the scheduler that plays
@@ -70,6 +71,7 @@ def serve_command(
     Its first lines say what protects it: the sandbox, the cgroups, the builds, and the
     caps on connections (in total and per address) that keep descriptors for the arena.
     """
+    local_only(arena, "serve")
     from arena.net.doors import Door, IntervalLog, descriptor_budget
     from arena.service.operator_token import OperatorTokenError
     from arena.service.operator_token import check as check_token

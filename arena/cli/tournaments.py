@@ -1,173 +1,90 @@
-"""``arena tournament run|resume|list|show``: the arguments, a progress bar, and the tables.
+"""``arena tournament run|create|resume|list|export|cancel|void``: the arguments, a progress
+bar, and the tables; ``show``: a tournament's settings, progress, standings, crosstable and
+faults.
 
 Creating a round-robin and the resume rules are :mod:`arena.tournament.setup`'s;
-playing it is :mod:`arena.tournament.run`'s.
+playing it is :mod:`arena.tournament.run`'s. Every command but ``run`` works on a server too
+(``--arena``), through the one interface :func:`arena.cli.remote.operations` picks; ``resume``
+with ``--arena`` queues the tournament for the server's scheduler, which plays it there.
 """
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from arena.app import tournaments
+from arena.app.documents import EXPORT_FORMATS
 from arena.app.tournaments import TournamentRequest
-from arena.cli.app import (
+from arena.cli.common import (
     DEFAULT_DB,
     DbOption,
     Failure,
     TournamentArgument,
     console,
-    data_dir_for,
     open_store,
-    tournament_app,
 )
-from arena.cli.output import (
-    JSON_VERSION,
-    JsonOption,
-    document,
-    emit_json,
-    export_csv,
-    json_text,
-    match_json,
-    tournament_json,
+from arena.cli.options import (
+    BotCpuSecondsOption,
+    BotCpusOption,
+    BotMemoryOption,
+    BotOpenFilesOption,
+    BotProcessesOption,
+    BotsOption,
+    DealsFromSeedOption,
+    DealsOption,
+    EventDelayOption,
+    ExecutorOption,
+    FieldOption,
+    FormatOption,
+    GameOption,
+    GameOptionsOption,
+    KeepGoingOption,
+    ListenOption,
+    MoveTimeoutOption,
+    NoSandboxOption,
+    PlayersOption,
+    RayAddressOption,
+    RepetitionsOption,
+    SeedOption,
+    SetsOption,
+    SprtOption,
+    StartTimeoutOption,
+    TimeBankOption,
+    TlsCertOption,
+    TlsKeyOption,
+    WaitOption,
+    parse_options,
 )
-from arena.cli.remote import ArenaOption, CaOption, TokenOption, local_only, operations, remote
+from arena.cli.output import JsonOption, document, emit_json, inert
+from arena.cli.playing import play, size
+from arena.cli.remote import (
+    ArenaOption,
+    CaOption,
+    LocalOnlyArenaOption,
+    TokenOption,
+    local_only,
+    operations,
+    remote,
+)
 from arena.games import get_game
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts, parse_count, parse_cpus, parse_memory
-from arena.rating.stats import SprtState
-from arena.storage.store import MatchStatus, Store, TournamentInfo
-from arena.tournament import (
-    BotsDidNotStart,
-    RemoteAccess,
-    RemoteBotsAbsent,
-    Repeated,
-    RunSettings,
-    RunSummary,
-    remote_access,
-    resume_settings,
-    run_until_done,
-)
-from arena.tournament.formats import (
-    ROUND_ROBIN,
-    VERSUS,
-    Format,
-    sprt_summary,
-    verdict,
-)
+from arena.storage.store import MatchStatus
+from arena.tournament import RemoteAccess, Repeated, remote_access, resume_settings
+from arena.tournament.formats import GAUNTLET, ROUND_ROBIN, VERSUS, verdict
 from arena.tournament.run import check_executor
 from arena.tournament.settings import DEFAULTS
-from arena.tournament.setup import VERSUS_SETS, VERSUS_SPRT_SETS
 from leaderboard.terminal import print_leaderboard
 
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise Failure(f"an option must be NAME=VALUE, not {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
-
-
-ListenOption = Annotated[str | None, typer.Option(
-    "--listen", metavar="HOST:PORT", help="Where remote bots connect (port 0: any free one, "
-    "printed). Managed bots always use Unix sockets of their own.")]
-TlsCertOption = Annotated[str | None, typer.Option(
-    "--tls-cert", metavar="FILE", help="TLS certificate chain (PEM) for --listen.")]
-TlsKeyOption = Annotated[str | None, typer.Option(
-    "--tls-key", metavar="FILE", help="TLS private key (PEM, no passphrase) for --tls-cert.")]
-NoSandboxOption = Annotated[bool, typer.Option(
-    "--no-sandbox", help="Run managed bots without the sandbox, as this user, able to read and "
-    "signal what it can. Only for bots you trust, on a machine without bubblewrap.")]
-KeepGoingOption = Annotated[bool, typer.Option(
-    "--keep-going", help="Play on when a managed bot does not start (its seats are no-shows, "
-    "rated) instead of stopping with its last words.")]
-ExecutorOption = Annotated[str, typer.Option(
-    "--executor", metavar="local|ray", help="Where matches are played: local (this machine) or "
-    "ray (the nodes of a Ray cluster, each match on one node, its bots started there in its "
-    "sandbox; needs pip install 'card-arena\\[ray]', and PostgreSQL for more than one node).")]
-RayAddressOption = Annotated[str | None, typer.Option(
-    "--ray-address", metavar="HOST:PORT", help="The Ray cluster's head (or 'auto'); by default "
-    "RAY_ADDRESS, else Ray started on this machine alone.")]
-WaitOption = Annotated[float, typer.Option(
-    "--wait-for-remote", min=0.0, metavar="SECONDS", help="How long every remote bot has to "
-    "connect before the first match (0: start at once; absent bots are no-shows).")]
-
-
-GameOption = Annotated[str, typer.Option("--game", "-g", help="The game (see `arena games`).")]
-BotsOption = Annotated[list[str], typer.Option(
-    "--bot", "-b", help="A bot NAME or NAME@VERSION; repeat for each bot.")]
-PlayersOption = Annotated[int | None, typer.Option(help="Seats per match (default: the game's).")]
-RepetitionsOption = Annotated[int, typer.Option(
-    "--repetitions", "-n", min=1, help="How often the whole schedule is played.")]
-SeedOption = Annotated[int | None, typer.Option(
-    help="Tournament seed (default: random); it fixes the deals only with --deals-from-seed: "
-    "otherwise every deal comes from a secret key of the tournament's.")]
-DealsOption = Annotated[str | None, typer.Option(
-    "--deals", metavar="KIND",
-    help="duplicate or independent. duplicate: every seat rotation of a group plays the same "
-    "deal, each rotation by another process of each managed bot (default when every bot is "
-    "managed); independent: a deal per match (default with remote bots, which could "
-    "remember a deal between rotations).")]
-DealsFromSeedOption = Annotated[bool, typer.Option(
-    "--deals-from-seed", help="Derive the deals from --seed, so that anyone can reproduce them "
-    "(research runs). Unsafe against bots: one that searches seeds from the cards it sees can "
-    "learn every deal.")]
-GameOptionsOption = Annotated[list[str] | None, typer.Option(
-    "--option", "-o", help="A game option NAME=VALUE.")]
-FormatOption = Annotated[str, typer.Option(
-    "--format", metavar="FORMAT",
-    help="round-robin, gauntlet or versus. round-robin: every group of the --bot bots; "
-    "gauntlet: each --bot (a challenger) against the --field, which never plays itself; "
-    "versus: --bot A against --bot B over duplicate sets (a deal in every seat rotation), "
-    "the --field in the other seats.")]
-FieldOption = Annotated[list[str] | None, typer.Option(
-    "--field", "-f", help="A bot of the field (gauntlet, versus); repeat for each.")]
-SetsOption = Annotated[int | None, typer.Option(
-    min=1, help=f"versus: how many duplicate sets (default {VERSUS_SETS}; with --sprt, at most "
-    f"{VERSUS_SPRT_SETS}).")]
-SprtOption = Annotated[str | None, typer.Option(
-    metavar="SPEC",
-    help="versus, with SPEC such as elo0=0,elo1=10 (alpha= and beta= too, if need be): stop "
-    "as soon as a sequential probability ratio test on the sets' paired "
-    "outcomes decides between H0 (A not better than E0 Elo) and H1 (A better by E1); alpha "
-    "and beta (default 0.05) are its false positive and false negative rates.")]
-MoveTimeoutOption = Annotated[float, typer.Option(min=0.001, help="Seconds per decision.")]
-StartTimeoutOption = Annotated[float, typer.Option(min=0.001,
-                                                   help="Seconds for bots to connect.")]
-TimeBankOption = Annotated[float, typer.Option(
-    min=0.0, help="Extra seconds per seat and match for moves slower than --move-timeout.")]
-EventDelayOption = Annotated[float, typer.Option(
-    min=0.0, help="Longest an event waits to ride with a seat's next decision request before "
-    "it is sent on its own; 0 sends every event at once.")]
-BotMemoryOption = Annotated[str, typer.Option(
-    help="Memory per bot, all its processes together, every lane included (a memory cgroup; "
-    "else address space per process): MB, or a size like 512MB or 2GiB; 'unlimited'.")]
-BotCpuSecondsOption = Annotated[str, typer.Option(
-    help="CPU seconds per bot process start, over all its matches; 'unlimited'.")]
-BotProcessesOption = Annotated[str, typer.Option(
-    help="Processes and threads per bot, all together, every lane included (a pids cgroup); "
-    "'unlimited'.")]
-BotCpusOption = Annotated[str, typer.Option(
-    help="Cores a bot may keep busy at once, every lane included (a cpu cgroup), e.g. 1 or "
-    "0.5; 'unlimited'.")]
-BotOpenFilesOption = Annotated[str, typer.Option(help="Open files per bot process; 'unlimited'.")]
+tournament_app = typer.Typer(help="Run, resume and list tournaments: round-robins, gauntlets and "
+                             "matches between two bots.", no_args_is_help=True)
 
 
 @tournament_app.command("run")
@@ -204,7 +121,7 @@ def tournament_run(
     tls_key: TlsKeyOption = None,
     wait_for_remote: WaitOption = DEFAULTS.wait_for_remote_s,
     db: DbOption = DEFAULT_DB,
-    arena: ArenaOption = None,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Schedule a tournament (a round-robin unless --format says otherwise) and play it."""
     local_only(arena, "tournament run")
@@ -278,13 +195,8 @@ def tournament_create(
 
     The options are `run`'s; a queued tournament has managed and submitted bots only."""
     request = _request(locals())
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            row = client.create_tournament(request)
-    else:
-        store = open_store(db)
-        info = tournaments.create(store, request, notice=warn, queued=True)
-        row = tournament_json(info, store.match_counts([info.id]).get(info.id, {}))
+    with operations(db, arena, token, tls_ca) as where:
+        row = where.create_tournament(request, warn)
     if json_output:
         emit_json(document("tournament", row))
         return
@@ -301,77 +213,6 @@ def given_limits(memory: str | None, cpu_seconds: str | None, processes: str | N
                "--bot-cpus": (cpus, parse_cpus),
                "--bot-open-files": (open_files, lambda t: parse_count("--bot-open-files", t))}
     return {flag: parse(text) for flag, (text, parse) in parsers.items() if text is not None}
-
-
-_said: set[str] = set()
-
-
-def size(tournament: TournamentInfo, left: int | None = None) -> str:
-    """How big a tournament is, in words: its matches (``left`` of them to play, when given);
-    a versus with an SPRT, its cap of sets, which the test stops far below."""
-    sprt = sprt_summary(tournament.settings, tournament.finished, tournament.players)
-    if sprt is not None:
-        return (f"a versus of up to {Format.from_settings(tournament.settings).sets} duplicate "
-                f"sets, until its SPRT decides ({sprt['sets']} sets played)")
-    if left is None:
-        return f"{tournament.total} matches"
-    return f"{left} of {tournament.total} matches left"
-
-
-def sets_line(state: SprtState) -> str:
-    """A versus's SPRT as its progress line shows it: sets played, the LLR between its
-    bounds, and the decision once there is one."""
-    sets = "set" if state.n == 1 else "sets"
-    said = {"H1": ": H1 accepted", "H0": ": H0 accepted"}.get(state.decision or "", "")
-    return (f"{state.n} {sets} played, LLR {state.llr:.2f} in [{state.lower:.2f}, "
-            f"{state.upper:.2f}]{said}")
-
-
-def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> RunSummary:
-    """Run the tournament to its end under a progress bar (or stop when asked to).
-
-    A versus with an SPRT has no bar, total or time left: its schedule's size is a cap the
-    test stops far below, so its line says the sets played and the LLR against its bounds."""
-    chosen = Format.from_settings(store.get_tournament(tournament_id).settings)
-    sequential = chosen.kind == VERSUS and chosen.sprt is not None
-    title = TextColumn("[bold]tournament {task.fields[tid]}")
-    columns = (title, TextColumn("{task.fields[sets]}"), TimeElapsedColumn()) if sequential \
-        else (title, BarColumn(), MofNCompleteColumn(), TextColumn("matches"),
-              TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console) as bar:
-        task = bar.add_task("play", total=None, tid=tournament_id,
-                            sets="waiting for the first complete set")
-
-        def progress(done: int, total: int) -> None:
-            if not sequential:
-                bar.update(task, completed=done, total=total)
-
-        def sets(state: SprtState) -> None:
-            bar.update(task, sets=escape(sets_line(state)))
-
-        def notice(text: str) -> None:
-            if text not in _said:  # the same sandbox and limits, tournament after tournament
-                _said.add(text)
-                bar.console.print(text, highlight=False)
-
-        resume = f"`arena tournament resume {tournament_id}`"
-        try:
-            summary = run_until_done(store, tournament_id, data_dir_for(db), settings, progress,
-                                     notice, sets=sets)
-        except (KeyboardInterrupt, asyncio.CancelledError):
-            raise Failure(f"interrupted: {resume} finishes it") from None
-        except (RemoteBotsAbsent, BotsDidNotStart) as err:
-            raise Failure(f"{err}; nothing was played: {resume} when they are ready") from None
-        except OSError as err:  # the --listen address cannot be bound
-            raise Failure(f"{err}: {resume} (with another --listen if need be) plays it") from None
-    if summary.decided:
-        console.print(f"tournament {tournament_id} finished, decided early by its {summary.decided}; "
-                      "the sets it did not need are void", highlight=False)
-    if summary.left:
-        console.print(f"stopped on request with {summary.left} matches left: "
-                      f"`arena tournament resume {tournament_id}` finishes them")
-        raise typer.Exit(0)
-    return summary
 
 
 @tournament_app.command("resume")
@@ -405,6 +246,8 @@ def tournament_resume(
     ray_address: RayAddressOption = None,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
     """Finish an interrupted tournament: no match is lost or counted twice.
 
@@ -412,10 +255,21 @@ def tournament_resume(
     was created with; the others are accepted (so the `run` line can be reused)
     when they repeat the saved values. --parallel may change, and so may where
     remote bots connect (--listen, TLS files, --wait-for-remote).
+
+    With --arena (the operator's token): the server's scheduler plays what is left of it,
+    there, with its saved settings (it takes no other option then).
     """
-    local_only(arena, "tournament resume")
+    if arena is not None:
+        given = [name for name, value in locals().items() if name not in (
+            "tournament_id", "db", "arena", "token", "tls_ca", "no_sandbox", "keep_going",
+            "executor") and value is not None]
+        if given or no_sandbox or keep_going or executor != "local":
+            raise Failure("`arena tournament resume --arena` takes the tournament's id only: the "
+                          "server plays it with its saved settings")
+        _resume_on_server(tournament_id, arena, token, tls_ca)
+        return
     store = open_store(db, reading=True)
-    tournament = store.get_tournament(tournament_id)
+    tournament = tournaments.resumable(store, tournament_id)
     repeated = Repeated(game=game, bots=bots, players=players, repetitions=repetitions, seed=seed,
                         options=None if option is None else parse_options(option),
                         move_timeout_s=move_timeout, start_timeout_s=start_timeout,
@@ -430,12 +284,22 @@ def tournament_resume(
     check_executor(store, settings)
     counts = store.match_counts([tournament_id]).get(tournament_id, {})
     left = counts.get(MatchStatus.PENDING, 0) + counts.get(MatchStatus.RUNNING, 0)
-    if tournament.status.closed:
-        raise Failure(f"tournament {tournament_id} was {tournament.status}: it has nothing left "
-                      "to play")
     console.print(f"tournament {tournament_id}: {size(tournament, left)}", highlight=False)
     play(store, tournament_id, settings, db)
     print_leaderboard(console, store.leaderboard(tournament.game))
+
+
+def _resume_on_server(tournament_id: int, arena: str, token: str | None,
+                      tls_ca: str | None) -> None:
+    """``resume --arena``: the server's scheduler is to play what is left of the tournament."""
+    with remote(arena, token, tls_ca) as client:
+        row = client.resume_tournament(tournament_id)
+    left = f"{row['total'] - row['finished']} of {row['total']} matches left"
+    said = {"queued": f"tournament {tournament_id} queued on the server: {left}, which its "
+                      "scheduler plays",
+            "running": f"tournament {tournament_id} is being played on the server: {left}"}
+    console.print(said.get(row["status"], f"tournament {tournament_id} is {row['status']}: "
+                                          f"{left}"), highlight=False)
 
 
 @tournament_app.command("list")
@@ -443,13 +307,8 @@ def tournament_list(json_output: JsonOption = False, db: DbOption = DEFAULT_DB,
                     arena: ArenaOption = None, token: TokenOption = None,
                     tls_ca: CaOption = None) -> None:
     """List tournaments and how far each has got (with --arena: the server's)."""
-    if arena is not None:
-        with remote(arena, token, tls_ca) as client:
-            rows = client.tournaments()
-    else:
-        store = open_store(db, reading=True)
-        counts = store.tournament_match_counts()
-        rows = [tournament_json(t, counts.get(t.id, {})) for t in store.list_tournaments()]
+    with operations(db, arena, token, tls_ca) as where:
+        rows = where.tournaments()
     if json_output:
         emit_json(document("tournaments", rows))
         return
@@ -491,26 +350,22 @@ def tournament_export(
     force: Annotated[bool, typer.Option("--force", help="Overwrite FILE if it exists.")] = False,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
-    """Every match of a tournament with its seats, ranks, scores, faults and timing.
+    """Every match of a tournament with its seats, ranks, scores, faults and timing (with
+    --arena, the operator's token: the server's, sent in chunks).
 
     No seeds (deals are secret) and no logs (`arena match show ID --json` has a log).
     """
-    local_only(arena, "tournament export")
-    if export_format not in ("json", "csv"):
+    if export_format not in EXPORT_FORMATS:
         raise Failure(f"--format must be json or csv, not {export_format!r}")
     target = None if output is None else Path(output)
     if target is not None and not force and (target.exists() or target.is_symlink()):
         raise Failure(f"--output {output!r} exists: give --force to overwrite it")
-    store = open_store(db, reading=True)
-    tournament = store.get_tournament(tournament_id)
-    matches = store.tournament_matches(tournament_id)
-    if export_format == "csv":
-        text = export_csv(matches)
-    else:
-        counts = store.tournament_match_counts().get(tournament_id, {})
-        text = json_text({"version": JSON_VERSION, "tournament": tournament_json(tournament, counts),
-                          "matches": [match_json(m) for m in matches]})
+    with operations(db, arena, token, tls_ca) as where:
+        export = where.export_tournament(tournament_id, export_format)
+    text = export.text
     if target is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -522,7 +377,7 @@ def tournament_export(
         raise Failure(f"--output {output!r} exists: give --force to overwrite it") from None
     except OSError as err:
         raise Failure(f"cannot write --output {output!r}: {err.strerror or err}") from None
-    console.print(f"wrote {len(matches)} matches of tournament {tournament_id} to {target}",
+    console.print(f"wrote {export.matches} matches of tournament {tournament_id} to {target}",
                   highlight=False)
 
 
@@ -547,10 +402,103 @@ def tournament_void(
     tournament_id: TournamentArgument,
     db: DbOption = DEFAULT_DB,
     arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
 ) -> None:
     """Take a tournament out of the ratings: every match of it void (its results stay on
-    record), every rating rebuilt without them."""
-    local_only(arena, "tournament void")
-    counted = tournaments.void(open_store(db, reading=True), tournament_id)
+    record), every rating rebuilt without them. With --arena, the operator's token."""
+    with operations(db, arena, token, tls_ca) as where:
+        counted = where.void_tournament(tournament_id)
     console.print(f"tournament {tournament_id} void: its {counted} finished matches no longer "
                   "count; ratings rebuilt")
+
+
+@tournament_app.command("show")
+def tournament_show(
+    tournament_id: TournamentArgument,
+    json_output: JsonOption = False,
+    db: DbOption = DEFAULT_DB,
+    arena: ArenaOption = None,
+    token: TokenOption = None,
+    tls_ca: CaOption = None,
+) -> None:
+    """A tournament's settings, progress, standings, crosstable and faults.
+
+    Standings rate this tournament's matches alone (TrueSkill, in schedule order);
+    the crosstable gives, row against column, the share of their shared matches in
+    which the row bot placed above (ties count half) and how many they shared."""
+    with operations(db, arena, token, tls_ca) as where:
+        report = where.tournament_report(tournament_id)
+    if json_output:
+        emit_json(document("tournament", report))
+        return
+    _print_tournament(report)
+
+
+def _print_tournament(report: dict[str, Any]) -> None:
+    matches = report["matches"]
+    kind = report["format"]
+    head = f"tournament {report['id']}: {report['game']}, {report['players']} players, {kind}"
+    if kind == GAUNTLET:
+        head += f" ({', '.join(report['challengers'])} against {', '.join(report['field'])})"
+    elif kind == VERSUS:
+        a, b = report["challengers"]
+        field = f", field {', '.join(report['field'])}" if report["field"] else ""
+        head += f" ({a} against {b} over at most {report['sets']} duplicate sets{field})"
+    console.print(head, highlight=False)
+    if report["sprt"] is not None:  # its total is a cap the test stops far below
+        void = f"; the {matches['void']} matches of the sets it did not need are void" \
+            if matches["void"] else ""
+        console.print(f"{report['status']}: {report['sprt']['sets']} sets played (at most "
+                      f"{report['sets']}), {matches['finished']} matches finished, "
+                      f"{matches['pending'] + matches['running']} to play{void}; "
+                      f"{report['deals']} deals", highlight=False)
+    else:
+        console.print(f"{report['status']}: {matches['finished']} of {matches['total']} "
+                      f"matches finished, {matches['void']} void, "
+                      f"{matches['pending'] + matches['running']} to play; {report['deals']} "
+                      "deals", highlight=False)
+    if report.get("note"):
+        console.print(f"the server stopped playing it: {report['note']}", highlight=False)
+    if report["sprt"] is not None:
+        s = report["sprt"]
+        verdict = {None: "no decision yet", "H1": f"H1: {report['challengers'][0]} is better",
+                   "H0": f"H0: {report['challengers'][0]} is not better"}[s["decision"]]
+        console.print(f"SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} "
+                      f"beta={s['beta']:g}: LLR {s['llr']:.2f} in [{s['lower']:.2f}, "
+                      f"{s['upper']:.2f}] after {s['sets']} sets (W {s['wins']}, D {s['draws']}, "
+                      f"L {s['losses']}): {verdict}", highlight=False)
+    table = Table(title="Standings (this tournament's matches alone)", title_justify="left",
+                  box=box.SIMPLE_HEAD, header_style="bold")
+    for column in ("#", "bot", "rating", "mu", "sigma", "matches", "wins", "mean rank", "faults"):
+        table.add_column(column, justify="left" if column == "bot" else "right",
+                         no_wrap=column == "bot")
+    for row in report["standings"]:
+        table.add_row(str(row["rank"]), Text(inert(row["bot"])), f"{row['rating']:.2f}",
+                      f"{row['mu']:.2f}", f"{row['sigma']:.2f}", str(row["matches"]),
+                      f"{row['win_share']:.0%}", f"{row['mean_rank']:.2f}", str(row["faults"]))
+    console.print(table)
+    bots = [row["bot"] for row in report["standings"]]
+    if len(bots) > 1:
+        cells = {(c["bot"], c["opponent"]): c for c in report["crosstable"]}
+        cross = Table(title="Crosstable: share of shared matches the row bot placed above the "
+                      "column bot (ties half), and how many", title_justify="left",
+                      box=box.SIMPLE_HEAD, header_style="bold")
+        cross.add_column("bot", no_wrap=True)
+        for number in range(1, len(bots) + 1):
+            cross.add_column(str(number), justify="right")
+        for number, bot in enumerate(bots, 1):
+            line: list[str | Text] = [Text(inert(f"{number} {bot}"))]
+            for other in bots:
+                cell = cells.get((bot, other))
+                line.append("" if cell is None else f"{cell['share']:.0%} ({cell['n']})")
+            cross.add_row(*line)
+        console.print(cross)
+    faulted = [(row["bot"], row["faults_by_kind"]) for row in report["standings"] if row["faults"]]
+    if faulted:
+        console.print("faults (matches, by kind):", style="bold")
+        for bot, kinds in faulted:
+            console.print(f"  {bot}: " + ", ".join(f"{k} {n}" for k, n in kinds.items()),
+                          highlight=False)
+    else:
+        console.print("faults: none", highlight=False)

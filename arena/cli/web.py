@@ -8,24 +8,26 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.app import DEFAULT_DB, DbOption, Failure, app, console, open_store
+from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, open_store
+from arena.cli.remote import LocalOnlyArenaOption, local_only
 
 WEB_PORT = 8000
 """The web app's port unless told otherwise (``arena web --port``, ``arena serve --web-port``)."""
 
 
-@app.command("web")
 def web_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")]
     = WEB_PORT,
     db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
 ) -> None:
     """Serve the web app over a database until interrupted: leaderboards, bots with their
     rating history and head-to-head results, tournaments with standings and crosstables,
     and matches, each page with its data as JSON under /api/ (docs/web.md).
 
     It only reads: the database must exist (it creates none)."""
+    local_only(arena, "web")
     store = open_store(db, reading=True)
     from leaderboard.web.server import WebServer, bind
 

@@ -55,12 +55,16 @@ POLICY: dict[str, Rule] = {
     "GetMatch": Rule.ANYONE,  # an author: a seat's or the full view once the match (and its deal) is over
     "Leaderboard": Rule.ANYONE,
     "WatchMatch": Rule.ANYONE,  # the public view only, for everyone
+    "GetLadder": Rule.ANYONE,
     # an author's own bots
     "SubmitBot": Rule.OWN_BOT,
     "ReadBotLog": Rule.OWN_BOT,
     # the operator's alone
     "CreateTournament": Rule.OPERATOR,
     "CancelTournament": Rule.OPERATOR,
+    "VoidTournament": Rule.OPERATOR,
+    "ResumeTournament": Rule.OPERATOR,
+    "ExportTournament": Rule.OPERATOR,
 }
 """Who may call each method of ``OperatorService``, by its name."""
 

@@ -1,10 +1,11 @@
 """A client of the operator service, for the command line's ``--arena HOST:PORT``.
 
-It speaks gRPC so that the command line does not have to: every call returns the
-store's own values (:class:`BotInfo`, :class:`LeaderboardRow`) or the plain documents the
-local commands print (``docs/json.md``), and every refusal from the server (or a server
-that cannot be reached) is a :class:`RemoteError` with one line: the server's own
-message, which names what was wrong.
+It speaks gRPC so that the command line does not have to: it is the
+:class:`arena.app.operations.Operations` of a server, every call returning what the local
+use cases return (:class:`BotInfo`, :class:`LeaderboardRow`, a ladder's view, an export's
+text) or the plain documents the local commands print (``docs/json.md``), and every
+refusal from the server (or a server that cannot be reached) is a :class:`RemoteError`
+with one line: the server's own message, which names what was wrong.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ import grpc
 
 from arena.app import watch
 from arena.app.bots import LogFile, Submitted
+from arena.app.documents import ExportText
+from arena.app.ladders import LadderVersion, LadderView
+from arena.app.operations import Notice
 from arena.app.tournaments import TournamentRequest
 from arena.app.watch import WatchUpdate
 from arena.errors import ArenaError, ErrorKind, kind_of_status
@@ -185,8 +189,9 @@ class ArenaClient:
         report: dict[str, Any] = json.loads(answer.report_json)
         return report
 
-    def create_tournament(self, asked: TournamentRequest) -> dict[str, Any]:
-        """Queue a tournament on the server; its row as ``tournament list`` gives it."""
+    def create_tournament(self, asked: TournamentRequest, notice: Notice) -> dict[str, Any]:
+        """Queue a tournament on the server; its row as ``tournament list`` gives it (the
+        server keeps its notices)."""
         limits = asked.limits
         request = pb.CreateTournamentRequest(
             game=asked.game, bots=list(asked.bots), repetitions=asked.repetitions,
@@ -209,16 +214,47 @@ class ArenaClient:
         return int(self._call("CancelTournament",
                               pb.CancelTournamentRequest(tournament_id=tournament_id)).voided)
 
+    def void_tournament(self, tournament_id: int) -> int:
+        return int(self._call("VoidTournament",
+                              pb.VoidTournamentRequest(tournament_id=tournament_id)).counted)
+
+    def resume_tournament(self, tournament_id: int) -> dict[str, Any]:
+        """Queue an interrupted tournament again for the server's scheduler; its row."""
+        return _tournament_row(self._call(
+            "ResumeTournament", pb.ResumeTournamentRequest(tournament_id=tournament_id)))
+
+    def export_tournament(self, tournament_id: int, export_format: str) -> ExportText:
+        """The export's text as the server sends it, chunk by chunk (no message holds it all)."""
+        data, matches = bytearray(), 0
+        try:
+            for chunk in self._stub.ExportTournament(
+                    pb.ExportTournamentRequest(tournament_id=tournament_id, format=export_format),
+                    metadata=self._metadata, timeout=TIMEOUT_S):
+                data += chunk.data
+                matches = chunk.matches or matches
+        except grpc.RpcError as err:
+            raise self._error(err) from None
+        return ExportText(data.decode("utf-8"), matches)
+
+    def ladder(self, game: str) -> LadderView:
+        answer = self._call("GetLadder", pb.GetLadderRequest(game=game))
+        return LadderView(answer.id, answer.game, answer.status, answer.matches, tuple(
+            LadderVersion(v.bot, v.mu, v.sigma, v.matches, v.suspended or None)
+            for v in answer.versions))
+
     # ---------------------------------------------------------------- ratings
 
-    def leaderboard(self, game: str | None = None, pool: str | None = None,
-                    tournament_id: int | None = None) -> list[LeaderboardRow]:
-        rows = self._call("Leaderboard", pb.LeaderboardRequest(
-            game=game or "", pool=pool or "", tournament_id=tournament_id or 0)).rows
-        return [LeaderboardRow(game=r.game, bot_id=r.bot_id, name=r.name, version=r.version,
+    def leaderboard(self, game: str | None, pool: str | None, tournament_id: int | None,
+                    all_pools: bool) -> list[LeaderboardRow]:
+        rows = [LeaderboardRow(game=r.game, bot_id=r.bot_id, name=r.name, version=r.version,
                                mu=r.mu, sigma=r.sigma, conservative=r.conservative,
                                matches=r.matches, wins=r.wins, faults=r.faults,
-                               pool=r.pool or r.game) for r in rows]
+                               pool=r.pool or r.game)
+                for r in self._call("Leaderboard", pb.LeaderboardRequest(
+                    game=game or "", pool=pool or "", tournament_id=tournament_id or 0)).rows]
+        if tournament_id is None and pool is None and not all_pools:  # the standard pools
+            rows = [row for row in rows if row.pool == row.game]
+        return rows
 
 
     # ---------------------------------------------------------------- matches

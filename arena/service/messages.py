@@ -9,20 +9,23 @@ import math
 from datetime import datetime
 from typing import Any
 
+from arena.app.documents import EXPORT_FORMATS, iso
+from arena.app.ladders import LadderView
 from arena.app.live import FeedRefused, Snapshot
+from arena.app.matches import MatchRecord
+from arena.app.reports import Progress
 from arena.app.tournaments import TournamentRequest
 from arena.app.visibility import Refusal
 from arena.app.watch import public_events
 from arena.errors import ArenaError, ErrorKind
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts
 from arena.service.auth import Caller
-from arena.storage.store import BotInfo, MatchInfo, check_bot_name
+from arena.storage.store import BotInfo, LeaderboardRow, MatchInfo, MatchStatus, check_bot_name
 from arena.tournament import Plan
 from arena.tournament.formats import GAUNTLET, ROUND_ROBIN, VERSUS
 from arena.v1 import arena_pb2 as pb
 from arena.wire.codec import codec_for
 from arena.wire.messages import FAULT_NUMBERS
-from leaderboard.documents import iso
 
 MAX_NAMES, MAX_TEXT = 64, 200
 """At most this many bots (and field bots, and options) in a request; this many characters a name."""
@@ -123,6 +126,14 @@ def tournament_request(request: pb.CreateTournamentRequest) -> TournamentRequest
         limits=limits, **sent)
 
 
+def export_format(value: str) -> str:
+    """An export's format: json (empty) or csv."""
+    chosen = checked_text(value, "the format", 16) or "json"
+    if chosen not in EXPORT_FORMATS:
+        raise refused(ErrorKind.BAD_REQUEST, f"the format must be json or csv, not {chosen!r}")
+    return chosen
+
+
 # ---------------------------------------------------------------- encoding
 
 
@@ -138,11 +149,50 @@ def match_info(match: MatchInfo) -> pb.MatchInfo:
                for s in match.seats])
 
 
-def bot_info(bot: BotInfo, authors: dict[int, str]) -> pb.BotInfo:
+def match_record(record: MatchRecord) -> pb.MatchRecord:
+    """A match with the events of its log as shown (none: it has no final log yet)."""
+    answer = pb.MatchRecord(match=match_info(record.match))
+    if record.lines is not None:
+        codec = codec_for(record.match.game)
+        answer.events.extend(codec.event(line.value) for line in record.lines
+                             if line.kind == "event")
+    return answer
+
+
+def bot_info(bot: BotInfo, author: str) -> pb.BotInfo:
+    """A bot version, with its author's name (empty: the operator's)."""
     return pb.BotInfo(id=bot.id, name=bot.name, version=bot.version, command=bot.command,
                       remote=bot.remote, content_hash=bot.content_hash or "",
                       games=list(bot.games or ()), created_at=when(bot.created_at),
-                      author="" if bot.author_id is None else authors.get(bot.author_id, ""))
+                      author=author)
+
+
+def tournament_info(progress: Progress, note: str) -> pb.TournamentInfo:
+    """A tournament and how far it has got, with ``note``: why the server's scheduler
+    stopped playing it, if it did."""
+    t, sprt = progress.tournament, progress.sprt
+    return pb.TournamentInfo(id=t.id, game=t.game, status=str(t.status), players=t.players,
+                             matches=t.total, finished=t.finished, bots=list(t.bots),
+                             format=progress.kind, void=progress.counts.get(MatchStatus.VOID, 0),
+                             created_at=when(t.created_at), note=note,
+                             finished_at=when(t.finished_at),
+                             sprt=None if sprt is None else pb.SprtProgress(
+                                 sets=sprt["sets"], decision=sprt["decision"] or "",
+                                 llr=sprt["llr"], lower=sprt["lower"], upper=sprt["upper"]))
+
+
+def leaderboard_row(row: LeaderboardRow) -> pb.LeaderboardRow:
+    return pb.LeaderboardRow(game=row.game, bot=row.label, mu=row.mu, sigma=row.sigma,
+                             conservative=row.conservative, matches=row.matches, wins=row.wins,
+                             faults=row.faults, pool=row.pool, name=row.name,
+                             version=row.version, bot_id=row.bot_id)
+
+
+def ladder(view: LadderView) -> pb.Ladder:
+    return pb.Ladder(id=view.id, game=view.game, status=view.status, matches=view.matches,
+                     versions=[pb.LadderVersion(bot=v.bot, mu=v.mu, sigma=v.sigma,
+                                                matches=v.matches, suspended=v.suspended or "")
+                               for v in view.versions])
 
 
 def watch_events(snapshot: Snapshot) -> tuple[MatchInfo, list[pb.GameEvent]]:

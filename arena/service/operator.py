@@ -1,8 +1,9 @@
 """The operator-facing gRPC service: bots and their submission, tournaments (queued for the
 server's scheduler), matches and their live public view, logs and leaderboards.
 
-Thin servicers: check the request (every field is hostile: one clear message, the
-proper status code), call the layers below, encode. Who may call what is
+Thin servicers: check and decode the request (every field is hostile: one clear message, the
+proper status code; :mod:`arena.service.messages`), call one use case of :mod:`arena.app`
+(store reads in a worker thread, through :func:`_read`), encode the answer. Who may call what is
 :mod:`arena.service.auth`'s; domain errors become status codes in :func:`_status`.
 ``arena serve`` serves it (:mod:`arena.service.serve`).
 """
@@ -18,12 +19,12 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
-from arena.app import bots, tournaments, visibility
+from arena.app import boards, bots, documents, ladders, matches, reports, tournaments
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds
-from arena.app.visibility import Sight
+from arena.app.matches import Hidden
+from arena.app.reports import Progress
 from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
-from arena.match.replay import read_log, view
 from arena.players import builds, submissions
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.service.messages import (
@@ -31,32 +32,24 @@ from arena.service.messages import (
     checked_id,
     checked_name,
     checked_text,
+    export_format,
+    ladder,
+    leaderboard_row,
     match_info,
+    match_record,
     refusal_text,
     refused,
     schedule_bound,
+    tournament_info,
     tournament_request,
     watch_events,
     watch_refusal,
-    when,
 )
-from arena.storage.store import (
-    MatchStatus,
-    NotFoundError,
-    Store,
-    StoreError,
-    TournamentInfo,
-)
-from arena.tournament.formats import (
-    Format,
-    sprt_summary,
-)
+from arena.storage.store import Store, StoreError
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.setup import name_version
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.wire.codec import codec_for
-from leaderboard.reports import tournament_leaderboard, tournament_report
 
 if TYPE_CHECKING:
     Context = grpc.aio.ServicerContext[Any, Any]
@@ -64,7 +57,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 CHUNK_BYTES = 64 * 1024
-"""The largest chunk of an archive a client sends in one SubmitBot message."""
+"""The largest chunk of an archive a client sends in one SubmitBot message, and of an export
+the server sends in one ExportTournament message."""
 MAX_UPLOADS = 4
 """Uploads received (and their archives checked) at once; more are RESOURCE_EXHAUSTED (each
 may hold 20 MiB). A build does not hold its upload's place: another author can upload while
@@ -143,9 +137,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     # ---------------------------------------------------------------- bots
 
     async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsResponse:
-        bots = await _read(context, self.store.list_bots)
-        authors = await _read(context, self._authors)
-        return pb.ListBotsResponse(bots=[bot_info(b, authors) for b in bots])
+        listed = await _read(context, lambda: bots.listing(self.store))
+        return pb.ListBotsResponse(bots=[bot_info(b, author) for b, author in listed])
 
     async def SubmitBot(self, requests: AsyncIterator[pb.SubmitBotRequest],
                         context: Context) -> pb.SubmitBotResponse:
@@ -209,7 +202,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         same = await asyncio.to_thread(bots.same_code, self.store, submission, who.author_id)
         if same is not None:
             authors = await asyncio.to_thread(self._authors)
-            return pb.SubmitBotResponse(bot=bot_info(same, authors), new=False,
+            return pb.SubmitBotResponse(bot=bot_info(same, _author(same.author_id, authors)),
+                                        new=False,
                                         files=submission.files, size=submission.size)
         try:
             _installed, built_s = await self._install(who.author_id, submission)
@@ -220,7 +214,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         bot, new = await asyncio.to_thread(bots.record, self.store, submission, label,
                                            who.author_id)
         authors = await asyncio.to_thread(self._authors)
-        return pb.SubmitBotResponse(bot=bot_info(bot, authors), new=new,
+        return pb.SubmitBotResponse(bot=bot_info(bot, _author(bot.author_id, authors)), new=new,
                                     files=submission.files, size=submission.size,
                                     build_s=built_s or 0.0)
 
@@ -263,7 +257,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             if limit > MAX_LOG_BYTES:
                 raise refused(ErrorKind.BAD_REQUEST,
                                f"max_bytes may be at most {MAX_LOG_BYTES:,}, not {limit:,}")
-            bot = self.store.get_bot(name, version)
+            bot = await _read(context, lambda: self.store.get_bot(name, version))
             if not may_read_log(who, bot.author_id):
                 raise refused(ErrorKind.NOT_ALLOWED,
                                f"the log of {bot.label} is for its author and the operator only: "
@@ -278,23 +272,13 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
     async def ListTournaments(self, request: pb.ListTournamentsRequest,
                               context: Context) -> pb.ListTournamentsResponse:
-        tournaments = await _read(context, self.store.list_tournaments)
-        counts = await _read(context, self.store.tournament_match_counts)
-        return pb.ListTournamentsResponse(tournaments=[
-            self._tournament_info(t, counts.get(t.id, {}).get(MatchStatus.VOID, 0))
-            for t in tournaments])
+        listed = await _read(context, lambda: reports.all_tournaments(self.store))
+        return pb.ListTournamentsResponse(tournaments=[self._tournament_info(p) for p in listed])
 
-    def _tournament_info(self, t: TournamentInfo, void: int) -> pb.TournamentInfo:
-        note = "" if self.scheduler is None else self.scheduler.notes.get(t.id, "")
-        sprt = sprt_summary(t.settings, t.finished, t.players)
-        return pb.TournamentInfo(id=t.id, game=t.game, status=str(t.status), players=t.players,
-                                 matches=t.total, finished=t.finished, bots=list(t.bots),
-                                 format=Format.from_settings(t.settings).kind, void=void,
-                                 created_at=when(t.created_at), note=note,
-                                 finished_at=when(t.finished_at),
-                                 sprt=None if sprt is None else pb.SprtProgress(
-                                     sets=sprt["sets"], decision=sprt["decision"] or "",
-                                     llr=sprt["llr"], lower=sprt["lower"], upper=sprt["upper"]))
+    def _tournament_info(self, progress: Progress) -> pb.TournamentInfo:
+        """A tournament's progress, encoded with the scheduler's note on it."""
+        notes = {} if self.scheduler is None else self.scheduler.notes
+        return tournament_info(progress, notes.get(progress.tournament.id, ""))
 
     async def GetTournament(self, request: pb.GetTournamentRequest,
                             context: Context) -> pb.TournamentReport:
@@ -302,16 +286,11 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             tournament_id = checked_id(request.tournament_id, "tournament_id")
         except ArenaError as err:
             await _abort(context, err)
-
-        def report() -> tuple[TournamentInfo, dict[str, Any], int]:
-            info = self.store.get_tournament(tournament_id)
-            counts = self.store.match_counts([info.id]).get(info.id, {})
-            return info, tournament_report(self.store, info, counts), counts.get(MatchStatus.VOID, 0)
-
-        info, document, void = await _read(context, report)
-        if self.scheduler is not None and info.id in self.scheduler.notes:
-            document["note"] = self.scheduler.notes[info.id]
-        return pb.TournamentReport(tournament=self._tournament_info(info, void),
+        report = await _read(context, lambda: reports.show_tournament(self.store, tournament_id))
+        document = documents.report_json(report)
+        if self.scheduler is not None and tournament_id in self.scheduler.notes:
+            document["note"] = self.scheduler.notes[tournament_id]
+        return pb.TournamentReport(tournament=self._tournament_info(report.progress),
                                    report_json=json.dumps(document, default=str))
 
     async def CreateTournament(self, request: pb.CreateTournamentRequest,
@@ -340,7 +319,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                                  .decode()) for text in said))
         if self.scheduler is not None:
             self.scheduler.wake()
-        return self._tournament_info(info, 0)
+        return self._tournament_info(reports.progress_of(info, {}))
 
     async def CancelTournament(self, request: pb.CancelTournamentRequest,
                                context: Context) -> pb.CancelTournamentResponse:
@@ -351,10 +330,55 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             if self.scheduler is not None:
                 voided = await self.scheduler.cancel_tournament(tournament_id)
             else:
-                voided = await asyncio.to_thread(self.store.cancel_tournament, tournament_id)
+                voided = await asyncio.to_thread(tournaments.cancel, self.store, tournament_id)
         except ArenaError as err:
             await _abort(context, err)
         return pb.CancelTournamentResponse(voided=voided)
+
+    async def VoidTournament(self, request: pb.VoidTournamentRequest,
+                             context: Context) -> pb.VoidTournamentResponse:
+        """Take a tournament out of the ratings, as ``arena tournament void`` does."""
+        try:
+            tournament_id = checked_id(request.tournament_id, "tournament_id")
+        except ArenaError as err:
+            await _abort(context, err)
+        counted = await _read(context, lambda: tournaments.void(self.store, tournament_id))
+        return pb.VoidTournamentResponse(counted=counted)
+
+    async def ResumeTournament(self, request: pb.ResumeTournamentRequest,
+                               context: Context) -> pb.TournamentInfo:
+        """Queue an interrupted tournament again (:func:`arena.app.tournaments.requeue`); the
+        scheduler forgets why it stopped playing it, and plays what is left."""
+        try:
+            tournament_id = checked_id(request.tournament_id, "tournament_id")
+            if self.scheduler is not None and self.scheduler.playing(tournament_id):
+                progress = await _read(context, lambda: reports.tournament_progress(
+                    self.store, tournament_id))
+                return self._tournament_info(progress)
+            progress = await _read(context, lambda: reports.progress_of(
+                tournaments.requeue(self.store, tournament_id), {}))
+        except ArenaError as err:
+            await _abort(context, err)
+        if self.scheduler is not None:
+            self.scheduler.notes.pop(tournament_id, None)
+            self.scheduler.wake()
+        return self._tournament_info(progress)
+
+    async def ExportTournament(self, request: pb.ExportTournamentRequest,
+                               context: Context) -> AsyncIterator[pb.ExportChunk]:
+        """``arena tournament export``'s text (:func:`arena.app.documents.export_text`), sent in
+        chunks of :data:`CHUNK_BYTES`: no message holds a whole large tournament."""
+        try:
+            tournament_id = checked_id(request.tournament_id, "tournament_id")
+            chosen = export_format(request.format)
+            export = await _read(context, lambda: documents.export_text(
+                self.store, tournament_id, chosen))
+        except ArenaError as err:
+            await _abort(context, err)
+        data = export.text.encode("utf-8")
+        for start in range(0, max(len(data), 1), CHUNK_BYTES):
+            yield pb.ExportChunk(data=data[start:start + CHUNK_BYTES],
+                                 matches=export.matches if start == 0 else 0)
 
     # ---------------------------------------------------------------- matches
 
@@ -367,40 +391,26 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
         def listed() -> pb.ListMatchesResponse:
             # read, encoded and freed in the worker thread: 10,000 matches held the loop 0.1 s
-            matches = self.store.list_matches(request.tournament_id or None, limit)
-            return pb.ListMatchesResponse(matches=[match_info(m) for m in matches])
+            found = matches.list_matches(self.store, request.tournament_id or None, limit)
+            return pb.ListMatchesResponse(matches=[match_info(m) for m in found])
 
         return await _read(context, listed)
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:
         """A match and its events: one seat's view, or the public view (everything once over),
-        as :mod:`arena.app.visibility` allows (for an author: a seat's view or a finished
-        match only once every rotation of its deal is over too)."""
+        as :func:`arena.app.matches.match_record` allows (for an author: a seat's view or a
+        finished match only once every rotation of its deal is over too)."""
         who = await _who(context)
-        match = await _read(context, lambda: self.store.get_match(request.match_id))
         seat = request.seat if request.HasField("seat") else None
-        if seat is not None and not 0 <= seat < len(match.seats):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"no seat {seat} in this match")
-        sight = Sight.SEAT if seat is not None else \
-            Sight.FULL if match.status == MatchStatus.FINISHED else Sight.PUBLIC
-        refused = await _read(context, lambda: visibility.refusal(
-            self.store, match, sight, operator=who.operator))
-        if refused is not None:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, refusal_text(refused))
-        record = pb.MatchRecord(match=match_info(match))
-        if match.log is not None:
-            log = match.log
-
-            def events() -> list[pb.GameEvent]:  # a whole log decoded: in a worker thread
-                lines = read_log(match.game, log)
-                if seat is None and match.status != MatchStatus.FINISHED:
-                    lines = [line for line in lines if line.audience is None]
-                codec = codec_for(match.game)
-                return [codec.event(line.value) for line in view(lines, seat)
-                        if line.kind == "event"]
-
-            record.events.extend(await asyncio.to_thread(events))
-        return record
+        try:
+            # a whole log decoded and encoded: in a worker thread
+            return await _read(context, lambda: match_record(matches.match_record(
+                self.store, request.match_id, seat, operator=who.operator)))
+        except Hidden as err:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, refusal_text(err.refusal))
+            raise AssertionError("abort returned") from None  # pragma: no cover
+        except ArenaError as err:  # a seat the match does not have
+            await _abort(context, err)
 
     async def WatchMatch(self, request: pb.WatchMatchRequest,
                          context: Context) -> AsyncIterator[pb.MatchUpdate]:
@@ -427,9 +437,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                 async for update in feed.updates():
                     assert update is not None  # no keep-alives asked for
                     match, events = update.value
-                    refused = visibility.may_show(match.id, match.status, Sight.PUBLIC,
-                                                  operator=who.operator,
-                                                  in_play=update.snapshot.in_play)
+                    refused = matches.feed_refusal(update.snapshot, operator=who.operator)
                     if refused is not None:
                         await context.abort(grpc.StatusCode.PERMISSION_DENIED, refused.text)
                     over = update.snapshot.over
@@ -451,26 +459,34 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
     async def Leaderboard(self, request: pb.LeaderboardRequest,
                           context: Context) -> pb.LeaderboardResponse:
+        """Every pool's ratings (the client keeps the pools it wants), or one pool's, or one
+        tournament's matches rated alone."""
         try:
             game = get_game(checked_text(request.game, "the game", 64)).name if request.game else None
             pool = checked_text(request.pool, "the pool", 200) or None
         except ArenaError as err:
             await _abort(context, err)
-        if request.tournament_id:
-            def of_tournament() -> list[Any]:
-                info = self.store.get_tournament(request.tournament_id)
-                if game is not None and game != info.game:
-                    raise NotFoundError(f"tournament {info.id} is a {info.game} tournament, "
-                                        f"not {game}")
-                return tournament_leaderboard(self.store, info)
-            rows = await _read(context, of_tournament)
+        tournament_id = request.tournament_id
+        if tournament_id:
+            rows = await _read(context, lambda: boards.tournament_board(
+                self.store, tournament_id, game))
         else:
-            rows = await _read(context, lambda: self.store.leaderboard(game, pool=pool))
-        return pb.LeaderboardResponse(rows=[
-            pb.LeaderboardRow(game=r.game, bot=r.label, mu=r.mu, sigma=r.sigma,
-                              conservative=r.conservative, matches=r.matches, wins=r.wins,
-                              faults=r.faults, pool=r.pool, name=r.name, version=r.version,
-                              bot_id=r.bot_id) for r in rows])
+            rows = await _read(context, lambda: boards.leaderboard(
+                self.store, game, pool=pool, all_pools=True))
+        return pb.LeaderboardResponse(rows=[leaderboard_row(r) for r in rows])
+
+    async def GetLadder(self, request: pb.GetLadderRequest, context: Context) -> pb.Ladder:
+        """A game's ladder, as ``arena ladder show`` shows it."""
+        try:
+            game = checked_text(request.game, "the game", 64)
+            view = await _read(context, lambda: ladders.show_ladder(self.store, game))
+        except ArenaError as err:
+            await _abort(context, err)
+        return ladder(view)
+
+
+def _author(author_id: int | None, authors: dict[int, str]) -> str:
+    return "" if author_id is None else authors.get(author_id, "")
 
 
 __all__ = ["BUILD_LOG_KEY", "CHUNK_BYTES", "OperatorAuth", "OperatorServicer"]

@@ -440,6 +440,74 @@ class CancelTournamentResponse(_message.Message):
     voided: int
     def __init__(self, voided: _Optional[int] = ...) -> None: ...
 
+class VoidTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: int
+    def __init__(self, tournament_id: _Optional[int] = ...) -> None: ...
+
+class VoidTournamentResponse(_message.Message):
+    __slots__ = ("counted",)
+    COUNTED_FIELD_NUMBER: _ClassVar[int]
+    counted: int
+    def __init__(self, counted: _Optional[int] = ...) -> None: ...
+
+class ResumeTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id",)
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: int
+    def __init__(self, tournament_id: _Optional[int] = ...) -> None: ...
+
+class ExportTournamentRequest(_message.Message):
+    __slots__ = ("tournament_id", "format")
+    TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_FIELD_NUMBER: _ClassVar[int]
+    tournament_id: int
+    format: str
+    def __init__(self, tournament_id: _Optional[int] = ..., format: _Optional[str] = ...) -> None: ...
+
+class ExportChunk(_message.Message):
+    __slots__ = ("data", "matches")
+    DATA_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    data: bytes
+    matches: int
+    def __init__(self, data: _Optional[bytes] = ..., matches: _Optional[int] = ...) -> None: ...
+
+class GetLadderRequest(_message.Message):
+    __slots__ = ("game",)
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    def __init__(self, game: _Optional[str] = ...) -> None: ...
+
+class LadderVersion(_message.Message):
+    __slots__ = ("bot", "mu", "sigma", "matches", "suspended")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    MU_FIELD_NUMBER: _ClassVar[int]
+    SIGMA_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    SUSPENDED_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    mu: float
+    sigma: float
+    matches: int
+    suspended: str
+    def __init__(self, bot: _Optional[str] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., matches: _Optional[int] = ..., suspended: _Optional[str] = ...) -> None: ...
+
+class Ladder(_message.Message):
+    __slots__ = ("id", "game", "status", "matches", "versions")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    VERSIONS_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    game: str
+    status: str
+    matches: int
+    versions: _containers.RepeatedCompositeFieldContainer[LadderVersion]
+    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., matches: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[LadderVersion, _Mapping]]] = ...) -> None: ...
+
 class WatchMatchRequest(_message.Message):
     __slots__ = ("match_id",)
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]

@@ -230,6 +230,26 @@ class OperatorServiceStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.WatchMatchRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.MatchUpdate.FromString,
                 _registered_method=True)
+        self.VoidTournament = channel.unary_unary(
+                '/arena.v1.OperatorService/VoidTournament',
+                request_serializer=arena_dot_v1_dot_arena__pb2.VoidTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.VoidTournamentResponse.FromString,
+                _registered_method=True)
+        self.ResumeTournament = channel.unary_unary(
+                '/arena.v1.OperatorService/ResumeTournament',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ResumeTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.TournamentInfo.FromString,
+                _registered_method=True)
+        self.ExportTournament = channel.unary_stream(
+                '/arena.v1.OperatorService/ExportTournament',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ExportTournamentRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.ExportChunk.FromString,
+                _registered_method=True)
+        self.GetLadder = channel.unary_unary(
+                '/arena.v1.OperatorService/GetLadder',
+                request_serializer=arena_dot_v1_dot_arena__pb2.GetLadderRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.Ladder.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -317,6 +337,37 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def VoidTournament(self, request, context):
+        """Take a tournament out of the ratings: every match void (its results stay on record),
+        every rating rebuilt without them (operator only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ResumeTournament(self, request, context):
+        """Queue an interrupted tournament again: the server's scheduler plays what is left of it
+        with its saved settings (operator only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportTournament(self, request, context):
+        """Every match of a tournament as `arena tournament export` writes it, in chunks of at most
+        64 KiB, in order (operator only).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetLadder(self, request, context):
+        """A game's ladder: its versions, their ratings, and why a suspended one plays no more.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -374,6 +425,26 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.WatchMatch,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.WatchMatchRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.MatchUpdate.SerializeToString,
+            ),
+            'VoidTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.VoidTournament,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.VoidTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.VoidTournamentResponse.SerializeToString,
+            ),
+            'ResumeTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResumeTournament,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ResumeTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.TournamentInfo.SerializeToString,
+            ),
+            'ExportTournament': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportTournament,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ExportTournamentRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.ExportChunk.SerializeToString,
+            ),
+            'GetLadder': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetLadder,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.GetLadderRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.Ladder.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -680,6 +751,114 @@ class OperatorService:
             '/arena.v1.OperatorService/WatchMatch',
             arena_dot_v1_dot_arena__pb2.WatchMatchRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.MatchUpdate.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def VoidTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/VoidTournament',
+            arena_dot_v1_dot_arena__pb2.VoidTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.VoidTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResumeTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/ResumeTournament',
+            arena_dot_v1_dot_arena__pb2.ResumeTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.TournamentInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/arena.v1.OperatorService/ExportTournament',
+            arena_dot_v1_dot_arena__pb2.ExportTournamentRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.ExportChunk.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetLadder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/GetLadder',
+            arena_dot_v1_dot_arena__pb2.GetLadderRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.Ladder.FromString,
             options,
             channel_credentials,
             insecure,

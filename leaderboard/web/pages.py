@@ -2,7 +2,7 @@
 
 Every page at ``/...`` has its data at ``/api/...`` (docs/web.md), built by the same
 function, so the two always agree; the documents use the CLI's field names
-(:mod:`leaderboard.documents`, docs/json.md). Every list comes a page at a time, with a
+(:mod:`arena.app.documents`, docs/json.md). Every list comes a page at a time, with a
 link to the next page (``next``). Match pages (``/matches/{id}``) are
 :mod:`leaderboard.web.replay`'s.
 
@@ -25,12 +25,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from arena.app import boards, matches, reports
 from arena.app.boards import BotPage, HeadToHeadRow
-from arena.app.matches import FaultPage, MatchPage
-from arena.app.records import BotInfo, FaultInfo, HistoryPoint, HistorySample, Store
-from arena.app.reports import Progress
-from arena.games import all_games
-from arena.match.faults import Fault
-from leaderboard.documents import (
+from arena.app.documents import (
     bot_json,
     counts_json,
     document,
@@ -39,8 +34,14 @@ from leaderboard.documents import (
     leaderboard_row_json,
     match_json,
     progress_json,
+    report_json,
+    standings_leaderboard_json,
 )
-from leaderboard.reports import report_json, standings_leaderboard_json
+from arena.app.matches import FaultPage, MatchPage
+from arena.app.records import BotInfo, FaultInfo, HistoryPoint, HistorySample, Store
+from arena.app.reports import Progress
+from arena.games import all_games
+from arena.match.faults import Fault
 from leaderboard.web.charts import HistoryChart, history_chart, sparkline
 from leaderboard.web.common import TEMPLATES, store_of
 

@@ -45,13 +45,13 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from arena.app import matches
+from arena.app.documents import JSON_VERSION, match_json
 from arena.app.live import PENDING_LIMIT_S, Feed, FeedRefused, LiveFeeds, Snapshot
 from arena.app.matches import ShownMatch
 from arena.app.records import MatchInfo, MatchStatus, Store, StoreError
 from arena.app.visibility import Refusal, Sight
 from arena.games import get_game
 from arena.match.replay import ReplayError, read_log
-from leaderboard.documents import JSON_VERSION, match_json
 from leaderboard.web.common import TEMPLATES, error_response, store_of
 from leaderboard.web.frames import VIEW_HELP, View, ViewError, frames, private_fields
 

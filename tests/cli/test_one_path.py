@@ -12,31 +12,34 @@ import pytest
 from tests.helpers import arena
 from tests.served import OPERATOR, Served, remote
 
-LOCAL_ONLY = [
-    ("bot", "add", "someone", "--command", "python -m bots.random_bot"),
-    ("bot", "token", "someone"),
-    ("bot", "remove", "someone"),
-    ("author", "add", "ann"),
-    ("author", "token", "ann"),
-    ("author", "list"),
-    ("tournament", "run", "--game", "kill", "--bot", "random", "--bot", "random"),
-    ("tournament", "resume", "1"),
-    ("tournament", "export", "1"),
-    ("tournament", "void", "1"),
-    ("ladder", "start", "kill"),
-    ("ladder", "show", "kill"),
+LOCAL_ONLY = [  # the command, and its arguments
+    ("bot add", ("someone", "--command", "python -m bots.random_bot")),
+    ("bot token", ("someone",)),
+    ("bot remove", ("someone",)),
+    ("author add", ("ann",)),
+    ("author token", ("ann",)),
+    ("author list", ()),
+    ("tournament run", ("--game", "kill", "--bot", "random", "--bot", "random")),
+    ("ladder start", ("kill",)),
+    ("compare", ("a", "b", "--game", "kill")),
+    ("ratings rebuild", ()),
+    ("match list", ()),
+    ("match show", ("1",)),
+    ("web", ()),
+    ("serve", ()),
+    ("demo", ()),
 ]
 
 
-@pytest.mark.parametrize("args", LOCAL_ONLY, ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize(("command", "args"), LOCAL_ONLY, ids=[c for c, _ in LOCAL_ONLY])
 def test_a_local_only_command_refuses_a_server_in_one_line_and_writes_nothing(
-        tmp_path: Path, args: tuple[str, ...]) -> None:
+        tmp_path: Path, command: str, args: tuple[str, ...]) -> None:
     env = {"ARENA_REMOTE": "127.0.0.1:9", "ARENA_REMOTE_TOKEN": "t"}
-    refused = arena(*args, check=False, cwd=tmp_path, env=env)
+    refused = arena(*command.split(), *args, check=False, cwd=tmp_path, env=env)
     assert refused.returncode == 1, refused.stdout + refused.stderr
     line = refused.stderr.strip()
     assert "\n" not in line and "Traceback" not in refused.stderr
-    assert f"`arena {args[0]} {args[1]}` works on the local database only" in line, line
+    assert f"`arena {command}` works on the local database only" in line, line
     assert "ARENA_REMOTE" in line
     assert list(tmp_path.iterdir()) == [], "a local-only command refused wrote nothing"
 

@@ -29,7 +29,8 @@ PREFIX = "/arena.v1.OperatorService/"
 def test_every_method_has_a_rule() -> None:
     assert set(POLICY) == {m.name for m in SERVICE.methods}
     assert {name for name, rule in POLICY.items() if rule is Rule.OPERATOR} == {
-        "CreateTournament", "CancelTournament"}
+        "CreateTournament", "CancelTournament", "VoidTournament", "ResumeTournament",
+        "ExportTournament"}
 
 
 def _request(method: Any) -> Any:

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from arena.app.documents import tournament_report
 from arena.games import pool_of
 from arena.rating.figures import read_match
 from arena.rating.standings import crosstable, standings
 from arena.storage.store import HeadToHead, MatchResult, ScheduledMatch, Store
 from arena.storage.tables import SUMMARY_TABLES
-from leaderboard.reports import tournament_report
 from tests.conftest import new_postgres_database
 from tests.helpers import GAME, arena, cli
 
