@@ -31,6 +31,7 @@ from benchmarks import (
     loop,
     memory,
     ratings,
+    search,
     sockets,
     submit,
     tournament,
@@ -59,6 +60,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "doors": doors.run,            # descriptors and an operator call under idle connections
     "archives": archives.run,      # refusing a zip of 370,000 entries, against zipfile reading it
     "figures": figures.run,        # a bot seated twice, all-fault matches: the figures shown
+    "search": search.run,          # samples, copies and playouts per CPU second; OpenSpiel Hearts
 }
 
 
@@ -95,7 +97,8 @@ def machine() -> dict[str, object]:
     return {"python": sys.version.split()[0], "platform": platform.platform(),
             "cpus": os.cpu_count(), "load_average_at_start": os.getloadavg(),
             "grpcio": version("grpcio"), "protobuf": version("protobuf"),
-            "rlcard": version("rlcard"), "trueskill": version("trueskill")}
+            "rlcard": version("rlcard"), "trueskill": version("trueskill"),
+            "open-spiel": version("open-spiel")}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -204,22 +204,54 @@ class Rng:
 
     Shuffles are Fisher-Yates over ``random.Random``'s ``randrange``, so a seed
     replays the same match bit for bit on every platform.
+
+    Copies are cheap, for search (a forward model copies states by the thousand, and most
+    copies never draw): a deep copy takes the generator's state (``getstate``, kept until
+    the generator draws again, so copies of a copy share it) and makes its own generator
+    from it only when it first draws; a new ``Rng`` seeds its generator then too.
     """
 
     seed: int
-    _random: random.Random = field(init=False, repr=False)
+    _random: random.Random | None = field(init=False, repr=False, default=None)
+    # the generator's state as ``getstate`` gives it, when known: a copy that has not
+    # drawn yet resumes from it; a generator's own, until it draws again
+    _state: tuple[Any, ...] | None = field(init=False, repr=False, default=None)
 
-    def __post_init__(self) -> None:
-        self._random = random.Random(self.seed)
+    def _generator(self) -> random.Random:
+        """The generator, about to draw: made now if this ``Rng`` has not drawn yet."""
+        made = self._random
+        if made is None:
+            if self._state is None:
+                made = random.Random(self.seed)
+            else:
+                made = random.Random.__new__(random.Random)
+                made.setstate(self._state)
+            self._random = made
+        self._state = None
+        return made
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rng:
+        """A copy that draws the same numbers from here on, independently; any other
+        attribute (a subclass's) deep-copied as usual."""
+        other = copy.copy(self)
+        for name, value in vars(self).items():
+            if name not in ("_random", "_state"):
+                setattr(other, name, copy.deepcopy(value, memo))
+        if self._random is not None and self._state is None:
+            self._state = self._random.getstate()
+        other._random = None
+        other._state = self._state
+        return other
 
     def shuffle(self, items: list[Any]) -> None:
+        randrange = self._generator().randrange
         for i in range(len(items) - 1, 0, -1):
-            j = self._random.randrange(i + 1)
+            j = randrange(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def below(self, n: int) -> int:
         """A uniform whole number from 0 to n - 1."""
-        return self._random.randrange(n)
+        return self._generator().randrange(n)
 
     def copy(self) -> Rng:
         """A generator that goes on exactly as this one would, sharing nothing with it (for a
