@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -25,6 +26,7 @@ from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
 from arena.match.replay import read_log, view
 from arena.players import builds, submissions
+from arena.service import reads
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.service.messages import (
     bot_info,
@@ -100,13 +102,28 @@ async def _abort(context: Context, err: Exception) -> NoReturn:
 
 
 async def _read(context: Context, read: Callable[[], T]) -> T:
-    """Run a store read in a worker thread (the event loop serves every other call meanwhile,
-    and the scheduler's matches in ``arena serve``); its errors become NOT_FOUND (unknown ids)
-    or UNAVAILABLE (the database)."""
+    """Run a store read off the event loop (which serves every other call meanwhile, and the
+    scheduler's matches in ``arena serve``): in a reader process of ``arena serve`` when it
+    pickles (a store method, a ``functools.partial`` of a module-level function over the store:
+    :mod:`arena.service.reads`), else in a worker thread; its errors become NOT_FOUND (unknown
+    ids) or UNAVAILABLE (the database)."""
     try:
-        return await asyncio.to_thread(read)
+        return await reads.run(read)
     except StoreError as err:
         await _abort(context, err)
+
+
+def _report(store: Store, tournament_id: int) -> tuple[TournamentInfo, dict[str, Any], int]:
+    """GetTournament's read: the tournament, its report, its void matches."""
+    info = store.get_tournament(tournament_id)
+    counts = store.match_counts([info.id]).get(info.id, {})
+    return info, tournament_report(store, info, counts), counts.get(MatchStatus.VOID, 0)
+
+
+def _listed(store: Store, tournament_id: int | None, limit: int) -> pb.ListMatchesResponse:
+    """ListMatches' read, encoded where it runs (10,000 matches held the loop 0.1 s)."""
+    return pb.ListMatchesResponse(matches=[match_info(m) for m in
+                                           store.list_matches(tournament_id, limit)])
 
 
 async def _who(context: Context) -> Caller:
@@ -303,12 +320,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         except ArenaError as err:
             await _abort(context, err)
 
-        def report() -> tuple[TournamentInfo, dict[str, Any], int]:
-            info = self.store.get_tournament(tournament_id)
-            counts = self.store.match_counts([info.id]).get(info.id, {})
-            return info, tournament_report(self.store, info, counts), counts.get(MatchStatus.VOID, 0)
-
-        info, document, void = await _read(context, report)
+        info, document, void = await _read(context, functools.partial(
+            _report, self.store, tournament_id))
         if self.scheduler is not None and info.id in self.scheduler.notes:
             document["note"] = self.scheduler.notes[info.id]
         return pb.TournamentReport(tournament=self._tournament_info(info, void),
@@ -365,12 +378,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                 f"limit may be at most 10,000, not {limit:,}")
 
-        def listed() -> pb.ListMatchesResponse:
-            # read, encoded and freed in the worker thread: 10,000 matches held the loop 0.1 s
-            matches = self.store.list_matches(request.tournament_id or None, limit)
-            return pb.ListMatchesResponse(matches=[match_info(m) for m in matches])
-
-        return await _read(context, listed)
+        return await _read(context, functools.partial(
+            _listed, self.store, request.tournament_id or None, limit))
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:
         """A match and its events: one seat's view, or the public view (everything once over),
