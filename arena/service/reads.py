@@ -14,7 +14,8 @@ argument. It runs in a reader when it pickles: a method of the served store, or 
 ``functools.partial`` of a module-level function over the store and plain values (the store
 is sent as a reference, and is the reader's own over there). Anything else (a closure, a
 lambda, a method of an object of this process) runs in a worker thread of this process, as
-before. A reader that dies is replaced, and its read fails UNAVAILABLE.
+before, and so does every read until the readers have started. A reader that dies is
+replaced, and its read fails UNAVAILABLE.
 
 :func:`run` is what the operator service calls: the readers :func:`serving` installed for
 the process's store, else a worker thread.
@@ -44,9 +45,6 @@ T = TypeVar("T")
 
 READERS = 2
 """Reader processes: the heavy reads a server gets at once queue for them."""
-READER_NICENESS = 10
-"""How far a reader stands back for the CPU (``nice``): a bot's answer and the server's match
-clocks go first, a read takes what they leave (all of it on an idle machine)."""
 _STORE = "store"
 """The served store's reference in a pickled read."""
 
@@ -82,11 +80,10 @@ _reader_store: Store | None = None
 
 
 def _open_reader(url: str) -> None:
-    """A reader's start: behind the matches for the CPU (:data:`READER_NICENESS`); Ctrl-C is
-    the server's to handle (it stops its readers), not theirs; it ends when the server does."""
+    """A reader's start: Ctrl-C is the server's to handle (it stops its readers), not theirs;
+    it ends when the server does."""
     global _reader_store
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.nice(READER_NICENESS)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
@@ -126,9 +123,16 @@ class Readers:
         # spawn, never fork: this process has gRPC's threads (and the loop's) running
         pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_open_reader, initargs=(self.store.url,))
-        for _ in range(self.processes):  # started now, not as the first heavy reads come
-            pool.submit(_ready)
+        # started now, not as the first heavy reads come
+        self._starting = [pool.submit(_ready) for _ in range(self.processes)]
         return pool
+
+    def ready(self) -> bool:
+        """Whether the readers have started. Until then (a second or more of imports, on a
+        loaded machine many) reads run in worker threads, as they do if the readers could not
+        start (the database cannot be opened over there)."""
+        return all(f.done() and not f.cancelled() and f.exception() is None
+                   for f in self._starting)
 
     def payload(self, read: Callable[[], object]) -> bytes | None:
         """``read`` pickled for a reader; None if it cannot go to one."""
@@ -142,7 +146,7 @@ class Readers:
     async def run(self, read: Callable[[], T]) -> T:
         """The result of ``read``, run in a reader if it can go to one, else in a worker
         thread; its errors raised here (StoreError UNAVAILABLE if its reader died)."""
-        payload = None if self._closed else self.payload(read)
+        payload = None if self._closed or not self.ready() else self.payload(read)
         if payload is None:
             return await asyncio.to_thread(read)
         pool = self._pool
