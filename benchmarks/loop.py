@@ -12,7 +12,9 @@ while they are served: its CPU time (the loop thread's, load-proof) and its wall
 The test ``tests/service/test_loop_stall.py`` plays the same scenario (:func:`play`).
 
 The reference, :data:`BEFORE`, is the same run at commit b52b884, before the operator
-service's store reads and token lookups went to worker threads (79929fb, 1778d53).
+service's store reads and token lookups went to worker threads (79929fb, 1778d53). The seats
+that faulted meanwhile, per 100 matches, have theirs at feac4d8 (:data:`BEFORE_FAULTS`),
+before those reads went to reader processes (:mod:`arena.service.reads`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ BEFORE_LOAD = "28.3, 2026-11-26"
 """The longest stall during the reads at b52b884, this benchmark run there with the watch's
 hook added uncommitted: CPU and wall ms, and the load average then (4 of the 7 lists and 4
 of the 7 reports were cancelled; 1 seat faulted meanwhile, none in the 7 matches before)."""
+BEFORE_FAULTS, BEFORE_FAULTS_LOAD = 47.2, "9.5 to 11.5, 2026-11-26"
+"""Seats that faulted per 100 matches finished while the reads were served at feac4d8 (the
+reads in worker threads of the server: 50 seats in 106 matches over four runs), and the load
+average then."""
 
 
 def seed(db: Path) -> list[int]:
@@ -193,6 +199,7 @@ def run(quick: bool) -> list[Row]:
             stall = stall_during(watched, outcome)
         finally:
             server.stop()
+    faulted = 100 * outcome.faults_meanwhile / max(1, outcome.finished_meanwhile)
     reads = ", ".join(f"{n} {kind}" for kind, n in sorted(outcome.answered.items()))
     note = (f"{reads} at once, answered in {outcome.ended - outcome.began:.1f} s, beside a {GAME} "
             f"tournament on a {1000 * MOVE_CLOCK_S:.0f} ms move clock: "
@@ -211,6 +218,13 @@ def run(quick: bool) -> list[Row]:
             stall.wall_ms / BEFORE_WALL_MS if BEFORE_WALL_MS else None,
             note="wall-clock lateness of the watch's tick: on a loaded machine it counts the "
                  "time the system preempted the server too"),
+        Row("loop", "seats faulted during the heavy reads, per 100 matches", faulted, "seats",
+            "before (feac4d8, reads in threads)", BEFORE_FAULTS, faulted / BEFORE_FAULTS,
+            "0", outcome.faults_meanwhile == 0,
+            f"{outcome.faults_meanwhile} seats in {outcome.finished_meanwhile} matches at a load "
+            f"of {outcome.load:.1f}; before: load {BEFORE_FAULTS_LOAD}. On a loaded machine "
+            "seats time out without any read too (the control: "
+            f"{outcome.quiet_faults} in {outcome.quiet} matches)"),
     ]
 
 

@@ -254,12 +254,9 @@ class Rng:
         return self._generator().randrange(n)
 
     def copy(self) -> Rng:
-        """A generator that goes on exactly as this one would, sharing nothing with it (for a
-        game's ``clone``: about four times faster than a deep copy)."""
-        other = copy.copy(self)
-        other._random = random.Random.__new__(random.Random)  # no seeding: the state follows
-        other._random.setstate(self._random.getstate())
-        return other
+        """A generator that goes on exactly as this one would, independently (for a game's
+        ``clone``): the cheap copy above."""
+        return self.__deepcopy__({})
 
 
 class Game(ABC, Generic[State, Action, Observation]):

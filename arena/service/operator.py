@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ from arena.app.reports import Progress
 from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
 from arena.players import builds, submissions
+from arena.service import reads
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.service.messages import (
     bot_info,
@@ -94,13 +96,21 @@ async def _abort(context: Context, err: Exception) -> NoReturn:
 
 
 async def _read(context: Context, read: Callable[[], T]) -> T:
-    """Run a store read in a worker thread (the event loop serves every other call meanwhile,
-    and the scheduler's matches in ``arena serve``); its errors become NOT_FOUND (unknown ids)
-    or UNAVAILABLE (the database)."""
+    """Run a store read off the event loop (which serves every other call meanwhile, and the
+    scheduler's matches in ``arena serve``): in a reader process of ``arena serve`` when it
+    pickles (a store method, a ``functools.partial`` of a module-level function over the store:
+    :mod:`arena.service.reads`), else in a worker thread; its errors become NOT_FOUND (unknown
+    ids) or UNAVAILABLE (the database)."""
     try:
-        return await asyncio.to_thread(read)
+        return await reads.run(read)
     except StoreError as err:
         await _abort(context, err)
+
+
+def _listed(store: Store, tournament_id: int | None, limit: int) -> pb.ListMatchesResponse:
+    """ListMatches' read, encoded where it runs (10,000 matches held the loop 0.1 s)."""
+    return pb.ListMatchesResponse(matches=[match_info(m) for m in
+                                           matches.list_matches(store, tournament_id, limit)])
 
 
 async def _who(context: Context) -> Caller:
@@ -286,7 +296,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             tournament_id = checked_id(request.tournament_id, "tournament_id")
         except ArenaError as err:
             await _abort(context, err)
-        report = await _read(context, lambda: reports.show_tournament(self.store, tournament_id))
+        report = await _read(context, functools.partial(
+            reports.show_tournament, self.store, tournament_id))
         document = documents.report_json(report)
         if self.scheduler is not None and tournament_id in self.scheduler.notes:
             document["note"] = self.scheduler.notes[tournament_id]
@@ -389,12 +400,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT,
                                 f"limit may be at most 10,000, not {limit:,}")
 
-        def listed() -> pb.ListMatchesResponse:
-            # read, encoded and freed in the worker thread: 10,000 matches held the loop 0.1 s
-            found = matches.list_matches(self.store, request.tournament_id or None, limit)
-            return pb.ListMatchesResponse(matches=[match_info(m) for m in found])
-
-        return await _read(context, listed)
+        return await _read(context, functools.partial(
+            _listed, self.store, request.tournament_id or None, limit))
 
     async def GetMatch(self, request: pb.GetMatchRequest, context: Context) -> pb.MatchRecord:
         """A match and its events: one seat's view, or the public view (everything once over),

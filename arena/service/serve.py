@@ -1,6 +1,8 @@
 """``arena serve``: the operator service on its own, over TCP (token, optional TLS) and
 optionally on a Unix socket (no token; the file's owner and mode decide who connects), and
-the web app (:mod:`leaderboard.web`) on its own HTTP port, in the same event loop.
+the web app (:mod:`leaderboard.web`) on its own HTTP port, in the same event loop, which
+also runs the scheduler's match clocks: the operator service's store reads go to reader
+processes (:mod:`arena.service.reads`) for as long as it serves.
 
 Both public doors are capped (:mod:`arena.net.doors`): the operator port is a front door
 that relays to the gRPC server on a loopback port, wrong tokens are throttled per address
@@ -39,7 +41,7 @@ from arena.net.doors import (
 )
 from arena.net.server_options import server_options
 from arena.players import cgroups, sandbox
-from arena.service import loop_watch
+from arena.service import loop_watch, reads
 from arena.service.auth import Throttle
 from arena.service.operator import OperatorAuth, OperatorServicer
 from arena.service.operator_token import TokenHash
@@ -209,7 +211,9 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
     local: grpc.aio.Server | None = None
     web_task: asyncio.Task[None] | None = None
     scheduling: asyncio.Task[None] | None = None
+    readers = contextlib.AsyncExitStack()
     try:
+        await readers.enter_async_context(reads.serving(store))  # reads: out of this process
         if operator_socket is not None:
             local = await _start_operator_socket(operator, operator_socket)
         if web is not None:
@@ -256,6 +260,7 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
             with contextlib.suppress(FileNotFoundError):
                 if stat.S_ISSOCK(operator_socket.lstat().st_mode):
                     operator_socket.unlink()
+        await readers.aclose()
         if stalls is not None:
             stalls.stop()
         await asyncio.sleep(0)

@@ -151,16 +151,27 @@ class Tournaments(Database):
             t.finished_at = now() if status.ended else None
             s.add(t)
 
+    def _mark_running(self, tournament_id: int) -> None:
+        with self._writing("update a tournament") as s:
+            t = s.get(Tournament, tournament_id)
+            if t is None:
+                raise NotFoundError(f"no tournament with id {tournament_id}")
+            if not t.status.closed:
+                t.status = TournamentStatus.RUNNING
+                t.finished_at = None
+                s.add(t)
+
     @contextmanager
     def running(self, tournament_id: int) -> Iterator[None]:
         """Mark the tournament running while the body runs, holding its run lock (see
         :mod:`arena.storage.runs`): while it is held the tournament reads as running, and
         once its process is gone, however it ended, as interrupted (once a match of it was
-        started: a tournament just created reads as running). A :class:`StoreError` when
-        another process runs it."""
+        started: a tournament just created reads as running). A cancelled or voided tournament
+        stays so (its run finds nothing to play). A :class:`StoreError` when another process
+        runs it."""
         try:
             with self._runs.hold(tournament_id):
-                self.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
+                self._mark_running(tournament_id)
                 yield
         except Busy:
             raise StoreError(f"tournament {tournament_id} is being run by another process "

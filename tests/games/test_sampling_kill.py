@@ -374,7 +374,7 @@ def test_a_clone_plays_on_as_the_original_and_shares_nothing() -> None:
         state = GAME.new(3, seed, {"rounds": 2})
         policy = random.Random(seed)
         while state.to_act is not None:
-            before = repr(state), state.rng._random.getstate()  # the generator too
+            before = repr(state), state.rng.copy().below(1 << 30)  # the generator too: its next draw
             copy = GAME.clone(state)
             ahead = random.Random(seed)
             for _ in range(20):  # play the copy on a little: the original must not change
@@ -382,7 +382,7 @@ def test_a_clone_plays_on_as_the_original_and_shares_nothing() -> None:
                     break
                 legal = GAME.legal_actions(copy)
                 GAME.apply(copy, legal[ahead.randrange(len(legal))])
-            assert (repr(state), state.rng._random.getstate()) == before
+            assert (repr(state), state.rng.copy().below(1 << 30)) == before
             legal = GAME.legal_actions(state)
             action = legal[policy.randrange(len(legal))]
             copy = GAME.clone(state)

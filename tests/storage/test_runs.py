@@ -50,3 +50,18 @@ def test_a_run_killed_with_sigkill_reads_as_interrupted_and_frees_the_tournament
     with store.running(tid):  # free again: a resume may run it
         assert store.get_tournament(tid).status == "running"
     assert store.get_tournament(tid).status == "interrupted"
+
+
+@pytest.mark.parametrize("close", ["cancel_tournament", "void_tournament"])
+def test_a_run_of_a_closed_tournament_leaves_it_closed(tmp_path: Path, close: str) -> None:
+    """A cancelled or voided tournament stays so when a run takes its lock (a resume, the
+    scheduler that picked it up as it was cancelled): its run sees it closed and plays nothing."""
+    store = Store(str(tmp_path / "arena.db"))
+    ids = three_bots(store)
+    tid = store.create_tournament("some-game", 3, {}, 1, 1, {}, ids, round_robin(ids, 3))
+    getattr(store, close)(tid)
+    closed = store.get_tournament(tid).status
+    assert closed in ("cancelled", "voided")
+    with store.running(tid):
+        assert store.get_tournament(tid).status == closed
+    assert store.get_tournament(tid).status == closed
