@@ -1,0 +1,33 @@
+"""docs/search.md's complete search bot is complete: it plays a match through the referee
+without a fault, and it is as short as the page says."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+from bots.face_card_kill_card import FaceCardBot
+from sdk.local import play_local
+
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "search.md"
+
+
+def _searcher_source() -> str:
+    text = PAGE.read_text()
+    section = text.split("## A complete search bot", 1)[1]
+    return re.findall(r"```python\n(.*?)```", section, re.S)[0]
+
+
+def test_the_pages_search_bot_plays_a_match_without_a_fault(tmp_path: Path) -> None:
+    source = _searcher_source()
+    assert len(source.splitlines()) <= 60
+    path = tmp_path / "searcher.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("searcher", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = play_local("face-card-kill-card", [module.Searcher(), FaceCardBot(), FaceCardBot()],
+                        seed=1, move_timeout_s=0)
+    assert result.faults == ("", "", "")
