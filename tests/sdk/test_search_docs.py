@@ -16,7 +16,8 @@ PAGE = Path(__file__).resolve().parents[2] / "docs" / "search.md"
 def _searcher_source() -> str:
     text = PAGE.read_text()
     section = text.split("## A complete search bot", 1)[1]
-    return re.findall(r"```python\n(.*?)```", section, re.S)[0]
+    blocks: list[str] = re.findall(r"```python\n(.*?)```", section, re.S)
+    return blocks[0]
 
 
 def test_the_pages_search_bot_plays_a_match_without_a_fault(tmp_path: Path) -> None:
