@@ -120,6 +120,22 @@ def chi_square_p(counts: Mapping[Any, int], support: Sequence[Hashable]) -> floa
     return _upper_gamma_regularized((len(support) - 1) / 2, statistic / 2)
 
 
+def homogeneity_p(first: Mapping[Any, int], second: Mapping[Any, int]) -> float:
+    """The p-value of a chi-square test that two histograms come from one distribution (the
+    samples of two states a seat cannot tell apart: a sampler that peeks fails it)."""
+    keys = sorted(set(first) | set(second), key=repr)
+    if len(keys) < 2:
+        return 1.0
+    n1, n2 = sum(first.values()), sum(second.values())
+    statistic = 0.0
+    for key in keys:
+        row = first.get(key, 0) + second.get(key, 0)
+        for observed, size in ((first.get(key, 0), n1), (second.get(key, 0), n2)):
+            expected = row * size / (n1 + n2)
+            statistic += (observed - expected) ** 2 / expected
+    return _upper_gamma_regularized((len(keys) - 1) / 2, statistic / 2)
+
+
 def _upper_gamma_regularized(a: float, x: float) -> float:
     """Q(a, x) = Γ(a, x) / Γ(a): the chi-square survival function's core (a series below
     a + 1, a continued fraction above, as in Numerical Recipes)."""

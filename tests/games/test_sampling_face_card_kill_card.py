@@ -32,7 +32,7 @@ from arena.games.face_card_kill_card import (
 )
 from arena.games.sampling import knowledge
 from arena.games.sampling.face_card_kill_card import FaceCardKillCardKnowledge
-from tests.games.sampling import Position, _upper_gamma_regularized, check_sample, chi_square_p
+from tests.games.sampling import Position, check_sample, chi_square_p, homogeneity_p
 from tests.games.stacked import new_stacked
 from tests.games.test_face_card_kill_card import play, stacked
 
@@ -119,21 +119,6 @@ def counts_of(sampler: FaceCardKillCardKnowledge, match: Match, key: Callable[[S
 def _hole_of(seat: int) -> Callable[[State], Hashable]:
     """The key of a sample: the first hole card of ``seat``."""
     return lambda state: state.hole[seat][0]
-
-
-def homogeneity_p(first: Mapping[Hashable, int], second: Mapping[Hashable, int]) -> float:
-    """The p-value of a chi-square test that two histograms come from one distribution."""
-    keys = sorted(set(first) | set(second), key=repr)
-    if len(keys) < 2:
-        return 1.0
-    n1, n2 = sum(first.values()), sum(second.values())
-    statistic = 0.0
-    for k in keys:
-        row = first.get(k, 0) + second.get(k, 0)
-        for observed, size in ((first.get(k, 0), n1), (second.get(k, 0), n2)):
-            expected = row * size / (n1 + n2)
-            statistic += (observed - expected) ** 2 / expected
-    return _upper_gamma_regularized((len(keys) - 1) / 2, statistic / 2)
 
 
 def matches(players: int, options: Mapping[str, OptionValue] | None, wanted: int,

@@ -44,7 +44,7 @@ from arena.games.kill import (
 )
 from arena.games.sampling import knowledge
 from arena.games.sampling.kill import KillKnowledge
-from tests.games.sampling import Position, _upper_gamma_regularized, check_sample, chi_square_p
+from tests.games.sampling import Position, check_sample, chi_square_p, homogeneity_p
 from tests.games.test_kill import JOKER_DECK, WINNING_DECK, C, Script, deal_order
 
 SIGNIFICANCE = 0.001  # a uniform sampler fails one of these tests once in a thousand runs
@@ -328,21 +328,6 @@ def _trade(state: State, seat: int, card: Card) -> None:
             state.hands[seat][state.hands[seat].index(out)] = card
             state.hands[seat].sort()
             return
-
-
-def homogeneity_p(first: Mapping[Hashable, int], second: Mapping[Hashable, int]) -> float:
-    """The p-value of a chi-square test that two histograms come from one distribution."""
-    keys = sorted(set(first) | set(second), key=repr)
-    if len(keys) < 2:
-        return 1.0
-    n1, n2 = sum(first.values()), sum(second.values())
-    statistic = 0.0
-    for k in keys:
-        row = first.get(k, 0) + second.get(k, 0)
-        for observed, size in ((first.get(k, 0), n1), (second.get(k, 0), n2)):
-            expected = row * size / (n1 + n2)
-            statistic += (observed - expected) ** 2 / expected
-    return _upper_gamma_regularized((len(keys) - 1) / 2, statistic / 2)
 
 
 def test_a_sampler_that_ignores_what_it_learnt_fails_the_support_check() -> None:
