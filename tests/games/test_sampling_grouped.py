@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from arena.games.sampling.grouped import GroupedDeal
+from arena.games.sampling.deals import GroupedDeal
 from tests.games.sampling import chi_square_p
 
 SIGNIFICANCE = 0.001  # a uniform deal fails a test at this level once in a thousand

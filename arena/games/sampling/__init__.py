@@ -16,7 +16,8 @@ from typing import Any
 from arena.errors import ErrorKind
 from arena.games import GAME_MODULES, all_games, get_game, module_name
 from arena.games.base import OptionError, OptionValue
-from arena.games.sampling.base import Knowledge, deal_uniform, future_rng
+from arena.games.sampling.base import Knowledge, future_rng
+from arena.games.sampling.deals import GroupedDeal, deal_uniform
 
 
 def knowledge(game: str, players: int, seat: int,
@@ -44,4 +45,4 @@ def _written() -> frozenset[str]:
                      if importlib.util.find_spec(f"arena.games.sampling.{name}") is not None)
 
 
-__all__ = ["Knowledge", "deal_uniform", "future_rng", "knowledge", "samplers"]
+__all__ = ["GroupedDeal", "Knowledge", "deal_uniform", "future_rng", "knowledge", "samplers"]

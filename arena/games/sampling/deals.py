@@ -1,8 +1,9 @@
-"""An exact uniform constrained deal that first merges interchangeable places.
+"""Exact uniform deals of unseen cards under constraints, counted, never rejected.
 
-:func:`~arena.games.sampling.base.deal_uniform` counts deals by splitting every class of
-cards over every place that may hold it, so its cost grows quickly with the number of
-places: five hands, a bank and banked cards make thousands of splits a sample. Places
+A deal is counted by classes of interchangeable cards (cards allowed in the same places):
+a sum over how many cards of each class each place gets, of multinomials. Counting every
+class over every place costs more the more places there are: five hands, a bank and banked
+cards make thousands of splits a sample. Places
 that may hold exactly the same cards (every hand with no void shown, a bank, banked
 cards) are interchangeable: :class:`GroupedDeal` deals to each group of them as one place
 of their summed size, then shares a group's cards among its places by a shuffle and cut.
@@ -16,10 +17,10 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from functools import lru_cache
+from math import comb
 from typing import Generic, TypeVar
-
-from arena.games.sampling.base import _Counter, _minus, _multinomial, _splits
 
 Card = TypeVar("Card", bound=Hashable)
 
@@ -27,9 +28,8 @@ Card = TypeVar("Card", bound=Hashable)
 class GroupedDeal(Generic[Card]):
     """A deal of ``cards`` to places ``0 .. len(capacity) - 1``, place ``p`` getting exactly
     ``capacity[p]`` cards and only cards with ``allowed(p, card)``, prepared once and drawn
-    many times (:meth:`draw`): uniform over all such deals, exactly, as
-    :func:`~arena.games.sampling.base.deal_uniform`, by the same counting (its counter of
-    deals by classes of interchangeable cards), kept from one draw to the next. Places
+    many times (:meth:`draw`): uniform over all such deals, exactly, the counts kept from
+    one draw to the next. Places
     allowed the same cards are dealt to as one. Raises ``ValueError`` when no deal exists."""
 
     def __init__(self, cards: Sequence[Card], capacity: Sequence[int],
@@ -98,3 +98,64 @@ class GroupedDeal(Generic[Card]):
         splits, cumulative = table
         return splits[bisect_right(cumulative, rng.randrange(cumulative[-1]))]
 
+
+def deal_uniform(cards: Sequence[Card], capacity: Sequence[int],
+                 allowed: Callable[[int, Card], bool], rng: random.Random) -> list[list[Card]]:
+    """One deal of ``cards`` to places ``0 .. len(capacity) - 1`` (hands, a stock, a kitty),
+    place ``p`` getting exactly ``capacity[p]`` cards and only cards with
+    ``allowed(p, card)``: uniform over all such deals, exactly, each place's cards in a
+    uniform order (a stock's is its order). Raises ``ValueError`` when no deal exists: the
+    knowledge contradicts itself. A sampler drawing many deals from one observation
+    prepares a :class:`GroupedDeal` once instead."""
+    hands = GroupedDeal(cards, capacity, allowed).draw(rng)
+    for hand in hands:
+        rng.shuffle(hand)
+    return hands
+
+
+class _Counter:
+    """Numbers of deals of classes ``index ..`` into the places' remaining room."""
+
+    def __init__(self, kinds: tuple[tuple[tuple[int, ...], int], ...]) -> None:
+        self.kinds = kinds
+        self.ways = lru_cache(maxsize=None)(self._ways)
+
+    def _ways(self, index: int, left: tuple[int, ...]) -> int:
+        if index == len(self.kinds):
+            return 1 if not any(left) else 0
+        where, n = self.kinds[index]
+        if sum(left[p] for p in where) < n:
+            return 0
+        later = {p for kind in self.kinds[index + 1:] for p in kind[0]}
+        if any(left[p] for p in range(len(left)) if p not in where and p not in later):
+            return 0  # a place no later class can fill
+        total = 0
+        for split in _splits(n, [left[p] for p in where]):
+            total += _multinomial(n, split) * self.ways(index + 1, _minus(left, where, split))
+        return total
+
+
+def _splits(n: int, room: Sequence[int]) -> Iterable[tuple[int, ...]]:
+    """Every way to give ``n`` cards to places with this much room, in a fixed order."""
+    if len(room) == 1:
+        if n <= room[0]:
+            yield (n,)
+        return
+    for k in range(min(n, room[0]) + 1):
+        for rest in _splits(n - k, room[1:]):
+            yield (k, *rest)
+
+
+def _minus(left: tuple[int, ...], where: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
+    remaining = list(left)
+    for place, k in zip(where, split, strict=True):
+        remaining[place] -= k
+    return tuple(remaining)
+
+
+def _multinomial(n: int, split: Sequence[int]) -> int:
+    ways = 1
+    for k in split:
+        ways *= comb(n, k)
+        n -= k
+    return ways

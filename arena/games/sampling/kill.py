@@ -80,7 +80,8 @@ from arena.games.kill import (
     UsedPileShuffled,
     can_swap,
 )
-from arena.games.sampling.base import Knowledge, _Counter, deal_uniform, future_rng
+from arena.games.sampling.base import Knowledge, future_rng
+from arena.games.sampling.deals import _Counter, deal_uniform
 
 ALL_CARDS = tuple(standard_deck(1, jokers=2))
 JOKERS = tuple(c for c in ALL_CARDS if c.rank is Rank.JOKER)

@@ -13,7 +13,7 @@ against the trick it falls in:
   card does not hold it.
 
 Every one of these is a card a seat cannot hold (cards only leave hands), so the unseen
-cards are dealt by :class:`~arena.games.sampling.grouped.GroupedDeal` to the other three
+cards are dealt by :class:`~arena.games.sampling.deals.GroupedDeal` to the other three
 hands, each getting its size and none of the cards it is known not to hold: uniform over
 every deal consistent with the hand's play. The auction, the contract and the trump are
 public and tell nothing about the cards (a bid is not a claim).
@@ -53,7 +53,7 @@ from arena.games.king import (
     power,
 )
 from arena.games.sampling.base import Knowledge, future_rng
-from arena.games.sampling.grouped import GroupedDeal
+from arena.games.sampling.deals import GroupedDeal
 from arena.games.tricks import TrickInProgress
 
 _NOT_HEARTS = frozenset(c for c in DECK if c.suit is not Suit.HEARTS)

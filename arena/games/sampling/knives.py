@@ -24,7 +24,7 @@ What the seat has learnt, and where:
 Nothing else tells anything about the cards: declarations, passes, the pick, the solo
 question answered "no", the mode and the reveal's choice are free whatever the cards. Who
 the shadow is follows from where the strong Ghost lies (the shadow alone knows it holds
-it). The unseen cards are dealt by :class:`~arena.games.sampling.grouped.GroupedDeal` to those
+it). The unseen cards are dealt by :class:`~arena.games.sampling.deals.GroupedDeal` to those
 places, each its size, under these constraints: uniform over every consistent deal (each
 assignment of the banker's 8 cards to hand and banked cards stands for the same number of
 original deals, all 28 splits of them between the first 6 and the bank being consistent).
@@ -60,7 +60,7 @@ from arena.games.knives import (
     ghost,
 )
 from arena.games.sampling.base import Knowledge, future_rng
-from arena.games.sampling.grouped import GroupedDeal
+from arena.games.sampling.deals import GroupedDeal
 from arena.games.tricks import TrickInProgress
 
 _BY_SUIT = {suit: frozenset(c for c in DECK if c.suit is suit) for suit in KSuit}
