@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdk.bot import MatchInfo
-from sdk.mcts import Evaluate, search
+from sdk.mcts import Evaluate, Horizon, search
 from sdk.search import SearchBot
 
 SHARE_OF_CLOCK = 1 / 3
@@ -63,6 +63,9 @@ def standing(deals: Deals) -> Evaluate:
 class SearchingBot(SearchBot):
     """IS-MCTS within a budget taken from the move clock."""
 
+    evaluate: Evaluate | None = None  # a match's, set at its start: the end of the match by rank
+    horizon: Horizon | None = None
+
     def __init__(self, budget_s: float = DEFAULT_BUDGET_S, seed: int | None = None) -> None:
         super().__init__(seed)
         self.cap_s = budget_s
@@ -72,15 +75,15 @@ class SearchingBot(SearchBot):
         super().on_start(match)
         clock = match.move_timeout_s
         self.budget_s = min(self.cap_s, clock * SHARE_OF_CLOCK) if clock > 0 else self.cap_s
-        self.deals = DEALS.get(match.game)
+        deals = DEALS.get(match.game)
+        self.evaluate = standing(deals) if deals is not None else None
+        self.horizon = deals.deal if deals is not None else None
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         if len(legal_actions) == 1:
             return legal_actions[0]
-        if self.deals is None:
-            return search(self.model, observation, self.rng, self.budget_s)
         return search(self.model, observation, self.rng, self.budget_s,
-                      evaluate=standing(self.deals), horizon=self.deals.deal)
+                      evaluate=self.evaluate, horizon=self.horizon)
 
 
 def budget_from(argv: Sequence[str]) -> float:
