@@ -132,12 +132,20 @@ def test_every_command_over_a_served_arena_works_there_or_refuses_and_writes_not
         assert list(empty.iterdir()) == [], f"`arena {command}` wrote in its folder"
         return done
 
+    def statuses() -> dict[int, tuple[str, int]]:
+        listed = json.loads(run("tournament list", "--json").stdout)["tournaments"]
+        return {t["id"]: (t["status"], t["void"]) for t in listed}
+
     try:
+        before = statuses()
         for command, method in OPERATOR_ONLY.items():
-            refused = run(command, "1", token=author)
-            assert refused.returncode == 1, refused.stdout
-            assert refused.stderr.strip() == \
-                f"error: {method} is for the operator: author ann may not call it", refused.stderr
+            for target in ("1", "3"):
+                refused = run(command, target, token=author)
+                assert refused.returncode == 1, refused.stdout
+                assert refused.stderr.strip() == \
+                    f"error: {method} is for the operator: author ann may not call it", \
+                    refused.stderr
+        assert statuses() == before  # the author voided, resumed and queued nothing
         said = {}
         for command, args in ON_THE_SERVER.items():
             done = run(command, *(a.format(bot=bot) for a in args))
