@@ -138,13 +138,14 @@ async def _watched_past(watched: Path, moment: float) -> None:
 
 
 async def _play(address: str, token: str, web: str, tournaments: list[int],
-                watched: Path) -> Outcome:
+                watched: Path, time_bank_s: float) -> Outcome:
     auth = (("authorization", f"Bearer {token}"),)
     async with grpc.aio.insecure_channel(address) as channel:
         stub = pb_grpc.OperatorServiceStub(channel)
         created = await stub.CreateTournament(pb.CreateTournamentRequest(
             game=GAME, bots=list(BOTS), players=2, repetitions=REPETITIONS,
-            move_timeout_s=MOVE_CLOCK_S, parallel=1), metadata=auth, timeout=60)
+            move_timeout_s=MOVE_CLOCK_S, time_bank_s=time_bank_s,
+            parallel=1), metadata=auth, timeout=60)
 
         async def matches() -> list[pb.MatchInfo]:
             found = await stub.ListMatches(pb.ListMatchesRequest(
@@ -176,12 +177,15 @@ async def _play(address: str, token: str, web: str, tournaments: list[int],
                    any(m.status in ("running", "pending") for m in found), load)
 
 
-def play(address: str, token: str, web: str, tournaments: list[int], watched: Path) -> Outcome:
+def play(address: str, token: str, web: str, tournaments: list[int], watched: Path,
+         time_bank_s: float = 0.0) -> Outcome:
     """On the ``arena serve`` at ``address`` (``web``: its web app) over a database
-    :func:`seed` made, its loop watched into ``watched``: a tournament queued, the reads fired
+    :func:`seed` made, its loop watched into ``watched``: a tournament queued (on a
+    :data:`MOVE_CLOCK_S` move clock, and a time bank of ``time_bank_s`` per seat and match),
+    the reads fired
     once :data:`QUIET` of its matches are over and one is in play, and the tournament
     cancelled once they have all answered and the watch has written its periods past them."""
-    return asyncio.run(_play(address, token, web, tournaments, watched))
+    return asyncio.run(_play(address, token, web, tournaments, watched, time_bank_s))
 
 
 def stall_during(watched: Path, outcome: Outcome) -> loop_watch.Period:

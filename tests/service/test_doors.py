@@ -15,6 +15,7 @@ import os
 import re
 import resource
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -147,6 +148,13 @@ def _bot_folder(where: Path, name: str) -> Path:
     return folder
 
 
+def _fault_reasons(db: Path) -> list[tuple[int, int, str, str]]:
+    """Every faulted seat of the database: match, seat, fault and the referee's reason."""
+    with sqlite3.connect(db) as connection:
+        return connection.execute(
+            "SELECT match_id, seat, fault, reason FROM seat WHERE fault != ''").fetchall()
+
+
 def _timed_list(served: Served) -> float:
     """An operator call over a new connection, and how long it took."""
     start = time.perf_counter()
@@ -222,7 +230,8 @@ def test_thousands_of_idle_connections_leave_the_arena_serving(tmp_path: Path) -
                 info = store.get_tournament(queued["id"])
             assert info.finished == info.total == len(matches) == queued["total"] > 0
             assert all(m.status == "finished" for m in matches)
-            assert [s.fault for m in matches for s in m.seats if s.fault != Fault.NONE] == []
+            assert [s.fault for m in matches for s in m.seats if s.fault != Fault.NONE] == [], (
+                _fault_reasons(db), (tmp_path / "stderr.txt").read_text()[-2000:])
             assert "ann-bot@" in remote(served, OPERATOR, "bot", "list").stdout
     finally:
         for attack in attacks:
