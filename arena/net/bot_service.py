@@ -374,9 +374,9 @@ class BotServicer(pb_grpc.BotServiceServicer):  # type: ignore[misc]
                                 "this bot token is attending already, on another connection "
                                 "(one Attend stream per token)")
             return
-        await context.send_initial_metadata((ATTENDING_MARK,))  # the bot knows it is in
-        attendee.streams += 1
+        attendee.streams += 1  # counted before any await: streams at once see each other
         try:
+            await context.send_initial_metadata((ATTENDING_MARK,))  # the bot knows it is in
             while True:
                 assignment = await attendee.queue.get()
                 if assignment is None:
