@@ -1,13 +1,18 @@
-"""The reference search bot: information-set MCTS over the SDK's forward model, any game.
+"""The reference search bot, any game: rollouts of the game's heuristic bot on sampled deals.
 
     python -m bots.search [--budget SECONDS]
 
-Search: single-observer IS-MCTS (:mod:`sdk.mcts`). Each iteration samples a full state
-consistent with everything this seat has been shown (:mod:`sdk.search`), walks the shared
-tree down it, plays on at random and scores every seat. In a game scored over many deals
-it searches to the end of the current deal and values each seat by its standing then (its
-running total against the others', scaled to [0, 1]; lower is better where the game says
-so); elsewhere to the end of the match, by rank.
+Search: perfect-information Monte Carlo (:mod:`sdk.pimc`). For each decision it draws deals
+consistent with everything this seat has been shown (:mod:`sdk.search`), tries every legal
+action on each, and lets a rollout policy play every seat on: the game's heuristic bot (the
+one bundled beside this file), or random moves where :data:`PLANS` says they search better.
+An action's score is this seat's value where the rollout stops, summed over the deals, and
+the best is played: a rollout of the heuristic, which plays at least as well as the
+heuristic where the sampled deals are right.
+
+In a game scored over many deals a rollout stops at the end of the current deal and values
+each seat by its margin then (its running total less the others' mean; lower totals are
+better where the game says so); elsewhere it plays to the end of the match, valued by rank.
 
 Budget: a share of the move clock it is given (a third, leaving room for the wire and a
 loaded machine), at most ``--budget`` seconds (default 0.1); with no clock, ``--budget``.
@@ -16,15 +21,19 @@ loaded machine), at most ``--budget`` seconds (default 0.1); with no clock, ``--
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib
 import os
+import random
 import sys
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sdk.bot import MatchInfo
-from sdk.mcts import Evaluate, Horizon, search
-from sdk.search import SearchBot
+from sdk.bot import Bot, MatchInfo
+from sdk.mcts import rank_values
+from sdk.pimc import Evaluate, Horizon, Policy, choose, random_policy
+from sdk.search import ForwardModel, SearchBot
 
 SHARE_OF_CLOCK = 1 / 3
 DEFAULT_BUDGET_S = 0.1
@@ -40,50 +49,83 @@ class Deals:
     higher_is_better: bool = True
 
 
-# Games scored over several deals; the others are searched to the match's end.
-DEALS: dict[str, Deals] = {
-    "king": Deals(lambda s: s.hand_no, lambda s: s.totals),
-    "knives": Deals(lambda s: s.hand_no, lambda s: s.totals),
-    "kill": Deals(lambda s: s.round_index, lambda s: s.totals),
-    "kings-corner": Deals(lambda s: s.deal, lambda s: s.totals, higher_is_better=False),
+@dataclass(frozen=True)
+class Plan:
+    """How a game is searched: its deals (None: to the end of the match, by rank) and its
+    rollout policy, the bundled heuristic bot ``module:Class`` or, with None, random moves."""
+
+    deals: Deals | None
+    heuristic: str | None
+
+
+PLANS: dict[str, Plan] = {
+    "king": Plan(Deals(lambda s: s.hand_no, lambda s: s.totals), "bots.king:KingBot"),
+    "knives": Plan(Deals(lambda s: s.hand_no, lambda s: s.totals), "bots.knives:KnivesBot"),
+    "kill": Plan(Deals(lambda s: s.round_index, lambda s: s.totals), "bots.kill:KillBot"),
+    "kings-corner": Plan(Deals(lambda s: s.deal, lambda s: s.totals, higher_is_better=False),
+                         "bots.kings_corner:KingsCornerBot"),
+    "face-card-kill-card": Plan(None, "bots.face_card_kill_card:FaceCardBot"),
+    "serial-killer": Plan(None, "bots.serial_killer:SerialKillerBot"),
 }
 
 
-def standing(deals: Deals) -> Evaluate:
-    """Each seat's total against the others', scaled to [0, 1] (0.5 all round when level)."""
+def margin(deals: Deals) -> Evaluate:
+    """Each seat's running total less the mean of the others' (negated where lower is better)."""
     def evaluate(state: Any) -> Sequence[float]:
         totals = [t if deals.higher_is_better else -t for t in deals.totals(state)]
-        low, high = min(totals), max(totals)
-        if high == low:
-            return [0.5] * len(totals)
-        return [(t - low) / (high - low) for t in totals]
+        whole, others = sum(totals), len(totals) - 1
+        return [t - (whole - t) / others for t in totals]
     return evaluate
 
 
+def heuristic_policy(model: ForwardModel, match: MatchInfo, heuristic: str) -> Policy:
+    """Every seat played by its own copy of the heuristic bot ``module:Class``, from what that
+    seat would observe (it is told nothing else: a bot that keeps memory of the events plays
+    on what it knew at the match's start)."""
+    module, name = heuristic.split(":")
+    kind: type[Bot] = getattr(importlib.import_module(module), name)
+    seats = []
+    for seat in range(match.players):
+        bot = kind()
+        bot.on_start(dataclasses.replace(match, seat=seat))
+        seats.append(bot)
+
+    def policy(state: Any, legal: Sequence[Any], _rng: random.Random) -> Any:
+        seat = model.to_act(state)
+        assert seat is not None
+        return seats[seat].act(model.observe(state, seat), legal)
+    return policy
+
+
 class SearchingBot(SearchBot):
-    """IS-MCTS within a budget taken from the move clock."""
+    """Rollouts of the game's plan within a budget taken from the move clock."""
 
-    evaluate: Evaluate | None = None  # a match's, set at its start: the end of the match by rank
-    horizon: Horizon | None = None
+    evaluate: Evaluate
+    horizon: Horizon | None
 
-    def __init__(self, budget_s: float = DEFAULT_BUDGET_S, seed: int | None = None) -> None:
+    def __init__(self, budget_s: float = DEFAULT_BUDGET_S, seed: int | None = None,
+                 rounds: int | None = None) -> None:
+        """``rounds``: exactly that many sampled deals a decision, whatever the time (tests)."""
         super().__init__(seed)
         self.cap_s = budget_s
         self.budget_s = budget_s
+        self.rounds = rounds
+        self.policy: Policy = random_policy
 
     def on_start(self, match: MatchInfo) -> None:
         super().on_start(match)
         clock = match.move_timeout_s
         self.budget_s = min(self.cap_s, clock * SHARE_OF_CLOCK) if clock > 0 else self.cap_s
-        deals = DEALS.get(match.game)
-        self.evaluate = standing(deals) if deals is not None else None
-        self.horizon = deals.deal if deals is not None else None
+        plan = PLANS.get(match.game, Plan(None, None))
+        self.evaluate = margin(plan.deals) if plan.deals is not None else rank_values(self.model)
+        self.horizon = plan.deals.deal if plan.deals is not None else None
+        self.policy = (heuristic_policy(self.model, match, plan.heuristic)
+                       if plan.heuristic is not None else random_policy)
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        return search(self.model, observation, self.rng, self.budget_s,
-                      evaluate=self.evaluate, horizon=self.horizon)
+        return choose(self.model, observation, legal_actions, self.rng, self.budget_s,
+                      evaluate=self.evaluate, horizon=self.horizon, policy=self.policy,
+                      rounds=self.rounds)
 
 
 def budget_from(argv: Sequence[str]) -> float:

@@ -1,5 +1,6 @@
-"""The reference search bot (IS-MCTS over the SDK's forward model): it plays every game that
-has a sampler to the end without a fault, inside its budget, and its search is sound."""
+"""The reference search bot (rollouts of the heuristic bots over the SDK's forward model): it
+plays every game that has a sampler to the end without a fault, inside its budget, and its
+search is sound."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import pytest
 
 from arena.games import get_game
 from arena.games.sampling import samplers
+from arena.match.protocol import MatchStart
 from bots.random_bot import RandomBot
-from bots.search import DEALS, SearchingBot, budget_from, standing
+from bots.search import PLANS, SearchingBot, budget_from, heuristic_policy, margin
 from sdk.local import play_local
-from sdk.mcts import search
+from sdk.mcts import rank_values
+from sdk.pimc import choose
 from sdk.search import ForwardModel
 from tests.games.sampling import positions
 
@@ -22,7 +25,7 @@ def test_the_search_bot_plays_a_whole_match_without_a_fault(name: str) -> None:
     game = get_game(name)
     players = game.min_players
     options = {key: str(value) for key, value in game.demo_options.items()}
-    bots = [SearchingBot(0.005, seed=1)] + [RandomBot(seat) for seat in range(1, players)]
+    bots = [SearchingBot(seed=1, rounds=2)] + [RandomBot(seat) for seat in range(1, players)]
     result = play_local(name, bots, seed=4, options=options, move_timeout_s=0)
     assert result.faults == ("",) * players
 
@@ -30,14 +33,18 @@ def test_the_search_bot_plays_a_whole_match_without_a_fault(name: str) -> None:
 @pytest.mark.parametrize("name", samplers())
 def test_a_search_answers_a_legal_action_of_the_seat_to_act(name: str) -> None:
     game = get_game(name)
+    plan = PLANS[name]
     checked = 0
     for position in positions(game, game.default_players, 9, every=3):
         model = ForwardModel(known=(name, position.knowledge))
-        deals = DEALS.get(name)
-        action = search(model, position.observation, random.Random(checked), budget_s=0,
-                        iterations=20, evaluate=standing(deals) if deals else None,
-                        horizon=deals.deal if deals else None)
-        assert action in game.legal_actions(position.state)
+        match = MatchStart("m", name, game.version, model.seat, model.players, {}, (), 0.0, 0.0)
+        policy = heuristic_policy(model, match, plan.heuristic) if plan.heuristic else None
+        legal = game.legal_actions(position.state)
+        action = choose(model, position.observation, legal, random.Random(checked), budget_s=0,
+                        rounds=3, evaluate=margin(plan.deals) if plan.deals else rank_values(model),
+                        horizon=plan.deals.deal if plan.deals else None,
+                        **({"policy": policy} if policy else {}))
+        assert action in legal
         checked += 1
         if checked == 8:
             break

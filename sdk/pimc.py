@@ -1,0 +1,74 @@
+"""Perfect-information Monte Carlo over a :class:`~sdk.search.ForwardModel`: every action of
+this decision tried on the same sampled deals, each played on by a rollout policy.
+
+Each round draws one determinization (a full state consistent with what the seat knows),
+then, for every legal action, copies it, plays the action and lets ``policy`` play every seat
+to the horizon; the action's score is the seat's value there, summed over the rounds. Every
+action meets the same deals and, with a random policy, the same random moves after it (common
+random numbers): what differs between two actions' scores is the actions, not the luck of
+the draw, so a few dozen deals tell them apart. The answer is the best total.
+
+With a good ``policy`` (a game's heuristic bot, say) this is a rollout of that policy, which
+plays at least as well as the policy itself where the samples are right (Bertsekas' rollout
+algorithm; Ginsberg's GIB played Bridge this way): ``bots/search.py`` does so.
+
+    from sdk.pimc import choose
+    action = choose(self.model, observation, legal_actions, self.rng, budget_s=0.1,
+                    policy=my_policy, evaluate=my_values)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+from sdk.search import ForwardModel
+
+Evaluate = Callable[[Any], Sequence[float]]  # a state -> a value per seat, higher is better
+Horizon = Callable[[Any], Hashable]  # a rollout ends once this changes (or the match ends)
+Policy = Callable[[Any, Sequence[Any], random.Random], Any]  # (state, legal, rng) -> an action
+
+
+def random_policy(_state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+    """Any legal action, uniformly."""
+    return legal[rng.randrange(len(legal))]
+
+
+def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: random.Random,
+           budget_s: float, *, evaluate: Evaluate, horizon: Horizon | None = None,
+           policy: Policy = random_policy, rounds: int | None = None) -> Any:
+    """The action whose rollouts score best for this seat, from as many rounds (a sampled
+    deal, every action played on it) as ``budget_s`` seconds of wall clock allow, at least
+    one (or exactly ``rounds``, for tests). A round the budget cuts short counts for nothing."""
+    actions = list(legal)
+    if len(actions) == 1:
+        return actions[0]
+    seat = model.seat
+    totals = [0.0] * len(actions)
+    deadline = time.monotonic() + budget_s
+    done = 0
+    timed = rounds is None
+    while (done < rounds) if rounds is not None else (done == 0 or time.monotonic() < deadline):
+        deal = model.sample(observation, rng)
+        end = horizon(deal) if horizon is not None else None
+        luck = rng.getrandbits(64)  # the same random moves after every action
+        scores = []
+        for action in actions:
+            if timed and done and time.monotonic() > deadline:
+                break  # out of time: a round not every action met would favour some
+            state = model.copy(deal)
+            model.apply(state, action)
+            moves = random.Random(luck)
+            while model.to_act(state) is not None and (horizon is None or horizon(state) == end):
+                model.apply(state, policy(state, model.legal_actions(state), moves))
+            scores.append(evaluate(state)[seat])
+        if len(scores) < len(actions):
+            break
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        done += 1
+    return actions[max(range(len(actions)), key=totals.__getitem__)]
+
+
+__all__ = ["Evaluate", "Horizon", "Policy", "choose", "random_policy"]
