@@ -10,7 +10,10 @@ copying them and playing them forward. Per game, from mid-game positions of rand
 (b) samples: ``Knowledge.sample`` from the seat's knowledge, fed the very events the seat
     was sent (games without a sampler say so);
 (c) a sample, a copy of it and a random playout to the end of the hand: one determinization
-    of a search, the figure comparable with OpenSpiel's.
+    of a search, the figure comparable with OpenSpiel's;
+(d) the reference search bot's rounds (:mod:`bots.search`: a deal sampled, every legal
+    action rolled out on it by the game's rollout policy), and the rollouts they hold; a
+    decision at the bot's default budget gets a tenth of a second's worth.
 
 The reference, in the same run and in alternating slices: OpenSpiel's Hearts (the
 ``open-spiel`` wheel, ``pip install '.[bench]'``), driven from Python, from positions 70
@@ -29,7 +32,12 @@ from typing import Any
 from arena.games import all_games
 from arena.games.base import Game, Tagged
 from arena.games.sampling import Knowledge, knowledge, samplers
+from arena.match.protocol import MatchStart
 from benchmarks.common import Row, timed_loop
+from bots.search import DEFAULT_BUDGET_S, PLANS, heuristic_policy, margin
+from sdk.mcts import rank_values
+from sdk.pimc import choose, random_policy
+from sdk.search import ForwardModel
 
 SEEDS = 6
 OPENSPIEL_MOVES = 70
@@ -140,6 +148,31 @@ def determinizations(game: Game[Any, Any, Any], spots: list[Position]) -> Slice:
     return lambda seconds: timed_loop(one, seconds)
 
 
+def search_rounds(game: Game[Any, Any, Any], spots: list[Position]) -> Slice:
+    """(d): one round of the reference search bot's choice, from a position; returns the
+    rollouts it played (one per legal action)."""
+    rng = random.Random(5)
+    turn = iter(range(1 << 62))
+    plan = PLANS[game.name]
+    searches = []
+    for spot in spots:
+        assert spot.knowledge is not None
+        model = ForwardModel(known=(game.name, spot.knowledge))
+        match = MatchStart("bench", game.name, game.version, model.seat, model.players, {}, (),
+                           0.0, 0.0)
+        policy = heuristic_policy(model, match, plan.heuristic) if plan.heuristic else random_policy
+        evaluate = margin(plan.deals) if plan.deals else rank_values(model)
+        searches.append((spot, model, policy, evaluate, game.legal_actions(spot.state)))
+
+    def one() -> int:
+        spot, model, policy, evaluate, legal = searches[next(turn) % len(searches)]
+        choose(model, spot.observation, legal, rng, 0.0, evaluate=evaluate, policy=policy,
+               horizon=plan.deals.deal if plan.deals else None, rounds=1)
+        return len(legal)
+
+    return lambda seconds: timed_loop(one, seconds)
+
+
 def openspiel_slices() -> dict[str, Slice] | None:
     """OpenSpiel's Hearts from positions 70 moves in: (resample + playout, resample alone,
     clone + playout) per slice of CPU seconds; ``None`` when the wheel is not installed."""
@@ -211,6 +244,7 @@ def run(quick: bool) -> list[Row]:
         if game.name in samplers():
             slices[(game.name, "sample")] = samples(spots[game.name])
             slices[(game.name, "sample+copy+playout")] = determinizations(game, spots[game.name])
+            slices[(game.name, "search")] = search_rounds(game, spots[game.name])
     totals: dict[tuple[str, str], Totals] = dict.fromkeys(slices, (0, 0, 0.0))
     for _ in range(rounds):  # every figure in every round: drift in the machine's load hits all
         for key, body in slices.items():
@@ -261,6 +295,13 @@ def run(quick: bool) -> list[Row]:
                         "OpenSpiel resample + playout" if both else "", both,
                         value / both if both else None, f">= {TARGET}x" if both else "",
                         value / both >= TARGET if both else None, per_call(key)))
+        calls, rollouts, elapsed = totals[(game.name, "search")]
+        policy = "heuristic" if PLANS[game.name].heuristic else "random"
+        rows.append(Row(section, f"{game.name}: search bot rounds", calls / elapsed, "/s CPU",
+                        note=f"{rollouts / elapsed:,.0f} {policy} rollouts/s CPU, "
+                             f"{rollouts / calls:.1f} actions a decision; "
+                             f"{calls / elapsed * DEFAULT_BUDGET_S:.0f} rounds in its default "
+                             f"{DEFAULT_BUDGET_S * 1000:.0f} ms"))
     return rows
 
 
