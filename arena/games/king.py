@@ -60,7 +60,7 @@ from arena.games.base import (
     public,
 )
 from arena.games.cards import Card, Rank, Suit, standard_deck
-from arena.games.tricks import TrickInProgress, winner_index
+from arena.games.tricks import TrickInProgress, position, winner_index
 
 PLAYERS = 4
 TRICKS = 13
@@ -158,23 +158,37 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return (int(card.suit), power(card))
 
 
-def penalty(kind: HandKind, trick_no: int, cards: Sequence[Card]) -> int:
-    """Points (≤ 0) the winner of trick ``trick_no`` (0-based) scores in a negative hand."""
+def _card_points(kind: HandKind, card: Card) -> int:
+    """Points (≤ 0) ``card`` costs its taker in a negative hand of ``kind``."""
+    points = 0
+    rank, suit = card.rank, card.suit
+    if kind in (HandKind.NO_HEARTS, HandKind.QUICK_HEARTS) and suit is Suit.HEARTS:
+        points -= 20
+    if kind in (HandKind.NO_KING_OF_HEARTS, HandKind.QUICK_HEARTS) and card == KING_OF_HEARTS:
+        points -= 160
+    if kind in (HandKind.NO_QUEENS, HandKind.QUICK_QUEENS_AND_MEN) and rank is Rank.QUEEN:
+        points -= 50
+    if kind in (HandKind.NO_MEN, HandKind.QUICK_QUEENS_AND_MEN) and rank in _MEN:
+        points -= 30
+    return points
+
+
+def _trick_points(kind: HandKind, trick_no: int) -> int:
+    """Points (≤ 0) taking trick ``trick_no`` (0-based) costs in itself, whatever its cards."""
     points = 0
     if kind in (HandKind.NO_TRICKS, HandKind.QUICK_TRICKS_AND_LAST):
         points -= 20
     if kind in (HandKind.NO_LAST, HandKind.QUICK_TRICKS_AND_LAST) and trick_no >= TRICKS - 2:
         points -= 90
+    return points
+
+
+def penalty(kind: HandKind, trick_no: int, cards: Sequence[Card]) -> int:
+    """Points (≤ 0) the winner of trick ``trick_no`` (0-based) scores in a negative hand."""
+    points = _TRICK_POINTS[kind][trick_no]
+    costs = _CARD_POINTS[kind]
     for card in cards:
-        rank, suit = card.rank, card.suit
-        if kind in (HandKind.NO_HEARTS, HandKind.QUICK_HEARTS) and suit is Suit.HEARTS:
-            points -= 20
-        if kind in (HandKind.NO_KING_OF_HEARTS, HandKind.QUICK_HEARTS) and card == KING_OF_HEARTS:
-            points -= 160
-        if kind in (HandKind.NO_QUEENS, HandKind.QUICK_QUEENS_AND_MEN) and rank is Rank.QUEEN:
-            points -= 50
-        if kind in (HandKind.NO_MEN, HandKind.QUICK_QUEENS_AND_MEN) and rank in _MEN:
-            points -= 30
+        points += costs[_index(card)]
     return points
 
 
@@ -195,6 +209,28 @@ def is_penalty_card(kind: HandKind, card: Card) -> bool:
 
 PENALTY_CARDS = {kind: sum(1 for c in DECK if is_penalty_card(kind, c))
                  for kind in HandKind}
+
+# -- the hot path's tables -------------------------------------------------------
+# Searches play millions of cards: what the rules above say of a card, looked up by the
+# card's place in DECK and the hand's kind (a tuple indexed by the kind's number).
+_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}  # DECK lives as long as the module
+_INDEX_BY_VALUE = {c: i for i, c in enumerate(DECK)}
+
+
+def _index(card: Card) -> int:
+    """``card``'s place in DECK: by identity (the cards in play are DECK's own objects),
+    else by value (a card made afresh, decoded)."""
+    at = _INDEX_BY_ID.get(id(card))
+    return _INDEX_BY_VALUE[card] if at is None else at
+
+
+_KINDS = range(max(HandKind) + 1)
+_CARD_POINTS = tuple(tuple(_card_points(HandKind(k), c) for c in DECK) if k else ()
+                     for k in _KINDS)
+_TRICK_POINTS = tuple(tuple(_trick_points(HandKind(k), t) for t in range(TRICKS)) if k else ()
+                      for k in _KINDS)
+_IS_PENALTY = tuple(tuple(is_penalty_card(HandKind(k), c) for c in DECK) if k else ()
+                    for k in _KINDS)
 
 
 # -- actions -------------------------------------------------------------------
@@ -272,19 +308,6 @@ _CHOICES: dict[type, Choice] = {OpenAuction: Choice.OPEN_AUCTION, Ultimatum: Cho
                                 Decline: Choice.DECLINE}
 ACTION_TYPES = (Play, DeclareUp, DeclareDown, OpenAuction, Ultimatum, Forfeit, Bid, Pass,
                 Accept, Decline, ChooseTrump)
-
-
-def _position(cards: Sequence[Card], card: Card) -> int | None:
-    """Where ``card`` is in ``cards`` (``None``: nowhere). The cards of a hand are DECK's
-    own objects, and so is the card of an offered action: found by identity, without
-    comparing each card before it by value; a card made afresh (decoded) by value."""
-    for at, held in enumerate(cards):
-        if held is card:
-            return at
-    for at, held in enumerate(cards):
-        if held == card:
-            return at
-    return None
 
 
 # -- values shared by events and the observation --------------------------------
@@ -480,6 +503,9 @@ class PublicView:
 
 
 _observation = fast_constructor(Observation)  # one at every decision: see fast_constructor
+# Every card played, by seat and the card's place in DECK: events are values, so one object
+# serves every match.
+_CARD_PLAYED = tuple(tuple(public(CardPlayed(s, c)) for c in DECK) for s in range(PLAYERS))
 
 
 # -- state ---------------------------------------------------------------------
@@ -525,6 +551,9 @@ class State:
         b = self.dealer
         return ((b + 1) % PLAYERS, (b + 2) % PLAYERS, (b + 3) % PLAYERS)
     opening: list[Tagged] = field(default_factory=list)  # events of ``start``
+    # the cards the seat to act may play, worked out once per decision (legal_actions, then
+    # apply): (hand, trick's cards, kind, the playable cards), see King.playable
+    playable_now: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
 
 class King(Game[State, Action, Observation]):
@@ -628,23 +657,40 @@ class King(Game[State, Action, Observation]):
 
     def playable(self, state: State, seat: int) -> list[Card]:
         """The cards ``seat`` may play now (follow suit, ♥ lead rule, forced K♥)."""
+        return list(self._playable(state, seat))
+
+    def _playable(self, state: State, seat: int) -> tuple[Card, ...]:
+        """:meth:`playable`, remembered in the state for its hand and trick as they are now:
+        a decision asks twice (``legal_actions``, then ``apply``)."""
         hand = state.hands[seat]
         trick = state.trick
         assert trick is not None
         kind = state.kind
-        if not trick.cards:
+        played = trick.cards
+        known = state.playable_now
+        if known is not None and known[0] is hand and known[1] == played and known[2] is kind:
+            cards: tuple[Card, ...] = known[3]
+            return cards
+        cards = self._playable_cards(hand, played, kind)
+        state.playable_now = (hand, list(played), kind, cards)
+        return cards
+
+    @staticmethod
+    def _playable_cards(hand: tuple[Card, ...], trick: list[Card],
+                        kind: HandKind) -> tuple[Card, ...]:
+        if not trick:
             only_hearts = all(c.suit is Suit.HEARTS for c in hand)
             if kind in KING_OF_HEARTS_RULE and only_hearts and KING_OF_HEARTS in hand:
-                return [KING_OF_HEARTS]
+                return (KING_OF_HEARTS,)
             if kind in HEART_LEAD_RULE and not only_hearts:
-                return [c for c in hand if c.suit is not Suit.HEARTS]
-            return list(hand)
-        led = trick.cards[0].suit
-        follow = [c for c in hand if c.suit is led]
+                return tuple([c for c in hand if c.suit is not Suit.HEARTS])
+            return hand
+        led = trick[0].suit
+        follow = tuple([c for c in hand if c.suit is led])
         if kind in KING_OF_HEARTS_RULE and KING_OF_HEARTS in hand and (
                 not follow or led is Suit.HEARTS):
-            return [KING_OF_HEARTS]
-        return follow if follow else list(hand)
+            return (KING_OF_HEARTS,)
+        return follow if follow else hand
 
     def legal_actions(self, state: State) -> Sequence[Action]:
         seat = state.to_act
@@ -653,7 +699,7 @@ class King(Game[State, Action, Observation]):
         phase = state.phase
         if phase is Phase.PLAY:
             plays = _PLAYS
-            return [plays.get(id(c)) or Play(c) for c in self.playable(state, seat)]
+            return [plays.get(id(c)) or Play(c) for c in self._playable(state, seat)]
         if phase is Phase.BEN_CHOICE:
             acts: list[Action] = [DeclareUp(t) for t in TRUMP_CHOICES]
             acts += [DeclareDown(), OpenAuction(), Ultimatum()]
@@ -694,7 +740,7 @@ class King(Game[State, Action, Observation]):
         if isinstance(action, Play):  # without building an action per playable card
             seat = state.to_act
             assert seat is not None
-            return state.phase is Phase.PLAY and _position(self.playable(state, seat),
+            return state.phase is Phase.PLAY and position(self._playable(state, seat),
                                                            action.card) is not None
         return action in self.legal_actions(state)
 
@@ -808,11 +854,12 @@ class King(Game[State, Action, Observation]):
         trick = state.trick
         assert trick is not None
         hand = state.hands[seat]
-        at = _position(hand, card)
+        at = position(hand, card)
         assert at is not None
         state.hands[seat] = hand[:at] + hand[at + 1:]
         trick.add(seat, card)
-        events = [public(CardPlayed(seat, card))]
+        played = _INDEX_BY_ID.get(id(card))
+        events = [public(CardPlayed(seat, card)) if played is None else _CARD_PLAYED[seat][played]]
         if not trick.complete:
             state.to_act = trick.next_seat
             return events
@@ -826,7 +873,8 @@ class King(Game[State, Action, Observation]):
             points = -75
         else:
             points = penalty(kind, number, trick.cards)
-            state.penalty_left -= sum(1 for c in trick.cards if is_penalty_card(kind, c))
+            counts = _IS_PENALTY[kind]
+            state.penalty_left -= sum(1 for c in trick.cards if counts[_index(c)])
         cards = tuple(trick.cards)
         state.tricks += (Trick(trick.leader, tuple(trick.seats), cards, win),)
         state.tricks_won[win] += 1
