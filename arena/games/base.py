@@ -162,20 +162,17 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     return make
 
 
-_tagged = fast_constructor(Tagged)  # several at every action
-
-
 def public(event: Any) -> Tagged:
-    return _tagged(event, None)
+    return Tagged(event, None)
 
 
 def private(event: Any, *seats: int) -> Tagged:
-    return _tagged(event, frozenset(seats))
+    return Tagged(event, frozenset(seats))
 
 
 def all_but(event: Any, players: int, *hidden_from: int) -> Tagged:
     """An event every seat sees except ``hidden_from`` (who gets a private form)."""
-    return _tagged(event, frozenset(s for s in range(players) if s not in hidden_from))
+    return Tagged(event, frozenset(s for s in range(players) if s not in hidden_from))
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ from arena.games.base import (
     public,
 )
 from arena.games.cards import Card, Rank, Suit, standard_deck
-from arena.games.tricks import TrickInProgress, position, winner_index
+from arena.games.tricks import TrickInProgress, winner_index
 
 PLAYERS = 4
 TRICKS = 13
@@ -185,7 +185,7 @@ def _trick_points(kind: HandKind, trick_no: int) -> int:
 
 def penalty(kind: HandKind, trick_no: int, cards: Sequence[Card]) -> int:
     """Points (≤ 0) the winner of trick ``trick_no`` (0-based) scores in a negative hand."""
-    points = _TRICK_POINTS[kind][trick_no]
+    points = _trick_points(kind, trick_no)
     costs = _CARD_POINTS[kind]
     for card in cards:
         points += costs[_index(card)]
@@ -227,8 +227,6 @@ def _index(card: Card) -> int:
 _KINDS = range(max(HandKind) + 1)
 _CARD_POINTS = tuple(tuple(_card_points(HandKind(k), c) for c in DECK) if k else ()
                      for k in _KINDS)
-_TRICK_POINTS = tuple(tuple(_trick_points(HandKind(k), t) for t in range(TRICKS)) if k else ()
-                      for k in _KINDS)
 _IS_PENALTY = tuple(tuple(is_penalty_card(HandKind(k), c) for c in DECK) if k else ()
                     for k in _KINDS)
 
@@ -308,6 +306,19 @@ _CHOICES: dict[type, Choice] = {OpenAuction: Choice.OPEN_AUCTION, Ultimatum: Cho
                                 Decline: Choice.DECLINE}
 ACTION_TYPES = (Play, DeclareUp, DeclareDown, OpenAuction, Ultimatum, Forfeit, Bid, Pass,
                 Accept, Decline, ChooseTrump)
+
+
+def _position(cards: Sequence[Card], card: Card) -> int | None:
+    """Where ``card`` is in ``cards`` (``None``: nowhere). The cards of a hand are DECK's
+    own objects, and so is the card of an offered action: found by identity, without
+    comparing each card before it by value; a card made afresh (decoded) by value."""
+    for at, held in enumerate(cards):
+        if held is card:
+            return at
+    for at, held in enumerate(cards):
+        if held == card:
+            return at
+    return None
 
 
 # -- values shared by events and the observation --------------------------------
@@ -551,9 +562,6 @@ class State:
         b = self.dealer
         return ((b + 1) % PLAYERS, (b + 2) % PLAYERS, (b + 3) % PLAYERS)
     opening: list[Tagged] = field(default_factory=list)  # events of ``start``
-    # the cards the seat to act may play, worked out once per decision (legal_actions, then
-    # apply): (hand, trick's cards, kind, the playable cards), see King.playable
-    playable_now: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
 
 class King(Game[State, Action, Observation]):
@@ -657,40 +665,23 @@ class King(Game[State, Action, Observation]):
 
     def playable(self, state: State, seat: int) -> list[Card]:
         """The cards ``seat`` may play now (follow suit, ♥ lead rule, forced K♥)."""
-        return list(self._playable(state, seat))
-
-    def _playable(self, state: State, seat: int) -> tuple[Card, ...]:
-        """:meth:`playable`, remembered in the state for its hand and trick as they are now:
-        a decision asks twice (``legal_actions``, then ``apply``)."""
         hand = state.hands[seat]
         trick = state.trick
         assert trick is not None
         kind = state.kind
-        played = trick.cards
-        known = state.playable_now
-        if known is not None and known[0] is hand and known[1] == played and known[2] is kind:
-            cards: tuple[Card, ...] = known[3]
-            return cards
-        cards = self._playable_cards(hand, played, kind)
-        state.playable_now = (hand, list(played), kind, cards)
-        return cards
-
-    @staticmethod
-    def _playable_cards(hand: tuple[Card, ...], trick: list[Card],
-                        kind: HandKind) -> tuple[Card, ...]:
-        if not trick:
+        if not trick.cards:
             only_hearts = all(c.suit is Suit.HEARTS for c in hand)
             if kind in KING_OF_HEARTS_RULE and only_hearts and KING_OF_HEARTS in hand:
-                return (KING_OF_HEARTS,)
+                return [KING_OF_HEARTS]
             if kind in HEART_LEAD_RULE and not only_hearts:
-                return tuple([c for c in hand if c.suit is not Suit.HEARTS])
-            return hand
-        led = trick[0].suit
-        follow = tuple([c for c in hand if c.suit is led])
+                return [c for c in hand if c.suit is not Suit.HEARTS]
+            return list(hand)
+        led = trick.cards[0].suit
+        follow = [c for c in hand if c.suit is led]
         if kind in KING_OF_HEARTS_RULE and KING_OF_HEARTS in hand and (
                 not follow or led is Suit.HEARTS):
-            return (KING_OF_HEARTS,)
-        return follow if follow else hand
+            return [KING_OF_HEARTS]
+        return follow if follow else list(hand)
 
     def legal_actions(self, state: State) -> Sequence[Action]:
         seat = state.to_act
@@ -699,7 +690,7 @@ class King(Game[State, Action, Observation]):
         phase = state.phase
         if phase is Phase.PLAY:
             plays = _PLAYS
-            return [plays.get(id(c)) or Play(c) for c in self._playable(state, seat)]
+            return [plays.get(id(c)) or Play(c) for c in self.playable(state, seat)]
         if phase is Phase.BEN_CHOICE:
             acts: list[Action] = [DeclareUp(t) for t in TRUMP_CHOICES]
             acts += [DeclareDown(), OpenAuction(), Ultimatum()]
@@ -740,7 +731,7 @@ class King(Game[State, Action, Observation]):
         if isinstance(action, Play):  # without building an action per playable card
             seat = state.to_act
             assert seat is not None
-            return state.phase is Phase.PLAY and position(self._playable(state, seat),
+            return state.phase is Phase.PLAY and _position(self.playable(state, seat),
                                                            action.card) is not None
         return action in self.legal_actions(state)
 
@@ -854,7 +845,7 @@ class King(Game[State, Action, Observation]):
         trick = state.trick
         assert trick is not None
         hand = state.hands[seat]
-        at = position(hand, card)
+        at = _position(hand, card)
         assert at is not None
         state.hands[seat] = hand[:at] + hand[at + 1:]
         trick.add(seat, card)

@@ -55,7 +55,7 @@ from arena.games.base import (
     private,
     public,
 )
-from arena.games.tricks import TrickInProgress, position, winner_index
+from arena.games.tricks import TrickInProgress, winner_index
 
 PLAYERS = 5
 TRICKS = 6
@@ -162,30 +162,11 @@ def kcards(codes: str) -> list[KnivesCard]:
 
 
 def ghost(suit: KSuit) -> KnivesCard:
-    return _GHOSTS.get(suit) or KnivesCard(suit, KRank.GHOST)
+    return KnivesCard(suit, KRank.GHOST)
 
 
 def stars(cards: Sequence[KnivesCard]) -> int:
-    table = _STARS_OF
-    return sum([table[_index(c)] for c in cards])
-
-
-# -- the hot path's tables -------------------------------------------------------
-# Searches play millions of cards: what the rules above say of a card, looked up by the
-# card's place in DECK.
-_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}  # DECK lives as long as the module
-_INDEX_BY_VALUE = {c: i for i, c in enumerate(DECK)}
-
-
-def _index(card: KnivesCard) -> int:
-    """``card``'s place in DECK: by identity (the cards in play are DECK's own objects),
-    else by value (a card made afresh, decoded)."""
-    at = _INDEX_BY_ID.get(id(card))
-    return _INDEX_BY_VALUE[card] if at is None else at
-
-
-_STARS_OF = tuple(c.stars for c in DECK)
-_GHOSTS = {s: next(c for c in DECK if c.suit is s and c.rank is KRank.GHOST) for s in STRONG_SUITS}
+    return sum(c.stars for c in cards)
 
 
 class Phase(IntEnum):
@@ -475,8 +456,9 @@ class PublicView:
     totals: tuple[int, ...]
 
 
-# Every card played, by seat and the card's place in DECK: events are values, so one object
-# serves every match.
+# Every card played, by seat and the card's place in DECK (found by identity: DECK lives as
+# long as the module): events are values, so one object serves every match.
+_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}
 _CARD_PLAYED = tuple(tuple(public(CardPlayed(s, c)) for c in DECK) for s in range(PLAYERS))
 
 
@@ -509,9 +491,6 @@ class State:
     totals: list[int] = field(default_factory=lambda: [0] * PLAYERS)
     over: bool = False
     opening: list[Tagged] = field(default_factory=list)  # events of ``start``
-    # the cards the seat to act may play, worked out once per decision (legal_actions, then
-    # apply): (hand, trick's cards, the playable cards), see Knives.playable
-    playable_now: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
 
 
 def _suit(card: KnivesCard) -> KSuit:
@@ -617,32 +596,16 @@ class Knives(Game[State, Action, Observation]):
 
     def playable(self, state: State, seat: int) -> list[KnivesCard]:
         """Cards ``seat`` may play: the Joker always; the led suit if held; else anything."""
-        return list(self._playable(state, seat))
-
-    def _playable(self, state: State, seat: int) -> tuple[KnivesCard, ...]:
-        """:meth:`playable`, remembered in the state for the hand and trick as they are now:
-        a decision asks twice (``legal_actions``, then ``apply``)."""
         hand = state.hands[seat]
         trick = state.trick
         assert trick is not None
-        played = trick.cards
-        known = state.playable_now
-        if known is not None and known[0] == hand and known[1] == played:
-            cards: tuple[KnivesCard, ...] = known[2]
-            return cards
-        cards = self._playable_cards(hand, played)
-        state.playable_now = (list(hand), list(played), cards)
-        return cards
-
-    @staticmethod
-    def _playable_cards(hand: list[KnivesCard], trick: list[KnivesCard]) -> tuple[KnivesCard, ...]:
-        if not trick or trick[0].suit is KSuit.NONE:
-            return tuple(hand)
-        led = trick[0].suit
+        if not trick.cards or trick.cards[0].suit is KSuit.NONE:
+            return list(hand)
+        led = trick.cards[0].suit
         follow = [c for c in hand if c.suit is led or c.suit is KSuit.NONE]
         if any(c.suit is led for c in follow):
-            return tuple(follow)
-        return tuple(hand)
+            return follow
+        return list(hand)
 
     def legal_actions(self, state: State) -> Sequence[Action]:
         seat = state.to_act
@@ -651,7 +614,7 @@ class Knives(Game[State, Action, Observation]):
         phase = state.phase
         if phase is Phase.PLAY:
             plays = _PLAYS
-            return [plays.get(id(c)) or Play(c) for c in self._playable(state, seat)]
+            return [plays.get(id(c)) or Play(c) for c in self.playable(state, seat)]
         if phase is Phase.DECLARE:
             return [Declare(s) for s in STRONG_SUITS]
         if phase is Phase.CHOOSE:
@@ -674,8 +637,7 @@ class Knives(Game[State, Action, Observation]):
         if isinstance(action, Play):  # without building an action per playable card
             seat = state.to_act
             assert seat is not None
-            return state.phase is Phase.PLAY and position(self._playable(state, seat),
-                                                          action.card) is not None
+            return state.phase is Phase.PLAY and action.card in self.playable(state, seat)
         return action in self.legal_actions(state)
 
     def why_illegal(self, state: State, action: Action) -> str:
@@ -755,10 +717,7 @@ class Knives(Game[State, Action, Observation]):
     def _play(self, state: State, seat: int, card: KnivesCard) -> list[Tagged]:
         trick = state.trick
         assert trick is not None
-        hand = state.hands[seat]
-        at = position(hand, card)
-        assert at is not None
-        del hand[at]
+        state.hands[seat].remove(card)
         trick.add(seat, card)
         if (state.mode is KMode.BANKER and card.rank is KRank.GHOST
                 and card.suit is state.strong):  # the strong Ghost

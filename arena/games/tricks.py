@@ -5,8 +5,7 @@ power inside a suit, and keeps its own twists (forced cards, a Joker, Ghost
 rule, Thief lead, the follow-suit rule) on top of these pieces:
 
 * :func:`winner_index` — the winning card of a trick, trumps in priority order;
-* :class:`TrickInProgress` — the trick on the table and who plays next;
-* :func:`position` — where a card is in a hand.
+* :class:`TrickInProgress` — the trick on the table and who plays next.
 """
 
 from __future__ import annotations
@@ -40,19 +39,6 @@ def winner_index(cards: Sequence[C], led: S | None, suit_of: Callable[[C], S],
         if best >= 0:
             return best
     raise ValueError("no card of the led suit or a trump in the trick")
-
-
-def position(cards: Sequence[C], card: C) -> int | None:
-    """Where ``card`` is in ``cards`` (``None``: nowhere). A game's cards in play are its
-    deck's own objects, and so is the card of an action it offered: found by identity,
-    without comparing each card before it by value; a card made afresh (decoded) by value."""
-    for at, held in enumerate(cards):
-        if held is card:
-            return at
-    for at, held in enumerate(cards):
-        if held == card:
-            return at
-    return None
 
 
 @dataclass
