@@ -158,23 +158,37 @@ def _sort_key(card: Card) -> tuple[int, int]:
     return (int(card.suit), power(card))
 
 
-def penalty(kind: HandKind, trick_no: int, cards: Sequence[Card]) -> int:
-    """Points (≤ 0) the winner of trick ``trick_no`` (0-based) scores in a negative hand."""
+def _card_points(kind: HandKind, card: Card) -> int:
+    """Points (≤ 0) ``card`` costs its taker in a negative hand of ``kind``."""
+    points = 0
+    rank, suit = card.rank, card.suit
+    if kind in (HandKind.NO_HEARTS, HandKind.QUICK_HEARTS) and suit is Suit.HEARTS:
+        points -= 20
+    if kind in (HandKind.NO_KING_OF_HEARTS, HandKind.QUICK_HEARTS) and card == KING_OF_HEARTS:
+        points -= 160
+    if kind in (HandKind.NO_QUEENS, HandKind.QUICK_QUEENS_AND_MEN) and rank is Rank.QUEEN:
+        points -= 50
+    if kind in (HandKind.NO_MEN, HandKind.QUICK_QUEENS_AND_MEN) and rank in _MEN:
+        points -= 30
+    return points
+
+
+def _trick_points(kind: HandKind, trick_no: int) -> int:
+    """Points (≤ 0) taking trick ``trick_no`` (0-based) costs in itself, whatever its cards."""
     points = 0
     if kind in (HandKind.NO_TRICKS, HandKind.QUICK_TRICKS_AND_LAST):
         points -= 20
     if kind in (HandKind.NO_LAST, HandKind.QUICK_TRICKS_AND_LAST) and trick_no >= TRICKS - 2:
         points -= 90
+    return points
+
+
+def penalty(kind: HandKind, trick_no: int, cards: Sequence[Card]) -> int:
+    """Points (≤ 0) the winner of trick ``trick_no`` (0-based) scores in a negative hand."""
+    points = _trick_points(kind, trick_no)
+    costs = _CARD_POINTS[kind]
     for card in cards:
-        rank, suit = card.rank, card.suit
-        if kind in (HandKind.NO_HEARTS, HandKind.QUICK_HEARTS) and suit is Suit.HEARTS:
-            points -= 20
-        if kind in (HandKind.NO_KING_OF_HEARTS, HandKind.QUICK_HEARTS) and card == KING_OF_HEARTS:
-            points -= 160
-        if kind in (HandKind.NO_QUEENS, HandKind.QUICK_QUEENS_AND_MEN) and rank is Rank.QUEEN:
-            points -= 50
-        if kind in (HandKind.NO_MEN, HandKind.QUICK_QUEENS_AND_MEN) and rank in _MEN:
-            points -= 30
+        points += costs[_index(card)]
     return points
 
 
@@ -195,6 +209,26 @@ def is_penalty_card(kind: HandKind, card: Card) -> bool:
 
 PENALTY_CARDS = {kind: sum(1 for c in DECK if is_penalty_card(kind, c))
                  for kind in HandKind}
+
+# -- the hot path's tables -------------------------------------------------------
+# Searches play millions of cards: what the rules above say of a card, looked up by the
+# card's place in DECK and the hand's kind (a tuple indexed by the kind's number).
+_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}  # DECK lives as long as the module
+_INDEX_BY_VALUE = {c: i for i, c in enumerate(DECK)}
+
+
+def _index(card: Card) -> int:
+    """``card``'s place in DECK: by identity (the cards in play are DECK's own objects),
+    else by value (a card made afresh, decoded)."""
+    at = _INDEX_BY_ID.get(id(card))
+    return _INDEX_BY_VALUE[card] if at is None else at
+
+
+_KINDS = range(max(HandKind) + 1)
+_CARD_POINTS = tuple(tuple(_card_points(HandKind(k), c) for c in DECK) if k else ()
+                     for k in _KINDS)
+_IS_PENALTY = tuple(tuple(is_penalty_card(HandKind(k), c) for c in DECK) if k else ()
+                    for k in _KINDS)
 
 
 # -- actions -------------------------------------------------------------------
@@ -480,6 +514,9 @@ class PublicView:
 
 
 _observation = fast_constructor(Observation)  # one at every decision: see fast_constructor
+# Every card played, by seat and the card's place in DECK: events are values, so one object
+# serves every match.
+_CARD_PLAYED = tuple(tuple(public(CardPlayed(s, c)) for c in DECK) for s in range(PLAYERS))
 
 
 # -- state ---------------------------------------------------------------------
@@ -812,7 +849,8 @@ class King(Game[State, Action, Observation]):
         assert at is not None
         state.hands[seat] = hand[:at] + hand[at + 1:]
         trick.add(seat, card)
-        events = [public(CardPlayed(seat, card))]
+        played = _INDEX_BY_ID.get(id(card))
+        events = [public(CardPlayed(seat, card)) if played is None else _CARD_PLAYED[seat][played]]
         if not trick.complete:
             state.to_act = trick.next_seat
             return events
@@ -826,7 +864,8 @@ class King(Game[State, Action, Observation]):
             points = -75
         else:
             points = penalty(kind, number, trick.cards)
-            state.penalty_left -= sum(1 for c in trick.cards if is_penalty_card(kind, c))
+            counts = _IS_PENALTY[kind]
+            state.penalty_left -= sum(1 for c in trick.cards if counts[_index(c)])
         cards = tuple(trick.cards)
         state.tricks += (Trick(trick.leader, tuple(trick.seats), cards, win),)
         state.tricks_won[win] += 1

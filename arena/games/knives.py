@@ -256,6 +256,9 @@ Action = (Declare | Pick | Pass | Bank | AnnounceSolo | NoAnnouncement | Leaster
           | Reveal | Play)
 ACTION_TYPES = (Declare, Pick, Pass, Bank, AnnounceSolo, NoAnnouncement, Leaster, Moster,
                 Reveal, Play)
+# One Play per card of DECK, by identity (DECK lives as long as the module): the legal
+# actions of a play phase are built without creating new objects.
+_PLAYS = {id(c): Play(c) for c in DECK}
 
 
 # -- values shared by events and the observation --------------------------------
@@ -453,6 +456,12 @@ class PublicView:
     totals: tuple[int, ...]
 
 
+# Every card played, by seat and the card's place in DECK (found by identity: DECK lives as
+# long as the module): events are values, so one object serves every match.
+_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}
+_CARD_PLAYED = tuple(tuple(public(CardPlayed(s, c)) for c in DECK) for s in range(PLAYERS))
+
+
 # -- state ---------------------------------------------------------------------
 @dataclass
 class State:
@@ -604,7 +613,8 @@ class Knives(Game[State, Action, Observation]):
             return ()
         phase = state.phase
         if phase is Phase.PLAY:
-            return [Play(c) for c in self.playable(state, seat)]
+            plays = _PLAYS
+            return [plays.get(id(c)) or Play(c) for c in self.playable(state, seat)]
         if phase is Phase.DECLARE:
             return [Declare(s) for s in STRONG_SUITS]
         if phase is Phase.CHOOSE:
@@ -709,10 +719,11 @@ class Knives(Game[State, Action, Observation]):
         assert trick is not None
         state.hands[seat].remove(card)
         trick.add(seat, card)
-        if (state.mode is KMode.BANKER and state.strong is not None
-                and card == ghost(state.strong)):
+        if (state.mode is KMode.BANKER and card.rank is KRank.GHOST
+                and card.suit is state.strong):  # the strong Ghost
             state.ghost_played_by = seat
-        events = [public(CardPlayed(seat, card))]
+        played = _INDEX_BY_ID.get(id(card))
+        events = [public(CardPlayed(seat, card)) if played is None else _CARD_PLAYED[seat][played]]
         if not trick.complete:
             state.to_act = trick.next_seat
             return events
