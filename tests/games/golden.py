@@ -24,7 +24,7 @@ from arena.games import all_games
 from arena.games.base import Game, Tagged
 
 GOLDEN = Path(__file__).with_name("golden.json")
-SEEDS = 200
+SEEDS = 60
 # (game, players, options, label): both variants of each game's rules
 CASES: tuple[tuple[str, int, Mapping[str, Any], str], ...] = (
     ("king", 4, {}, "standard"),

@@ -1,6 +1,6 @@
 """King and Knives play the recorded matches move for move: the same legal actions,
 observations, events for every seat, random stream and outcome as when :data:`GOLDEN` was
-written (see :mod:`tests.games.golden`), for 200 seeds of each variant."""
+written (see :mod:`tests.games.golden`), for 60 seeds of each variant."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from tests.games.golden import CASES, GOLDEN, SEEDS, case_key, digests
 
-CHUNK = 50  # seeds per test, so that xdist shares the work
+CHUNK = 30  # seeds per test, so that xdist shares the work
 
 
 @pytest.mark.parametrize("first", range(0, SEEDS, CHUNK))
