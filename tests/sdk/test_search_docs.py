@@ -7,7 +7,10 @@ import importlib.util
 import re
 from pathlib import Path
 
-from bots.face_card_kill_card import FaceCardBot
+import pytest
+
+from bots.knives import KnivesBot
+from bots.random_bot import RandomBot
 from sdk.local import play_local
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "search.md"
@@ -29,6 +32,9 @@ def test_the_pages_search_bot_plays_a_match_without_a_fault(tmp_path: Path) -> N
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    result = play_local("face-card-kill-card", [module.Searcher(), FaceCardBot(), FaceCardBot()],
-                        seed=1, move_timeout_s=0)
-    assert result.faults == ("", "", "")
+    searcher = module.Searcher()
+    bots = [searcher, KnivesBot(), RandomBot(2), RandomBot(3), RandomBot(4)]
+    result = play_local("knives", bots, seed=1, options={"target_score": "6"},
+                        move_timeout_s=0.3)  # the budget: a third of it, 0.1 s
+    assert result.faults == ("",) * 5
+    assert searcher.budget == pytest.approx(0.1)
