@@ -41,7 +41,9 @@ def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: ran
            policy: Policy = random_policy, rounds: int | None = None) -> Any:
     """The action whose rollouts score best for this seat, from as many rounds (a sampled
     deal, every action played on it) as ``budget_s`` seconds of wall clock allow, at least
-    one (or exactly ``rounds``, for tests). A round the budget cuts short counts for nothing."""
+    one (or exactly ``rounds``, for tests). A round the budget cuts short counts for nothing;
+    when not even one round fits in twice the budget, the answer is the policy's own choice,
+    on one sampled deal."""
     actions = list(legal)
     if len(actions) == 1:
         return actions[0]
@@ -50,21 +52,31 @@ def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: ran
     deadline = time.monotonic() + budget_s
     done = 0
     timed = rounds is None
+    cutoff = deadline + budget_s  # past it, even a first round is given up
     while (done < rounds) if rounds is not None else (done == 0 or time.monotonic() < deadline):
         deal = model.sample(observation, rng)
         end = horizon(deal) if horizon is not None else None
         luck = rng.getrandbits(64)  # the same random moves after every action
-        scores = []
+        scores: list[float] = []
         for action in actions:
             if timed and done and time.monotonic() > deadline:
                 break  # out of time: a round not every action met would favour some
             state = model.copy(deal)
             model.apply(state, action)
             moves = random.Random(luck)
+            played = 0
             while model.to_act(state) is not None and (horizon is None or horizon(state) == end):
                 model.apply(state, policy(state, model.legal_actions(state), moves))
-            scores.append(evaluate(state)[seat])
+                played += 1
+                if timed and played % 16 == 0 and time.monotonic() > cutoff:
+                    break
+            else:
+                scores.append(evaluate(state)[seat])
+                continue
+            break  # a rollout longer than the budget: no round fits in it
         if len(scores) < len(actions):
+            if done == 0:  # not one round: the policy's own choice, on a sampled deal
+                return policy(deal, actions, random.Random(luck))
             break
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         done += 1

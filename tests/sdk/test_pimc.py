@@ -1,0 +1,78 @@
+"""sdk.pimc's rollout search keeps to its clock: a round the budget cuts short counts for
+nothing, and when no round fits at all the answer is the rollout policy's own choice."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from arena.games import get_game
+from bots.search import PLANS, margin
+from sdk import pimc
+from sdk.search import ForwardModel
+from tests.games.sampling import positions
+
+STEP_S = 0.01  # each reading of the clock: 10 ms later than the last
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves only when read, so that every timing below is exact (the search
+    reads ``time.monotonic``; nothing else in these tests does)."""
+    ticks = itertools.count()
+    monkeypatch.setattr(time, "monotonic", lambda: next(ticks) * STEP_S)
+
+
+def _king_decision() -> tuple[ForwardModel, Any, list[Any]]:
+    game = get_game("king")
+    for position in positions(game, game.default_players, 3, every=7):
+        legal = list(game.legal_actions(position.state))
+        if len(legal) >= 3:
+            return ForwardModel(known=("king", position.knowledge)), position.observation, legal
+    raise AssertionError("no decision with three legal actions")
+
+
+@pytest.mark.usefixtures("clock")
+def test_when_no_round_fits_the_answer_is_the_policys_and_the_search_stops() -> None:
+    model, observation, legal = _king_decision()
+    calls = 0
+
+    def last_legal(_state: Any, options: Sequence[Any], _rng: random.Random) -> Any:
+        nonlocal calls
+        calls += 1
+        return options[-1]
+
+    deals = PLANS["king"].deals
+    assert deals is not None
+    answer = pimc.choose(model, observation, legal, random.Random(1), budget_s=0.05,
+                         evaluate=margin(deals), horizon=deals.deal, policy=last_legal)
+    assert answer == legal[-1]  # the policy's own choice at the root
+    # given up at twice the budget: the clock is read every 16 moves, 10 ms a reading
+    assert calls <= 16 * 12
+
+
+@pytest.mark.usefixtures("clock")
+def test_a_round_cut_short_counts_for_nothing() -> None:
+    model, observation, legal = _king_decision()
+    deals = PLANS["king"].deals
+    assert deals is not None
+    evaluations = 0
+    evaluate = margin(deals)
+
+    def counted(state: Any) -> Sequence[float]:
+        nonlocal evaluations
+        evaluations += 1
+        return evaluate(state)
+
+    timed = pimc.choose(model, observation, legal, random.Random(2), budget_s=1.0,
+                        evaluate=counted, horizon=deals.deal)
+    whole, cut = divmod(evaluations, len(legal))
+    assert whole >= 1 and cut > 0  # the budget ran out inside a round
+    # the same deals, the whole rounds alone: the same answer
+    assert pimc.choose(model, observation, legal, random.Random(2), budget_s=0.0,
+                       evaluate=evaluate, horizon=deals.deal, rounds=whole) == timed
