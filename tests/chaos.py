@@ -25,6 +25,7 @@ twin beyond noise, or a bot process outlives the tournament.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import tempfile
@@ -268,11 +269,11 @@ def main() -> None:
                   f"({report.wins[attack] - report.wins[TWIN]:+d}; beyond noise: more than "
                   f"{beyond_noise(report, attack):+d}); reports per lane: "
                   + ", ".join(f"{n}" for n in report.attacks[attack].values()))
-    from tests.helpers import processes_with
+    from tests.helpers import eventually, processes_with
 
-    deadline = time.monotonic() + 5  # as tests/tournament/test_chaos.py waits for the last ones
-    while (left := processes_with(marker)) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    with contextlib.suppress(AssertionError):  # the last ones ending; any left are reported
+        eventually("the bot processes to end", lambda: not processes_with(marker), 60)
+    left = processes_with(marker)
     print(f"bot processes left after the tournament: {len(left)}")
     problems = []  # what the chaos check promises (see the module's docstring)
     if report.finished != report.matches:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import gc
+import inspect
 import ipaddress
 import os
 import random
@@ -23,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import grpc
 import pytest
@@ -73,6 +74,28 @@ def eventually(what: str, predicate: Callable[[], T | None], timeout: float = 18
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(every)
     return value
+
+
+@overload
+async def eventually_async(what: str, predicate: Callable[[], Awaitable[T | None]],
+                           timeout: float = ..., every: float = ...) -> T: ...
+@overload
+async def eventually_async(what: str, predicate: Callable[[], T | None],
+                           timeout: float = ..., every: float = ...) -> T: ...
+async def eventually_async(what: str, predicate: Callable[[], object], timeout: float = 180.0,
+                           every: float = 0.1) -> object:
+    """:func:`eventually` for a coroutine: ``predicate`` (a plain function or a coroutine
+    function) is asked between sleeps that leave the event loop free to make it true."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if inspect.isawaitable(value):
+            value = await value
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(every)
 
 
 @cache

@@ -8,13 +8,12 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
 from arena.storage.store import Store
-from tests.helpers import arena
+from tests.helpers import arena, eventually
 
 
 def _start(*args: str) -> subprocess.Popen[str]:
@@ -23,14 +22,10 @@ def _start(*args: str) -> subprocess.Popen[str]:
                             env={**os.environ, "COLUMNS": "200"})
 
 
-def _url(process: subprocess.Popen[str], timeout: float = 30) -> str:
+def _url(process: subprocess.Popen[str]) -> str:
     """The web app's URL from the line the command prints once it listens."""
     assert process.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
+    for line in process.stdout:
         found = re.search(r"web app at (http://\S+/)", line)
         if found:
             return found.group(1)
@@ -38,7 +33,18 @@ def _url(process: subprocess.Popen[str], timeout: float = 30) -> str:
     raise AssertionError(f"no URL printed; stderr: {process.communicate()[1]}")
 
 
+def _catches(pid: int, sig: int) -> bool:
+    """Whether the process ``pid`` has a handler for the signal ``sig`` (its status says)."""
+    with open(f"/proc/{pid}/status") as status:
+        caught = next(line for line in status if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (sig - 1) & 1)
+
+
 def _stop(process: subprocess.Popen[str], sig: int) -> tuple[int, str, str]:
+    """Send ``sig`` once the process handles it (not before its handler is set), and wait
+    for the process to end: its exit code, stdout and stderr."""
+    eventually(f"the command to handle signal {sig}",
+               lambda: process.poll() is not None or _catches(process.pid, sig))
     process.send_signal(sig)
     out, err = process.communicate(timeout=20)
     return process.returncode, out, err
@@ -106,9 +112,12 @@ def test_arena_serve_no_web_serves_no_web_app(tmp_path: Path) -> None:
     process = _start("serve", "--db", str(db), "--port", "0", "--no-web")
     try:
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(2)]
+        lines = []
+        for line in process.stdout:  # to its last line of start-up (a web app's comes before)
+            lines.append(line)
+            if line.startswith("scheduler:"):
+                break
         assert any("operator service listening" in line for line in lines), lines
-        time.sleep(0.5)
     finally:
         code, out, err = _stop(process, signal.SIGTERM)
     assert code == 0 and "web app" not in "".join(lines) + out, err

@@ -21,7 +21,18 @@ from arena.players.process import BotCommandError, BotProcess
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.tokens import digest
-from tests.helpers import GAME, OPTIONS, RAW_SETTINGS, is_alive, on_server, running, spec, started
+from tests.helpers import (
+    GAME,
+    OPTIONS,
+    RAW_SETTINGS,
+    eventually,
+    eventually_async,
+    is_alive,
+    on_server,
+    running,
+    spec,
+    started,
+)
 
 
 def test_matches_over_grpc_with_bot_processes_kept_between_matches(tmp_path: Path) -> None:
@@ -215,8 +226,8 @@ def test_a_seat_out_of_time_is_cut_off_and_its_bot_plays_its_next_match(tmp_path
                 (release / f"s{i}").touch()
             # the late answer of the last match is given, and refused: the bot's log says so
             log = tmp / "logs" / "slow.log"
-            while log.read_text().count(LATE) < 2:
-                await asyncio.sleep(0.05)
+            await eventually_async("the bot's log to say both late answers were refused",
+                                   lambda: log.read_text().count(LATE) >= 2)
             assert await slow.is_alive()
             return reports, slow.starts
         finally:
@@ -295,21 +306,18 @@ def test_stopping_a_bot_ends_its_whole_process_group(tmp_path: Path) -> None:
         # started() runs the bot unsandboxed, so it can write the pid file the test reads
         bot = await started(host, port, tmp, "spawn", "python -m tests.bots.misbehaving spawn",
                             env={"GRANDCHILD_PID_FILE": str(pid_file)})
-        for _ in range(100):
-            if pid_file.exists() and pid_file.read_text():
-                break
-            await asyncio.sleep(0.05)
-        pid = int(pid_file.read_text())
-        assert running(pid), "the grandchild never ran: nothing to test"
-        await bot.stop()
+        try:
+            pid = int(await eventually_async(
+                "the bot to write its grandchild's pid",
+                lambda: pid_file.read_text() if pid_file.exists() else None))
+            assert running(pid), "the grandchild never ran: nothing to test"
+        finally:
+            await bot.stop()
         return pid
 
     grandchild = on_server(tmp_path, scenario)
-    for _ in range(50):
-        if not running(grandchild):
-            break
-        time.sleep(0.05)
-    assert not running(grandchild), "the bot's grandchild survived it"
+    eventually("the bot's grandchild to end with the bot (not survive it)",
+               lambda: not running(grandchild))
 
 
 def test_missing_bot_command_is_a_clear_error(tmp_path: Path) -> None:

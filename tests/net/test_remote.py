@@ -4,13 +4,13 @@ started by hand with --server and --token (not by the arena), over plain text an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.tokens import digest
-from tests.helpers import arena, cli, finished_matches, self_signed
+from tests.helpers import arena, cli, eventually, finished_matches, self_signed
 
 GAME = "face-card-kill-card"
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
@@ -74,13 +74,14 @@ class Tournament:
         out, err = self.process.communicate(timeout=timeout)
         return "".join(self.seen) + out, err
 
-    def finish_beside(self, bot: subprocess.Popen[str]) -> str:
-        """Its output once it ended well; otherwise fail with its output and the bot's."""
+    def finish_beside(self, bot: subprocess.Popen[str], output: Path | None = None) -> str:
+        """Its output once it ended well; otherwise fail with its output and the bot's (in
+        the file ``output`` if the bot wrote there)."""
         out, err = self.finish()
         if self.process.returncode != 0:
             if bot.poll() is None:
                 bot.send_signal(signal.SIGKILL)
-            said, _ = bot.communicate()
+            said = bot.communicate()[0] if output is None else output.read_text()
             raise AssertionError(f"the tournament failed:\n{out}{err}\nthe remote bot "
                                  f"(exit code {bot.returncode}) said:\n{said}")
         return out
@@ -91,21 +92,29 @@ class Tournament:
             self.process.communicate()
 
 
-def remote_bot(address: str, token: str, *tls: str) -> subprocess.Popen[str]:
-    """The bundled random bot, started by hand the way a bot author runs it."""
-    return subprocess.Popen([sys.executable, "-m", "bots.random_bot", "--server", address,
-                             "--token", token, *tls],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=CLEAN_ENV)
+def remote_bot(address: str, token: str, *tls: str,
+               output: Path | None = None) -> subprocess.Popen[str]:
+    """The bundled random bot, started by hand the way a bot author runs it; what it says
+    goes to a pipe, or to the file ``output`` (to be read while it runs)."""
+    with contextlib.ExitStack() as files:
+        return subprocess.Popen(
+            [sys.executable, "-m", "bots.random_bot", "--server", address, "--token", token, *tls],
+            stdout=subprocess.PIPE if output is None else files.enter_context(output.open("w")),
+            stderr=subprocess.STDOUT, text=True, env=CLEAN_ENV)
 
 
-def ended(process: subprocess.Popen[str], timeout: float = 30) -> tuple[int, str]:
+def ended(process: subprocess.Popen[str], timeout: float = 30,
+          output: Path | None = None) -> tuple[int, str]:
+    """Its exit code and what it said (in the file ``output`` if it wrote there), once it
+    ended by itself."""
     try:
         out, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         process.send_signal(signal.SIGKILL)
         out, _ = process.communicate()
-        raise AssertionError(f"the bot did not end by itself:\n{out}") from None
-    return process.returncode, out
+        said = out if output is None else output.read_text()
+        raise AssertionError(f"the bot did not end by itself:\n{said}") from None
+    return process.returncode, out if output is None else output.read_text()
 
 
 def assert_all_played_cleanly(db: Path, tournament_id: int, remote: str) -> None:
@@ -207,6 +216,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def retrying(said_file: Path) -> bool:
+    """Whether the bot said it lost the connection, then that it tries again."""
+    _, lost, after = said_file.read_text().partition("lost the connection")
+    return bool(lost) and "cannot be reached" in after
+
+
 def test_a_remote_bot_started_first_waits_for_its_tournament_and_outlives_a_kill_9(
         tmp_path: Path) -> None:
     """The bot is up before the arena listens, and keeps trying while the arena is killed
@@ -215,25 +230,25 @@ def test_a_remote_bot_started_first_waits_for_its_tournament_and_outlives_a_kill
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     token = add_remote(db)
     address = f"127.0.0.1:{free_port()}"
-    bot = remote_bot(address, token, "--retry", "60")
+    said_file = tmp_path / "bot.out"
+    bot = remote_bot(address, token, "--retry", "60", output=said_file)
     run = Tournament(db, "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
                      "--players", "2", "--repetitions", "20", "--seed", "5", "--listen", address)
     resume = None
     try:
         total = 40
-        deadline = time.monotonic() + 60
-        while not 3 <= finished_matches(db) < total and time.monotonic() < deadline:
-            time.sleep(0.01)
+        eventually("three finished matches", lambda: finished_matches(db) >= 3
+                   or run.process.poll() is not None, every=0.01)
         assert 3 <= finished_matches(db) < total, run.finish()
         run.process.send_signal(signal.SIGKILL)
         run.process.wait()
-        time.sleep(1.0)  # the bot finds the arena gone, and keeps trying
-        assert bot.poll() is None, bot.communicate()[0]
+        eventually("the bot to find the arena gone and try again", lambda: retrying(said_file))
+        assert bot.poll() is None, said_file.read_text()  # it keeps trying
 
         resume = Tournament(db, "resume", "1")
-        out = resume.finish_beside(bot)
+        out = resume.finish_beside(bot, said_file)
         assert f"listening for remote bots on {address}" in out
-        code, said = ended(bot)  # dismissed at the end: it exits by itself
+        code, said = ended(bot, output=said_file)  # dismissed at the end: it exits by itself
         assert code == 0, said
         assert "cannot be reached" in said and "lost the connection" in said, said
     finally:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import grpc
@@ -11,7 +10,7 @@ import pytest
 from arena.net.bot_service import MatchHost
 from arena.wire.messages import ATTENDING_MARK
 from arena.wire.tokens import digest
-from tests.helpers import attend_call, on_server
+from tests.helpers import attend_call, eventually_async, on_server
 
 LOCAL = [("grpc.use_local_subchannel_pool", 1)]  # a connection of its own, not a shared one
 
@@ -29,10 +28,8 @@ def test_a_second_connection_with_a_copied_token_is_refused_until_the_first_ends
             with pytest.raises(grpc.aio.AioRpcError) as refused:
                 await second.read()
             first.cancel()
-            for _ in range(100):  # the owner's stream ends: the token is free again
-                if not host.attending(digest("the-token")):
-                    break
-                await asyncio.sleep(0.02)
+            await eventually_async("the owner's stream to end, freeing the token",
+                                   lambda: not host.attending(digest("the-token")))
             third = attend_call(copy, "the-token")
             again = tuple(await third.initial_metadata())
             third.cancel()

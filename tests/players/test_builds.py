@@ -27,7 +27,7 @@ from arena.players.submissions import BuildError
 from arena.storage.store import Store
 from benchmarks.archives import many_entries_zip
 from benchmarks.builds import DISK_FILL, FORK_BOMB, HOG, contained, wheel
-from tests.helpers import arena, cgroup_required, cli, new_marker, processes_with
+from tests.helpers import arena, cgroup_required, cli, eventually, new_marker, processes_with
 from tests.served import Served
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
@@ -525,14 +525,16 @@ def test_a_build_reaches_no_ray_head(tmp_path: Path) -> None:
                 "--temp-dir", temp, "--include-dashboard", "false")
     targets = [f"127.0.0.1:{gcs}", f"127.0.0.1:{client}"]
     try:
-        deadline = time.monotonic() + 180  # a safety net: the loop ends when the head answers
-        while True:  # the control: the head's ports take connections from this machine
+        def head_answers() -> bool:
             plain = subprocess.run([sys.executable, "-c", PROBE, *targets], capture_output=True,
                                    text=True, timeout=60)
             if plain.stderr.splitlines() == [f"{t} connected" for t in targets]:
-                break
-            assert time.monotonic() < deadline and node.process.poll() is None, plain.stderr
-            time.sleep(0.5)
+                return True
+            assert node.process.poll() is None, plain.stderr
+            return False
+
+        # the control: the head's ports take connections from this machine
+        eventually("the Ray head's ports to take connections", head_answers, every=0.5)
         log_path = tmp_path / "build.log"
         with log_path.open("wb") as file:
             log = buildbox.Log(file)

@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 
 from arena.storage.store import SeatInfo, Store
-from tests.helpers import GAME, processes_with
+from tests.helpers import GAME, eventually, processes_with
 
 PROJECT = Path(__file__).resolve().parents[2]
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -122,12 +122,13 @@ def arena(tmp_path: Path) -> Iterator[Arena]:
     gone(made.marker)
 
 
-def gone(marker: str, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while processes_with(marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = {pid: _cmdline(pid) for pid in processes_with(marker)}
-    assert not left, f"processes outlived the tournament: {left}"
+def gone(marker: str, timeout: float = 60) -> None:
+    """Wait until no process has ``marker``; fails naming those left after ``timeout``."""
+    try:
+        eventually("the marked processes to end", lambda: not processes_with(marker), timeout)
+    except AssertionError:
+        left = {pid: _cmdline(pid) for pid in processes_with(marker)}
+        assert not left, f"processes outlived the tournament: {left}"
 
 
 def _cmdline(pid: int) -> str:

@@ -16,7 +16,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -38,7 +37,7 @@ from arena.players.process import BotProcess
 from arena.players.sandbox import Sandbox
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_tournament
-from tests.helpers import GAME, arena, cli, is_alive, on_server, spec
+from tests.helpers import GAME, arena, cli, eventually_async, is_alive, on_server, spec
 
 MiB = 1024 * 1024
 SUPPORT = cgroups.detect()
@@ -319,14 +318,16 @@ def run_family(tmp_path: Path, request: pytest.FixtureRequest, args: str, limits
         folders = limited + (bot.groups.folders if bot.groups is not None else ())
         try:
             log = tmp_path / "logs" / "family.log"
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
+
+            async def told() -> tuple[list[str], str] | None:
+                """(its lines of results, its log) once it gave them or is dead."""
                 text = log.read_text() if log.exists() else ""
                 results = [line for line in text.splitlines(keepends=True)
                            if line.startswith(("processes ", "held ", "cpu ")) and line[-1] == "\n"]
-                if results or not await bot.is_alive(0.0):
-                    break
-                await asyncio.sleep(0.05)
+                return (results, text) if results or not await bot.is_alive(0.0) else None
+
+            results, text = await eventually_async("the family's line of results, or its end",
+                                                   told, every=0.05)
             files = {f.name: f.read_text().strip() for folder in limited for f in folder.iterdir()
                      if f.name in ("pids.current", "pids.max", "cpu.stat")}
             oom_kills = bot.oom_kills

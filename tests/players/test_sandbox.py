@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import pytest
 
 from arena.players import sandbox
 from arena.players.sandbox import Sandbox, SandboxUnavailable
-from tests.helpers import running
+from tests.helpers import eventually, running
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
 
@@ -202,18 +201,11 @@ def test_killing_the_sandbox_kills_every_process_in_it(tmp_path: Path,
     argv = Sandbox().command([sys.executable, "-c", escape], folder, referee_socket, {})
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env={})
     assert process.stdout is not None and process.stdout.readline().strip() == "ready"
-    for _ in range(200):
-        if len(_with(marker)) == 4:
-            break
-        time.sleep(0.05)
-    assert len(_with(marker)) == 4  # they run, and the test can see them
+    eventually("the four escapees to run, seen by the test", lambda: len(_with(marker)) == 4)
     process.kill()
     process.wait(timeout=10)
-    for _ in range(100):
-        if not _with(marker):
-            break
-        time.sleep(0.05)
-    assert not _with(marker), "a process outlived its sandbox"
+    eventually("every escapee to end with its sandbox (none outliving it)",
+               lambda: not _with(marker))
 
 
 def _with(marker: str) -> list[int]:

@@ -143,13 +143,14 @@ def test_memory_cannot_be_read_by_readers() -> None:
 def test_a_reader_ends_with_its_server_however_it_ends(tmp_path: Path) -> None:
     """A server killed with SIGKILL leaves no reader waiting for ever."""
     script = (
-        "import asyncio, functools, sys, time\n"
+        "import asyncio, functools, sys\n"
         "from arena.service import reads\n"
         "from arena.storage.store import Store\n"
+        "from tests.helpers import eventually\n"
         "from tests.service.test_reads import where\n"
         "store = Store(sys.argv[1])\n"
         "readers = reads.Readers(store, processes=1)\n"
-        "while not readers.ready(): time.sleep(0.05)\n"
+        "eventually('the readers to be ready', readers.ready, every=0.05)\n"
         "print(asyncio.run(readers.run(functools.partial(where, store)))[0], flush=True)\n"
         "sys.stdin.read()\n")
     server = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "arena.db")],

@@ -31,7 +31,7 @@ from arena.tournament.cluster import NodeHost, Shipped
 from arena.tournament.errors import TournamentError
 from arena.tournament.executor import Entrant
 from arena.tournament.settings import RunSettings
-from tests.helpers import arena, cli, new_marker, processes_with, running, wait_until_gone
+from tests.helpers import arena, cli, eventually, new_marker, processes_with, running, wait_until_gone
 
 RAY = Path(sys.executable).with_name("ray")
 QUICK_HEALTH = {"RAY_health_check_period_ms": "500", "RAY_health_check_failure_threshold": "4",
@@ -71,9 +71,8 @@ class Node:
         with_raylet = self.members()
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
-        deadline = time.monotonic() + 10
-        while any(running(pid) for pid in with_raylet) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        eventually("the killed node's processes to end",
+                   lambda: not any(running(pid) for pid in with_raylet), every=0.05)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -93,10 +92,8 @@ def live_nodes(address: str) -> int:
 
 
 def wait_for_nodes(address: str, count: int) -> None:
-    deadline = time.monotonic() + 90
-    while live_nodes(address) != count:
-        assert time.monotonic() < deadline, f"the Ray cluster at {address} never had {count} nodes"
-        time.sleep(1)
+    eventually(f"the Ray cluster at {address} to have {count} nodes",
+               lambda: live_nodes(address) == count, every=1)
 
 
 @pytest.fixture(scope="module")
@@ -311,17 +308,19 @@ def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           env={**os.environ, "COLUMNS": "200"}) as run:
         engine = sa.create_engine(pg_url)
-        deadline = time.monotonic() + 180
-        while True:  # until every node (the doomed one too) has finished a few matches
+
+        def every_node_played() -> bool:
             with engine.connect() as c:
                 by_node: dict[str | None, int] = dict(c.execute(sa.text(
                     "SELECT node, count(*) FROM match WHERE status = 'finished' "
                     "GROUP BY node")).all())
             seen.update(processes_with(marker))
             if len(by_node) == 3 and min(by_node.values()) >= 3:
-                break
-            assert run.poll() is None and time.monotonic() < deadline, by_node
-            time.sleep(0.1)
+                return True
+            assert run.poll() is None, by_node
+            return False
+
+        eventually("every node (the doomed one too) to finish three matches", every_node_played)
         engine.dispose()
         doomed.kill()
         killed_at = time.time()

@@ -18,10 +18,21 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from arena.storage.store import Store
-from tests.helpers import GAME, arena, cli, finished_matches, new_marker, processes_with, wait_until_gone
+from tests.helpers import (
+    GAME,
+    arena,
+    cli,
+    eventually,
+    finished_matches,
+    new_marker,
+    processes_with,
+    wait_until_gone,
+)
 
 KILLS = 4
 
@@ -40,6 +51,15 @@ def _tournament_exists(db: Path) -> bool:
             return bool(connection.execute("select count(*) from tournament").fetchone()[0])
     except sqlite3.OperationalError:
         return False
+
+
+def _finished_at_least(db: Path, count: int) -> bool:
+    return finished_matches(db) >= count
+
+
+def _until_or_ended(what: str, done: Callable[[], bool], process: subprocess.Popen[bytes]) -> None:
+    """Wait until ``done()``, or until ``process`` has ended (nothing more can come then)."""
+    eventually(what, lambda: done() or process.poll() is not None, every=0.01)
 
 
 def _results(db: Path) -> list[tuple[int, str, str, int, int, int, float, int, str]]:
@@ -72,17 +92,14 @@ def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> No
         args = run if attempt == 0 else ["tournament", "resume", "1"]
         process = subprocess.Popen([sys.executable, "-m", "arena", *args, "--db", str(db)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while not _tournament_exists(db) and time.monotonic() < deadline:
-            time.sleep(0.02)
+        _until_or_ended("the tournament in the database", partial(_tournament_exists, db), process)
         # a random moment: while bots start, mid-match, or between matches; within this
         # attempt's share of the matches left, so that a busy machine cannot outrun the kills
         left = total - finished_matches(db)
         target = finished_matches(db) + draw.randrange(0, max(1, left // (KILLS - attempt + 1)))
-        deadline = time.monotonic() + 30
-        while finished_matches(db) < target and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(draw.uniform(0.0, 0.05))
+        _until_or_ended(f"{target} finished matches", partial(_finished_at_least, db, target),
+                        process)
+        time.sleep(draw.uniform(0.0, 0.05))  # the random moment's last part
         seen += bool(processes_with(marker))  # none, if killed before the bots started
         process.send_signal(signal.SIGKILL)
         process.wait()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import pickle
 import secrets
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
@@ -40,7 +39,7 @@ from arena.tournament import (
 from arena.tournament.schedule import Deals
 from arena.tournament.setup import DUPLICATE, INDEPENDENT
 from arena.wire.tokens import digest
-from tests.helpers import migrated_store, wait_until_gone
+from tests.helpers import eventually_async, migrated_store, wait_until_gone
 from tests.inprocess import InProcessExecutor
 
 
@@ -219,9 +218,11 @@ class NeverReady(InProcessExecutor):
 
     def __init__(self) -> None:
         super().__init__()
+        self.starting = asyncio.Event()
         self.cancelled = False
 
     async def start(self, entrants: Sequence[Entrant]) -> None:
+        self.starting.set()
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
@@ -237,8 +238,11 @@ def test_a_stop_while_the_executor_starts_cancels_the_start_and_plays_nothing(tm
 
     async def main() -> RunSummary:
         stop = asyncio.Event()
-        asyncio.get_running_loop().call_later(0.2, stop.set)
-        return await run_tournament(store, tid, tmp_path, REMOTE, stop=stop, executor=executor)
+        run = asyncio.create_task(run_tournament(store, tid, tmp_path, REMOTE, stop=stop,
+                                                 executor=executor))
+        await eventually_async("the executor's start", executor.starting.is_set)
+        stop.set()  # while the executor starts
+        return await run
 
     summary = asyncio.run(main())
     assert executor.cancelled and executor.closed == 1 and executor.jobs == []
@@ -319,19 +323,19 @@ def test_later_lanes_start_one_at_a_time_after_the_first_and_stop_with_the_execu
 
     async def scenario() -> tuple[set[str], set[str]]:
         await local.start(entrants)
-        at_start = {p.name for p in logs.iterdir()}  # lane 0 of each, and the first later lane
-        deadline = time.monotonic() + 60
-        while len(list(logs.iterdir())) < 6 and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        started = {p.name for p in logs.iterdir()}
-        await local.close()
+        try:
+            at_start = {p.name for p in logs.iterdir()}  # lane 0 of each, and the first later one
+            await eventually_async("the six lanes' logs", lambda: len(list(logs.iterdir())) >= 6)
+            started = {p.name for p in logs.iterdir()}
+        finally:
+            await local.close()
         return at_start, started
 
     at_start, started = asyncio.run(scenario())
     assert {"alpha@1.log", "beta@1.log"} <= at_start and len(at_start) <= 3, at_start
     assert started == {f"{bot}@1{lane}.log" for bot in ("alpha", "beta")
                        for lane in ("", ".lane1", ".lane2")}  # with no match played
-    wait_until_gone(marker, 10, "the executor")
+    wait_until_gone(marker, outlived="the executor")
 
 
 def test_an_entrant_is_managed_or_remote() -> None:

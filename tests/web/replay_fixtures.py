@@ -30,7 +30,7 @@ from arena.match.referee import run_match
 from arena.match.replay import read_log, steps
 from arena.storage.store import MatchInfo, MatchResult, MatchStatus, Store
 from leaderboard.web.app import create_app
-from tests.helpers import arena, cli
+from tests.helpers import arena, cli, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9#])(X[12]|[2-9TJQKA][SHDC](?:#\d+)?)(?![A-Za-z0-9#])")
@@ -63,11 +63,13 @@ class Server:
 
     def __enter__(self) -> Server:
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
+
+        def started() -> bool:
+            if not self.server.started and not self.thread.is_alive():
                 raise RuntimeError("the web server did not start")
-            time.sleep(0.02)
+            return self.server.started
+
+        eventually("the web server to start", started, every=0.02)
         return self
 
     def __exit__(self, *_: object) -> None:
@@ -106,12 +108,13 @@ class Gated:
         out, err = self.process.communicate(timeout=timeout)
         assert self.process.returncode == 0, out + err
 
-    def running(self, steps_at_least: int = 3, timeout: float = 60) -> tuple[MatchInfo, bytes]:
+    def running(self, steps_at_least: int = 3) -> tuple[MatchInfo, bytes]:
         """The held match and its live log, once the log has ``steps_at_least`` decisions and
         has not grown for a second (the gate bot is waiting)."""
-        deadline = time.monotonic() + timeout
         last, since = b"", time.monotonic()
-        while time.monotonic() < deadline:
+
+        def held() -> tuple[MatchInfo, bytes] | None:
+            nonlocal last, since
             assert self.process.poll() is None, self.process.communicate()
             found = self.store.list_matches(status=MatchStatus.RUNNING, limit=1)
             data = self.store.live_log(found[0].id) if found else None
@@ -122,8 +125,9 @@ class Gated:
                               if line.kind == "decision")
                 if decided >= steps_at_least:
                     return self.store.get_match(found[0].id), data
-            time.sleep(0.1)
-        raise AssertionError("no running match with a live log came")
+            return None
+
+        return eventually("a running match with a live log that has stopped growing", held)
 
     def close(self) -> None:
         self.gate.touch()

@@ -23,7 +23,7 @@ from arena.match.faults import Fault
 from arena.net.doors import PER_ADDRESS
 from arena.storage.store import MatchStatus, Store
 from leaderboard.web.replay import MAX_FEEDS_PER_CLIENT, MAX_FEEDS_PER_MATCH
-from tests.helpers import cli
+from tests.helpers import cli, eventually_async
 from tests.served import OPERATOR, Served, eventually, remote
 
 GAME = "face-card-kill-card"
@@ -121,10 +121,14 @@ def test_live_feeds_are_capped_and_cannot_stall_a_tournament(tmp_path: Path) -> 
                     "try again later"}
 
                 async with httpx.AsyncClient(base_url=served.web, timeout=30) as web:
-                    while (await asyncio.to_thread(store.get_tournament, tid)).status != "finished":
+                    async def finished() -> bool:
+                        if (await asyncio.to_thread(store.get_tournament, tid)).status == "finished":
+                            return True
                         home = await web.get("/api/home")  # the web answers meanwhile
                         assert home.status_code == 200
-                        await asyncio.sleep(0.5)
+                        return False
+
+                    await eventually_async("the tournament's end", finished, every=0.5)
                     assert (await web.get("/")).status_code == 200
 
                 ends = await main.ends()  # the held feeds end when the match keeps them waiting
