@@ -60,6 +60,8 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("docs/json.md", "arena leaderboard --json | jq"):
         "pipes into jq, which the project does not install, and reads a database with bots",
     ("docs/development.md", "python -m tests.chaos --players"): "plays 924 matches: minutes",
+    ("docs/search.md", "arena bot add random"):
+        "an SPRT plays until it decides: tens of minutes to hours on 2 cores",
     ("docs/development.md", "ARENA_FUZZ_SECONDS=300"): "fuzzes for 5 minutes",
 }
 
