@@ -93,6 +93,8 @@ def play(store: Store, tournament_id: int, settings: RunSettings, db: str) -> Ru
             raise Failure(f"{err}; nothing was played: {resume} when they are ready") from None
         except OSError as err:  # the --listen address cannot be bound
             raise Failure(f"{err}: {resume} (with another --listen if need be) plays it") from None
+        finally:  # what the run held may be collected again: the store's connections are
+            gc.unfreeze()  # closed at exit as before (SQLite then folds its -wal file back)
     if summary.decided:
         console.print(f"tournament {tournament_id} finished, decided early by its {summary.decided}; "
                       "the sets it did not need are void", highlight=False)

@@ -267,4 +267,5 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
         await readers.aclose()
         if stalls is not None:
             stalls.stop()
+        gc.unfreeze()  # collectable again: the store's connections close at exit as before
         await asyncio.sleep(0)
