@@ -30,6 +30,8 @@ Evaluate = Callable[[Any], Sequence[float]]  # a state -> a value per seat, high
 Horizon = Callable[[Any], Hashable]  # a rollout ends once this changes (or the match ends)
 Policy = Callable[[Any, Sequence[Any], random.Random], Any]  # (state, legal, rng) -> an action
 
+CLOCK_EVERY = 16  # moves of a rollout between two readings of the clock
+
 
 def random_policy(_state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
     """Any legal action, uniformly."""
@@ -47,33 +49,23 @@ def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: ran
     actions = list(legal)
     if len(actions) == 1:
         return actions[0]
-    seat = model.seat
-    totals = [0.0] * len(actions)
-    deadline = time.monotonic() + budget_s
-    done = 0
     timed = rounds is None
-    cutoff = deadline + budget_s  # past it, even a first round is given up
+    deadline = time.monotonic() + budget_s
+    cutoff = deadline + budget_s if timed else None  # past it, even a first round is given up
+    totals = [0.0] * len(actions)
+    done = 0
     while (done < rounds) if rounds is not None else (done == 0 or time.monotonic() < deadline):
         deal = model.sample(observation, rng)
-        end = horizon(deal) if horizon is not None else None
         luck = rng.getrandbits(64)  # the same random moves after every action
         scores: list[float] = []
         for action in actions:
             if timed and done and time.monotonic() > deadline:
                 break  # out of time: a round not every action met would favour some
-            state = model.copy(deal)
-            model.apply(state, action)
-            moves = random.Random(luck)
-            played = 0
-            while model.to_act(state) is not None and (horizon is None or horizon(state) == end):
-                model.apply(state, policy(state, model.legal_actions(state), moves))
-                played += 1
-                if timed and played % 16 == 0 and time.monotonic() > cutoff:
-                    break
-            else:
-                scores.append(evaluate(state)[seat])
-                continue
-            break  # a rollout longer than the budget: no round fits in it
+            score = _rollout(model, deal, action, random.Random(luck), policy, evaluate,
+                             horizon, cutoff)
+            if score is None:
+                break  # a rollout longer than the budget: no round fits in it
+            scores.append(score)
         if len(scores) < len(actions):
             if done == 0:  # not one round: the policy's own choice, on a sampled deal
                 return policy(deal, actions, random.Random(luck))
@@ -81,6 +73,22 @@ def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: ran
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
         done += 1
     return actions[max(range(len(actions)), key=totals.__getitem__)]
+
+
+def _rollout(model: ForwardModel, deal: Any, action: Any, moves: random.Random, policy: Policy,
+             evaluate: Evaluate, horizon: Horizon | None, cutoff: float | None) -> float | None:
+    """This seat's value once ``action`` is played on a copy of ``deal`` and ``policy`` plays
+    every seat on to the horizon; None if the clock passes ``cutoff`` first."""
+    state = model.copy(deal)
+    end = horizon(state) if horizon is not None else None
+    model.apply(state, action)
+    played = 0
+    while model.to_act(state) is not None and (horizon is None or horizon(state) == end):
+        model.apply(state, policy(state, model.legal_actions(state), moves))
+        played += 1
+        if cutoff is not None and played % CLOCK_EVERY == 0 and time.monotonic() > cutoff:
+            return None
+    return evaluate(state)[model.seat]
 
 
 __all__ = ["Evaluate", "Horizon", "Policy", "choose", "random_policy"]
