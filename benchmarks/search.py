@@ -34,9 +34,7 @@ from arena.games.base import Game, Tagged
 from arena.games.sampling import Knowledge, knowledge, samplers
 from arena.match.protocol import MatchStart
 from benchmarks.common import Row, timed_loop
-from bots.search import DEFAULT_BUDGET_S, PLANS, heuristic_policy, margin
-from sdk.mcts import rank_values
-from sdk.pimc import choose, random_policy
+from bots.search import DEFAULT_BUDGET_S, PLANS, Search
 from sdk.search import ForwardModel
 
 SEEDS = 6
@@ -153,21 +151,17 @@ def search_rounds(game: Game[Any, Any, Any], spots: list[Position]) -> Slice:
     rollouts it played (one per legal action)."""
     rng = random.Random(5)
     turn = iter(range(1 << 62))
-    plan = PLANS[game.name]
     searches = []
     for spot in spots:
         assert spot.knowledge is not None
         model = ForwardModel(known=(game.name, spot.knowledge))
         match = MatchStart("bench", game.name, game.version, model.seat, model.players, {}, (),
                            0.0, 0.0)
-        policy = heuristic_policy(model, match, plan.heuristic) if plan.heuristic else random_policy
-        evaluate = margin(plan.deals) if plan.deals else rank_values(model)
-        searches.append((spot, model, policy, evaluate, game.legal_actions(spot.state)))
+        searches.append((spot, Search.of(model, match), game.legal_actions(spot.state)))
 
     def one() -> int:
-        spot, model, policy, evaluate, legal = searches[next(turn) % len(searches)]
-        choose(model, spot.observation, legal, rng, 0.0, evaluate=evaluate, policy=policy,
-               horizon=plan.deals.deal if plan.deals else None, rounds=1)
+        spot, search, legal = searches[next(turn) % len(searches)]
+        search.choose(spot.observation, legal, rng, 0.0, rounds=1)
         return len(legal)
 
     return lambda seconds: timed_loop(one, seconds)

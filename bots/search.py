@@ -97,11 +97,36 @@ def heuristic_policy(model: ForwardModel, match: MatchInfo, heuristic: str) -> P
     return policy
 
 
+@dataclass(frozen=True)
+class Search:
+    """How one seat searches one match: its forward model, and the game's plan made concrete
+    (the value at a rollout's end, where a rollout ends, who plays the rollouts)."""
+
+    model: ForwardModel
+    evaluate: Evaluate
+    horizon: Horizon | None
+    policy: Policy
+
+    @classmethod
+    def of(cls, model: ForwardModel, match: MatchInfo) -> Search:
+        plan = PLANS.get(match.game, Plan(None, None))
+        return cls(model,
+                   margin(plan.deals) if plan.deals is not None else rank_values(model),
+                   plan.deals.deal if plan.deals is not None else None,
+                   heuristic_policy(model, match, plan.heuristic)
+                   if plan.heuristic is not None else random_policy)
+
+    def choose(self, observation: Any, legal: Sequence[Any], rng: random.Random,
+               budget_s: float, rounds: int | None = None) -> Any:
+        """The action the rollouts find best (:func:`sdk.pimc.choose`)."""
+        return choose(self.model, observation, legal, rng, budget_s, evaluate=self.evaluate,
+                      horizon=self.horizon, policy=self.policy, rounds=rounds)
+
+
 class SearchingBot(SearchBot):
     """Rollouts of the game's plan within a budget taken from the move clock."""
 
-    evaluate: Evaluate
-    horizon: Horizon | None
+    search: Search
 
     def __init__(self, budget_s: float = DEFAULT_BUDGET_S, seed: int | None = None,
                  rounds: int | None = None) -> None:
@@ -110,22 +135,16 @@ class SearchingBot(SearchBot):
         self.cap_s = budget_s
         self.budget_s = budget_s
         self.rounds = rounds
-        self.policy: Policy = random_policy
 
     def on_start(self, match: MatchInfo) -> None:
         super().on_start(match)
         clock = match.move_timeout_s
         self.budget_s = min(self.cap_s, clock * SHARE_OF_CLOCK) if clock > 0 else self.cap_s
-        plan = PLANS.get(match.game, Plan(None, None))
-        self.evaluate = margin(plan.deals) if plan.deals is not None else rank_values(self.model)
-        self.horizon = plan.deals.deal if plan.deals is not None else None
-        self.policy = (heuristic_policy(self.model, match, plan.heuristic)
-                       if plan.heuristic is not None else random_policy)
+        self.search = Search.of(self.model, match)
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
-        return choose(self.model, observation, legal_actions, self.rng, self.budget_s,
-                      evaluate=self.evaluate, horizon=self.horizon, policy=self.policy,
-                      rounds=self.rounds)
+        return self.search.choose(observation, legal_actions, self.rng, self.budget_s,
+                                  self.rounds)
 
 
 def budget_from(argv: Sequence[str]) -> float:

@@ -12,10 +12,8 @@ from arena.games import get_game
 from arena.games.sampling import samplers
 from arena.match.protocol import MatchStart
 from bots.random_bot import RandomBot
-from bots.search import PLANS, SearchingBot, budget_from, heuristic_policy, margin
+from bots.search import Search, SearchingBot, budget_from
 from sdk.local import play_local
-from sdk.mcts import rank_values
-from sdk.pimc import choose
 from sdk.search import ForwardModel
 from tests.games.sampling import positions
 
@@ -33,17 +31,13 @@ def test_the_search_bot_plays_a_whole_match_without_a_fault(name: str) -> None:
 @pytest.mark.parametrize("name", samplers())
 def test_a_search_answers_a_legal_action_of_the_seat_to_act(name: str) -> None:
     game = get_game(name)
-    plan = PLANS[name]
     checked = 0
     for position in positions(game, game.default_players, 9, every=3):
         model = ForwardModel(known=(name, position.knowledge))
         match = MatchStart("m", name, game.version, model.seat, model.players, {}, (), 0.0, 0.0)
-        policy = heuristic_policy(model, match, plan.heuristic) if plan.heuristic else None
         legal = game.legal_actions(position.state)
-        action = choose(model, position.observation, legal, random.Random(checked), budget_s=0,
-                        rounds=3, evaluate=margin(plan.deals) if plan.deals else rank_values(model),
-                        horizon=plan.deals.deal if plan.deals else None,
-                        **({"policy": policy} if policy else {}))
+        action = Search.of(model, match).choose(position.observation, legal,
+                                                random.Random(checked), 0.0, rounds=3)
         assert action in legal
         checked += 1
         if checked == 8:
