@@ -194,17 +194,7 @@ def penalty(kind: HandKind, trick_no: int, cards: Sequence[Card]) -> int:
 
 def is_penalty_card(kind: HandKind, card: Card) -> bool:
     """Whether ``card`` costs points in ``kind`` (for stopping early; trick penalties excluded)."""
-    if kind in (HandKind.NO_HEARTS, HandKind.QUICK_HEARTS):
-        return card.suit is Suit.HEARTS
-    if kind is HandKind.NO_KING_OF_HEARTS:
-        return card == KING_OF_HEARTS
-    if kind is HandKind.NO_QUEENS:
-        return card.rank is Rank.QUEEN
-    if kind is HandKind.NO_MEN:
-        return card.rank in (Rank.KING, Rank.JACK)
-    if kind is HandKind.QUICK_QUEENS_AND_MEN:
-        return card.rank in (Rank.KING, Rank.QUEEN, Rank.JACK)
-    return False
+    return _card_points(kind, card) < 0
 
 
 PENALTY_CARDS = {kind: sum(1 for c in DECK if is_penalty_card(kind, c))
@@ -227,8 +217,6 @@ def _index(card: Card) -> int:
 _KINDS = range(max(HandKind) + 1)
 _CARD_POINTS = tuple(tuple(_card_points(HandKind(k), c) for c in DECK) if k else ()
                      for k in _KINDS)
-_IS_PENALTY = tuple(tuple(is_penalty_card(HandKind(k), c) for c in DECK) if k else ()
-                    for k in _KINDS)
 
 
 # -- actions -------------------------------------------------------------------
@@ -864,8 +852,8 @@ class King(Game[State, Action, Observation]):
             points = -75
         else:
             points = penalty(kind, number, trick.cards)
-            counts = _IS_PENALTY[kind]
-            state.penalty_left -= sum(1 for c in trick.cards if counts[_index(c)])
+            costs = _CARD_POINTS[kind]
+            state.penalty_left -= sum(1 for c in trick.cards if costs[_index(c)])
         cards = tuple(trick.cards)
         state.tricks += (Trick(trick.leader, tuple(trick.seats), cards, win),)
         state.tricks_won[win] += 1
