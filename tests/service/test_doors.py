@@ -15,7 +15,6 @@ import os
 import re
 import resource
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -148,11 +147,11 @@ def _bot_folder(where: Path, name: str) -> Path:
     return folder
 
 
-def _fault_reasons(db: Path) -> list[tuple[int, int, str, str]]:
-    """Every faulted seat of the database: match, seat, fault and the referee's reason."""
-    with sqlite3.connect(db) as connection:
-        return connection.execute(
-            "SELECT match_id, seat, fault, reason FROM seat WHERE fault != ''").fetchall()
+def _fault_reasons(db: Path) -> list[tuple[int, int, str, str | None]]:
+    """Every faulted seat of the database's bots: match, seat, fault and the referee's reason."""
+    with Store(str(db)) as store:
+        return [(f.match_id, f.seat, f.fault, f.reason) for bot in store.list_bots()
+                for f in store.bot_faults(bot.id, None, 1000)]
 
 
 def _timed_list(served: Served) -> float:
