@@ -113,6 +113,20 @@ def deal_uniform(cards: Sequence[Card], capacity: Sequence[int],
     return hands
 
 
+def count_deals(cards: Sequence[Card], capacity: Sequence[int],
+                allowed: Callable[[int, Card], bool]) -> int:
+    """How many deals :func:`deal_uniform` draws from: ``cards`` to places of ``capacity``,
+    each card only where ``allowed`` (0 when none fits)."""
+    if sum(capacity) != len(cards):
+        return 0
+    classes: dict[tuple[int, ...], int] = {}
+    for card in cards:
+        where = tuple(p for p, room in enumerate(capacity) if room and allowed(p, card))
+        classes[where] = classes.get(where, 0) + 1
+    kinds = tuple(sorted(classes.items(), key=lambda item: (len(item[0]), item[1])))
+    return _Counter(kinds).ways(0, tuple(capacity))
+
+
 class _Counter:
     """Numbers of deals of classes ``index ..`` into the places' remaining room."""
 

@@ -81,7 +81,7 @@ from arena.games.kill import (
     can_swap,
 )
 from arena.games.sampling.base import Knowledge, future_rng
-from arena.games.sampling.deals import _Counter, deal_uniform
+from arena.games.sampling.deals import count_deals, deal_uniform
 
 ALL_CARDS = tuple(standard_deck(1, jokers=2))
 JOKERS = tuple(c for c in ALL_CARDS if c.rank is Rank.JOKER)
@@ -383,15 +383,8 @@ def _pick(weighted: list[tuple[tuple[int, ...], int]], rng: random.Random) -> tu
 
 def _deals(cards: list[Card], capacity: list[int], table: dict[int, frozenset[int]]) -> int:
     """The number of deals of ``cards`` to places of ``capacity``, each card going only to
-    places of ``table`` (by the card's identity), counted as :func:`deal_uniform` does."""
-    if sum(capacity) != len(cards):
-        return 0
-    classes: dict[tuple[int, ...], int] = {}
-    for card in cards:
-        where = tuple(sorted(p for p in table[id(card)] if capacity[p]))
-        classes[where] = classes.get(where, 0) + 1
-    kinds = tuple(sorted(classes.items(), key=lambda item: (len(item[0]), item[1])))
-    return _Counter(kinds).ways(0, tuple(capacity))
+    places of ``table`` (by the card's identity)."""
+    return count_deals(cards, capacity, lambda place, card: place in table[id(card)])
 
 
 @dataclass
