@@ -44,6 +44,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import partial
 from typing import Any
 
 from arena.games.base import (
@@ -60,7 +61,7 @@ from arena.games.base import (
     public,
 )
 from arena.games.cards import Card, Rank, Suit, standard_deck
-from arena.games.tricks import TrickInProgress, winner_index
+from arena.games.tricks import PerCard, TrickInProgress, winner_index
 
 PLAYERS = 4
 TRICKS = 13
@@ -203,15 +204,7 @@ PENALTY_CARDS = {kind: sum(1 for c in DECK if is_penalty_card(kind, c))
 # -- the hot path's tables -------------------------------------------------------
 # Searches play millions of cards: what the rules above say of a card, looked up by the
 # card's place in DECK and the hand's kind (a tuple indexed by the kind's number).
-_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}  # DECK lives as long as the module
-_INDEX_BY_VALUE = {c: i for i, c in enumerate(DECK)}
-
-
-def _index(card: Card) -> int:
-    """``card``'s place in DECK: by identity (the cards in play are DECK's own objects),
-    else by value (a card made afresh, decoded)."""
-    at = _INDEX_BY_ID.get(id(card))
-    return _INDEX_BY_VALUE[card] if at is None else at
+_index = PerCard(DECK, DECK.index)  # a card's place in DECK
 
 
 _KINDS = range(max(HandKind) + 1)
@@ -286,9 +279,8 @@ Action = (Play | DeclareUp | DeclareDown | OpenAuction | Ultimatum | Forfeit | B
           | Accept | Decline | ChooseTrump)
 
 
-# One Play per card of DECK, by identity (DECK lives as long as the module): the
-# legal actions of a play phase are built without creating new objects.
-_PLAYS = {id(c): Play(c) for c in DECK}
+# One Play per card of DECK: a play phase's legal actions are built without new objects.
+_PLAYS = PerCard(DECK, Play)
 _CHOICES: dict[type, Choice] = {OpenAuction: Choice.OPEN_AUCTION, Ultimatum: Choice.ULTIMATUM,
                                 Forfeit: Choice.FORFEIT, Accept: Choice.ACCEPT,
                                 Decline: Choice.DECLINE}
@@ -502,9 +494,12 @@ class PublicView:
 
 
 _observation = fast_constructor(Observation)  # one at every decision: see fast_constructor
-# Every card played, by seat and the card's place in DECK: events are values, so one object
-# serves every match.
-_CARD_PLAYED = tuple(tuple(public(CardPlayed(s, c)) for c in DECK) for s in range(PLAYERS))
+# Every card played, by seat: events are values, so one object serves every match.
+def _card_played(seat: int, card: Card) -> Tagged:
+    return public(CardPlayed(seat, card))
+
+
+_CARD_PLAYED = tuple(PerCard(DECK, partial(_card_played, s)) for s in range(PLAYERS))
 
 
 # -- state ---------------------------------------------------------------------
@@ -677,8 +672,7 @@ class King(Game[State, Action, Observation]):
             return ()
         phase = state.phase
         if phase is Phase.PLAY:
-            plays = _PLAYS
-            return [plays.get(id(c)) or Play(c) for c in self.playable(state, seat)]
+            return [_PLAYS(c) for c in self.playable(state, seat)]
         if phase is Phase.BEN_CHOICE:
             acts: list[Action] = [DeclareUp(t) for t in TRUMP_CHOICES]
             acts += [DeclareDown(), OpenAuction(), Ultimatum()]
@@ -837,8 +831,7 @@ class King(Game[State, Action, Observation]):
         assert at is not None
         state.hands[seat] = hand[:at] + hand[at + 1:]
         trick.add(seat, card)
-        played = _INDEX_BY_ID.get(id(card))
-        events = [public(CardPlayed(seat, card)) if played is None else _CARD_PLAYED[seat][played]]
+        events = [_CARD_PLAYED[seat](card)]
         if not trick.complete:
             state.to_act = trick.next_seat
             return events

@@ -39,6 +39,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -55,7 +56,7 @@ from arena.games.base import (
     private,
     public,
 )
-from arena.games.tricks import TrickInProgress, winner_index
+from arena.games.tricks import PerCard, TrickInProgress, winner_index
 
 PLAYERS = 5
 TRICKS = 6
@@ -256,9 +257,8 @@ Action = (Declare | Pick | Pass | Bank | AnnounceSolo | NoAnnouncement | Leaster
           | Reveal | Play)
 ACTION_TYPES = (Declare, Pick, Pass, Bank, AnnounceSolo, NoAnnouncement, Leaster, Moster,
                 Reveal, Play)
-# One Play per card of DECK, by identity (DECK lives as long as the module): the legal
-# actions of a play phase are built without creating new objects.
-_PLAYS = {id(c): Play(c) for c in DECK}
+# One Play per card of DECK: a play phase's legal actions are built without new objects.
+_PLAYS = PerCard(DECK, Play)
 
 
 # -- values shared by events and the observation --------------------------------
@@ -456,10 +456,12 @@ class PublicView:
     totals: tuple[int, ...]
 
 
-# Every card played, by seat and the card's place in DECK (found by identity: DECK lives as
-# long as the module): events are values, so one object serves every match.
-_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}
-_CARD_PLAYED = tuple(tuple(public(CardPlayed(s, c)) for c in DECK) for s in range(PLAYERS))
+# Every card played, by seat: events are values, so one object serves every match.
+def _card_played(seat: int, card: KnivesCard) -> Tagged:
+    return public(CardPlayed(seat, card))
+
+
+_CARD_PLAYED = tuple(PerCard(DECK, partial(_card_played, s)) for s in range(PLAYERS))
 
 
 # -- state ---------------------------------------------------------------------
@@ -613,8 +615,7 @@ class Knives(Game[State, Action, Observation]):
             return ()
         phase = state.phase
         if phase is Phase.PLAY:
-            plays = _PLAYS
-            return [plays.get(id(c)) or Play(c) for c in self.playable(state, seat)]
+            return [_PLAYS(c) for c in self.playable(state, seat)]
         if phase is Phase.DECLARE:
             return [Declare(s) for s in STRONG_SUITS]
         if phase is Phase.CHOOSE:
@@ -722,8 +723,7 @@ class Knives(Game[State, Action, Observation]):
         if (state.mode is KMode.BANKER and card.rank is KRank.GHOST
                 and card.suit is state.strong):  # the strong Ghost
             state.ghost_played_by = seat
-        played = _INDEX_BY_ID.get(id(card))
-        events = [public(CardPlayed(seat, card)) if played is None else _CARD_PLAYED[seat][played]]
+        events = [_CARD_PLAYED[seat](card)]
         if not trick.complete:
             state.to_act = trick.next_seat
             return events

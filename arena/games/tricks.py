@@ -5,7 +5,9 @@ power inside a suit, and keeps its own twists (forced cards, a Joker, Ghost
 rule, Thief lead, the follow-suit rule) on top of these pieces:
 
 * :func:`winner_index` — the winning card of a trick, trumps in priority order;
-* :class:`TrickInProgress` — the trick on the table and who plays next.
+* :class:`TrickInProgress` — the trick on the table and who plays next;
+* :class:`PerCard` — a value made once per card of a deck (an event, an action), for the
+  hot path of a search that plays millions of cards.
 """
 
 from __future__ import annotations
@@ -16,6 +18,23 @@ from typing import Generic, TypeVar
 
 C = TypeVar("C")
 S = TypeVar("S", bound=Hashable)
+V = TypeVar("V")
+
+
+class PerCard(Generic[C, V]):
+    """``make(card)`` for every card of ``deck``, made once and found by the card's identity
+    (the cards in play are the deck's own objects, which live as long as the game's module);
+    a card made afresh (decoded from the wire) gets ``make(card)`` made then."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, deck: Sequence[C], make: Callable[[C], V]) -> None:
+        self._made = {id(card): make(card) for card in deck}
+        self._make = make
+
+    def __call__(self, card: C) -> V:
+        made = self._made.get(id(card))
+        return self._make(card) if made is None else made
 
 
 def winner_index(cards: Sequence[C], led: S | None, suit_of: Callable[[C], S],
