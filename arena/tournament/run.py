@@ -184,12 +184,11 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
         except (RemoteBotsAbsent, BotsDidNotStart):
             store.set_tournament_status(tournament_id, "interrupted")
             raise
-        gate = asyncio.Semaphore(max(1, settings.parallel))
         faults = played = 0
 
         async def play(match: MatchToRun) -> None:
             nonlocal done, faults, played
-            async with gate, slots if slots is not None else contextlib.nullcontext():
+            async with slots if slots is not None else contextlib.nullcontext():
                 if stop.is_set():
                     return
                 try:
@@ -215,7 +214,18 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                 if decided:
                     stop.set()  # decided: the running matches finish, no new one starts
 
-        await asyncio.gather(*(play(m) for m in todo))
+        # ``parallel`` players, each taking the next match to play once its last is over: a
+        # task per match made up front (a thousand and more, waiting) gave the garbage
+        # collector tens of thousands of objects to walk, on the loop that runs the clocks
+        queue = iter(todo)
+
+        async def player() -> None:
+            for match in queue:  # shared: each match is taken once, in the schedule's order
+                if stop.is_set():
+                    return
+                await play(match)
+
+        await asyncio.gather(*(player() for _ in range(max(1, min(settings.parallel, len(todo))))))
         if refused and isinstance(refused[0], DatabaseGone):
             raise DatabaseGone(f"{refused[0]}: the tournament stopped after {played} matches")
         if refused:
