@@ -52,20 +52,26 @@ class Deals:
 @dataclass(frozen=True)
 class Plan:
     """How a game is searched: its deals (None: to the end of the match, by rank) and its
-    rollout policy, the bundled heuristic bot ``module:Class`` or, with None, random moves."""
+    rollout policy, the bundled heuristic bot ``module:Class`` or, with None, random moves.
+    ``keep``: the bot plays what its own copy of the heuristic bot, told every event, would
+    play, unless the rollouts find another action better beyond their noise
+    (:func:`sdk.pimc.choose`'s ``keep``): for a heuristic that wins by what it tracks over
+    the events, which its copies in the rollouts, played from observations, cannot."""
 
     deals: Deals | None
     heuristic: str | None
+    keep: bool = False
 
 
 PLANS: dict[str, Plan] = {
     "king": Plan(Deals(lambda s: s.hand_no, lambda s: s.totals), "bots.king:KingBot"),
     "knives": Plan(Deals(lambda s: s.hand_no, lambda s: s.totals), "bots.knives:KnivesBot"),
-    "kill": Plan(Deals(lambda s: s.round_index, lambda s: s.totals), "bots.kill:KillBot"),
+    "kill": Plan(Deals(lambda s: s.round_index, lambda s: s.totals), "bots.kill:KillBot",
+                 keep=True),
     "kings-corner": Plan(Deals(lambda s: s.deal, lambda s: s.totals, higher_is_better=False),
                          "bots.kings_corner:KingsCornerBot"),
     "face-card-kill-card": Plan(None, "bots.face_card_kill_card:FaceCardBot"),
-    "serial-killer": Plan(None, "bots.serial_killer:SerialKillerBot"),
+    "serial-killer": Plan(None, "bots.serial_killer:SerialKillerBot", keep=True),
 }
 
 
@@ -78,12 +84,18 @@ def margin(deals: Deals) -> Evaluate:
     return evaluate
 
 
+def bot_class(spec: str) -> type[Bot]:
+    """The bot class ``module:Class`` names."""
+    module, name = spec.split(":")
+    kind: type[Bot] = getattr(importlib.import_module(module), name)
+    return kind
+
+
 def heuristic_policy(model: ForwardModel, match: MatchInfo, heuristic: str) -> Policy:
     """Every seat played by its own copy of the heuristic bot ``module:Class``, from what that
     seat would observe (it is told nothing else: a bot that keeps memory of the events plays
     on what it knew at the match's start)."""
-    module, name = heuristic.split(":")
-    kind: type[Bot] = getattr(importlib.import_module(module), name)
+    kind = bot_class(heuristic)
     seats = []
     for seat in range(match.players):
         bot = kind()
@@ -117,16 +129,19 @@ class Search:
                    if plan.heuristic is not None else random_policy)
 
     def choose(self, observation: Any, legal: Sequence[Any], rng: random.Random,
-               budget_s: float, rounds: int | None = None) -> Any:
-        """The action the rollouts find best (:func:`sdk.pimc.choose`)."""
+               budget_s: float, rounds: int | None = None, keep: Any = None) -> Any:
+        """The action the rollouts find best (:func:`sdk.pimc.choose`), ``keep`` unless
+        another is better beyond their noise."""
         return choose(self.model, observation, legal, rng, budget_s, evaluate=self.evaluate,
-                      horizon=self.horizon, policy=self.policy, rounds=rounds)
+                      horizon=self.horizon, policy=self.policy, rounds=rounds, keep=keep)
 
 
 class SearchingBot(SearchBot):
     """Rollouts of the game's plan within a budget taken from the move clock."""
 
     search: Search
+    own: Bot | None
+    """The game's heuristic bot, told every event, whose choice is kept (:attr:`Plan.keep`)."""
 
     def __init__(self, budget_s: float = DEFAULT_BUDGET_S, seed: int | None = None,
                  rounds: int | None = None) -> None:
@@ -141,10 +156,20 @@ class SearchingBot(SearchBot):
         clock = match.move_timeout_s
         self.budget_s = min(self.cap_s, clock * SHARE_OF_CLOCK) if clock > 0 else self.cap_s
         self.search = Search.of(self.model, match)
+        plan = PLANS.get(match.game)
+        self.own = bot_class(plan.heuristic)() if plan and plan.keep and plan.heuristic else None
+        if self.own is not None:
+            self.own.on_start(match)
+
+    def on_events(self, events: Sequence[Any]) -> None:
+        super().on_events(events)
+        if self.own is not None:
+            self.own.on_events(events)
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        keep = self.own.act(observation, legal_actions) if self.own is not None else None
         return self.search.choose(observation, legal_actions, self.rng, self.budget_s,
-                                  self.rounds)
+                                  self.rounds, keep)
 
 
 def budget_from(argv: Sequence[str]) -> float:

@@ -15,10 +15,17 @@ algorithm; Ginsberg's GIB played Bridge this way): ``bots/search.py`` does so.
     from sdk.pimc import choose
     action = choose(self.model, observation, legal_actions, self.rng, budget_s=0.1,
                     policy=my_policy, evaluate=my_values)
+
+Where the rollouts see less than the bot does (a policy that tracks the events, played in the
+rollouts from observations alone), ``keep`` names the bot's own choice: the search plays
+another action only where the rollouts find it better beyond their noise (the paired
+differences' mean above :data:`KEEP_Z` standard errors), and the kept choice when not one
+round fits in the budget.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
@@ -31,6 +38,9 @@ Horizon = Callable[[Any], Hashable]  # a rollout ends once this changes (or the 
 Policy = Callable[[Any, Sequence[Any], random.Random], Any]  # (state, legal, rng) -> an action
 
 CLOCK_EVERY = 16  # moves of a rollout between two readings of the clock
+KEEP_Z = 2.0
+"""How far (in standard errors of the paired differences) an action must score above the kept
+one to be played instead."""
 
 
 def random_policy(_state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
@@ -40,19 +50,23 @@ def random_policy(_state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
 
 def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: random.Random,
            budget_s: float, *, evaluate: Evaluate, horizon: Horizon | None = None,
-           policy: Policy = random_policy, rounds: int | None = None) -> Any:
+           policy: Policy = random_policy, rounds: int | None = None, keep: Any = None) -> Any:
     """The action whose rollouts score best for this seat, from as many rounds (a sampled
     deal, every action played on it) as ``budget_s`` seconds of wall clock allow, at least
     one (or exactly ``rounds``, for tests). A round the budget cuts short counts for nothing;
-    when not even one round fits in twice the budget, the answer is the policy's own choice,
-    on one sampled deal."""
+    when not even one round fits in twice the budget, the answer is ``keep`` if given, else
+    the policy's own choice, on one sampled deal. ``keep`` (one of ``legal``): the action
+    played unless another scores above it by more than :data:`KEEP_Z` standard errors of
+    their paired differences (over two rounds at least)."""
     actions = list(legal)
     if len(actions) == 1:
         return actions[0]
+    kept = actions.index(keep) if keep is not None else None
     timed = rounds is None
     deadline = time.monotonic() + budget_s
     cutoff = deadline + budget_s if timed else None  # past it, even a first round is given up
     totals = [0.0] * len(actions)
+    squares = [0.0] * len(actions)  # of each action's difference from the kept one
     done = 0
     while (done < rounds) if rounds is not None else (done == 0 or time.monotonic() < deadline):
         deal = model.sample(observation, rng)
@@ -67,12 +81,28 @@ def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: ran
                 break  # a rollout longer than the budget: no round fits in it
             scores.append(score)
         if len(scores) < len(actions):
-            if done == 0:  # not one round: the policy's own choice, on a sampled deal
-                return policy(deal, actions, random.Random(luck))
+            if done == 0:  # not one round: the kept action, or the policy's own choice
+                return keep if kept is not None else policy(deal, actions, random.Random(luck))
             break
         totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        if kept is not None:
+            squares = [q + (s - scores[kept]) ** 2 for q, s in zip(squares, scores, strict=True)]
         done += 1
-    return actions[max(range(len(actions)), key=totals.__getitem__)]
+    best = max(range(len(actions)), key=totals.__getitem__)
+    if kept is None or best == kept:
+        return actions[best]
+    return actions[best] if _beyond_noise(totals[best] - totals[kept], squares[best], done) \
+        else keep
+
+
+def _beyond_noise(total: float, squares: float, rounds: int) -> bool:
+    """Whether paired differences summing to ``total`` (their squares to ``squares``) over
+    ``rounds`` rounds have a mean above :data:`KEEP_Z` standard errors."""
+    if rounds < 2:
+        return False
+    mean = total / rounds
+    variance = max(0.0, (squares - rounds * mean * mean) / (rounds - 1))
+    return bool(mean > KEEP_Z * math.sqrt(variance / rounds))
 
 
 def _rollout(model: ForwardModel, deal: Any, action: Any, moves: random.Random, policy: Policy,
@@ -91,4 +121,4 @@ def _rollout(model: ForwardModel, deal: Any, action: Any, moves: random.Random, 
     return evaluate(state)[model.seat]
 
 
-__all__ = ["Evaluate", "Horizon", "Policy", "choose", "random_policy"]
+__all__ = ["KEEP_Z", "Evaluate", "Horizon", "Policy", "choose", "random_policy"]

@@ -32,6 +32,8 @@ from arena.games import all_games, get_game, module_name
 from arena.players import sandbox
 from arena.players.process import log_name
 from arena.tournament import RunSettings, create_tournament
+from arena.tournament.formats import VERSUS
+from arena.tournament.setup import Plan
 from leaderboard.terminal import print_leaderboard
 
 DEMO_DB = "arena-demo.db"
@@ -42,15 +44,24 @@ COMPANIONS = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
 # Serial Killer) or 100 (Knives); with these, the heuristic's lead in simulated demos is 3.5
 # standard deviations or more: random ahead in fewer than one demo in 4,000 per game.
 REPETITIONS = {"face-card-kill-card": 10, "serial-killer": 10, "knives": 3}
+SEARCH = "search"
+SEARCH_BUDGET_S = 0.02
+"""The search bot's budget a decision in the demo: a fifth of what it plays at on a 100 ms
+clock, so that the demo stays under a minute on 2 cores."""
+SEARCH_SETS = 1
+"""Duplicate sets of the demo's match between each game's search bot and its heuristic bot
+(each set is one deal in every seat rotation, the other seats random bots)."""
 
 
 def bundled_bots() -> Iterator[tuple[str, str, list[str]]]:
-    """(name, command, games) of the bundled bots: random, and a heuristic bot per game."""
+    """(name, command, games) of the bundled bots: random, a heuristic bot per game, and the
+    search bot (every game, rollouts of the heuristic bots: ``bots/search.py``)."""
     yield "random", "python -m bots.random_bot", list(all_games())
     for game in all_games().values():
         module = module_name(game)
         if importlib.util.find_spec(f"bots.{module}") is not None:
             yield f"{game.name}-bot", f"python -m bots.{module}", [game.name]
+    yield SEARCH, f"python -m bots.search --budget {SEARCH_BUDGET_S}", list(all_games())
 
 
 def bundled_folder() -> str:
@@ -154,15 +165,20 @@ def demo_command(
                       "this project wrote, run without it", highlight=False)
     settings = RunSettings(parallel=parallel, sandbox=contained.works)  # the default clocks
     for game in (g for g in all_games().values() if g.name in chosen):
-        entrants = [name for name, _, games in catalogue if game.name in games]
+        entrants = [name for name, _, games in catalogue if game.name in games and name != SEARCH]
         if len(entrants) < 2:
             continue
         demo_options = {k: str(v) for k, v in game.demo_options.items()}
         tid = create_tournament(store, game.name, entrants, None,
                                 repetitions or REPETITIONS.get(game.name, 1), seed,
                                 demo_options, settings)
-        summary = play(store, tid, settings, db)
-        played += summary.played
+        played += play(store, tid, settings, db).played
+        heuristic = f"{game.name}-bot"
+        if heuristic in entrants:  # the search bot against the heuristic it searches with
+            tid = create_tournament(store, game.name, [SEARCH, heuristic], None, 1, seed,
+                                    demo_options, settings,
+                                    plan=Plan(VERSUS, field=("random",), sets=SEARCH_SETS))
+            played += play(store, tid, settings, db).played
     console.print()
     print_leaderboard(console, store.leaderboard())
     shown = shlex.quote(db)

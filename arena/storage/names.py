@@ -75,8 +75,8 @@ def fold_sql(column: sa.ColumnElement[str] | Mapped[str]) -> sa.ColumnElement[st
 
 def bundled_names() -> tuple[str, ...]:
     """The names the bundled bots are registered under (``arena demo``, the README):
-    ``random``, and ``GAME-bot`` for every game."""
-    return ("random", *(f"{game}-bot" for game in all_games()))
+    ``random``, ``search``, and ``GAME-bot`` for every game."""
+    return ("random", "search", *(f"{game}-bot" for game in all_games()))
 
 
 RESERVED: frozenset[str] = frozenset(fold(name) for name in bundled_names())

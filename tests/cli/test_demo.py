@@ -35,13 +35,16 @@ def test_the_demo_keeps_its_results_where_the_heuristics_lead_and_a_rerun_replac
     assert all(f"{game}-bot@1" in explored for game in GAMES)
     store = Store(str(tmp_path / DEMO_DB))
     tournaments = store.list_tournaments()
-    assert sorted(t.game for t in tournaments) == sorted(GAMES)
+    # per game, the round-robin of random and the heuristic, then the search bot's match
+    # against the heuristic (the other seats random)
+    assert sorted((t.game, t.settings["format"]["kind"]) for t in tournaments) == sorted(
+        (game, kind) for game in GAMES for kind in ("round-robin", "versus"))
     assert all(t.status == "finished" and t.finished == t.total > 0 for t in tournaments)
     for game in GAMES:
-        board = store.leaderboard(game)  # best first: mu - 3 sigma
-        names = [row.name for row in board]
-        assert names == [f"{game}-bot", "random"], (game, board)
-        assert board[0].mu > board[1].mu, (game, board)
+        board = {row.name: row for row in store.leaderboard(game)}
+        assert set(board) == {f"{game}-bot", "random", "search"}, (game, board)
+        assert board[f"{game}-bot"].mu > board["random"].mu, (game, board)
+        assert board["search"].faults == 0 and board["search"].matches > 0, (game, board)
     store.close()
     demo_log = tmp_path / "arena-data" / "logs" / "random@1.log"
     assert demo_log.exists()
@@ -52,8 +55,10 @@ def test_the_demo_keeps_its_results_where_the_heuristics_lead_and_a_rerun_replac
     assert "explore it:" in again.stdout
     store = Store(str(tmp_path / DEMO_DB))
     replaced = store.list_tournaments()
-    assert [(t.game, t.finished, t.total) for t in replaced] == [(GAMES[0], 12, 12)]
-    assert len(store.list_matches(limit=1000)) == 12
+    # the round-robin once, and the search bot's one set: a deal in each seat rotation
+    assert sorted((t.game, t.finished, t.total) for t in replaced) == [(GAMES[0], 4, 4),
+                                                                       (GAMES[0], 12, 12)]
+    assert len(store.list_matches(limit=1000)) == 16
     store.close()
     assert "the earlier demo's" not in demo_log.read_text()
     assert own_log.read_text() == "not the demo's\n"
