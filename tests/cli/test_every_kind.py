@@ -116,23 +116,23 @@ def test_an_sprt_run_shows_sets_and_its_llr_not_a_total_it_never_reaches(field: 
 
 @pytest.mark.parametrize("where", ["local", "remote"])
 def test_every_kind_opens_in_every_command(field: Field, served: Served, where: str) -> None:
-    def cli(*args: str) -> str:
+    def run(*args: str) -> str:  # in this process, as a command needing none of its own
         if where == "remote":
             return _clean(remote(served, OPERATOR, *args).stdout)
-        return _clean(arena(*args, db=field.db).stdout)
+        return _clean(cli(*args, db=field.db).stdout)
 
-    listed = {row["id"]: row for row in json.loads(cli("tournament", "list", "--json"))
+    listed = {row["id"]: row for row in json.loads(run("tournament", "list", "--json"))
               ["tournaments"]}
-    table = cli("tournament", "list")
+    table = run("tournament", "list")
     for kind, tid in field.kinds.items():
         assert listed[tid]["status"] == STATUS[kind], (kind, listed[tid])
-        report = json.loads(cli("tournament", "show", str(tid), "--json"))["tournament"]
+        report = json.loads(run("tournament", "show", str(tid), "--json"))["tournament"]
         assert report["id"] == tid and report["status"] == STATUS[kind]
-        shown = cli("tournament", "show", str(tid))
+        shown = run("tournament", "show", str(tid))
         assert shown.splitlines()[1].startswith(STATUS[kind] + ":"), shown
-        board = json.loads(cli("leaderboard", "--tournament", str(tid), "--json"))
+        board = json.loads(run("leaderboard", "--tournament", str(tid), "--json"))
         assert isinstance(board["leaderboard"], list)
-        cli("leaderboard", "--tournament", str(tid))
+        run("leaderboard", "--tournament", str(tid))
         if kind in ("round-robin", "gauntlet", "versus", "sprt", "ladder"):
             assert report["matches"]["finished"] > 0 and board["leaderboard"], kind
     sprt = listed[field.kinds["sprt"]]["sprt"]
@@ -143,7 +143,7 @@ def test_every_kind_opens_in_every_command(field: Field, served: Served, where: 
     assert f"{sprt['sets']} sets, {sprt['decision']}: corner@1 {verdict}" in row, row
     assert "void" not in row and "/400" not in row and "finished" in row
     assert listed[field.kinds["versus"]]["sprt"] is None  # all its sets: no test to show
-    shown = cli("tournament", "show", str(field.kinds["sprt"])).splitlines()[1]
+    shown = run("tournament", "show", str(field.kinds["sprt"])).splitlines()[1]
     assert shown.startswith(f"finished: {sprt['sets']} sets played (at most 200), "), shown
     assert f"of {listed[field.kinds['sprt']]['total']} matches" not in shown
 

@@ -68,12 +68,12 @@ def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tm
     # and it reads voided, not finished, wherever its status is shown
     assert store.get_tournament(1).status == "voided"
     listed = {row["id"]: row["status"] for row in json.loads(
-        arena("tournament", "list", "--json", db=db).stdout)["tournaments"]}
+        cli("tournament", "list", "--json", db=db).stdout)["tournaments"]}
     assert listed == {second: "cancelled", 1: "voided"}
-    shown = json.loads(arena("tournament", "show", "1", "--json", db=db).stdout)
+    shown = json.loads(cli("tournament", "show", "1", "--json", db=db).stdout)
     assert shown["tournament"]["status"] == "voided"
-    assert "voided" in arena("tournament", "list", db=db).stdout
-    again = arena("tournament", "resume", "1", db=db, check=False)
+    assert "voided" in cli("tournament", "list", db=db).stdout
+    again = cli("tournament", "resume", "1", db=db, check=False)
     assert again.returncode != 0 and "was voided" in again.stderr + again.stdout
     assert store.get_tournament(1).status == "voided"  # a resume does not revive it
     missing = cli("tournament", "cancel", "42", db=db, check=False)

@@ -139,7 +139,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         **{f"own {t}": ("leaderboard", "--tournament", str(t), "--json") for t in range(1, 6)},
         "compare": ("compare", "A", "B", "--game", "knives", "--json"),
     }.items():
-        done = arena(*args, db=db, check=False)
+        done = cli(*args, db=db, check=False)  # in this process: a listing needs none
         found.cli[name] = json.loads(done.stdout) if done.returncode == 0 else {
             "failed": (done.stderr.strip().splitlines() or ["(nothing said)"])[-1]}
     with Store(str(db)) as store:
