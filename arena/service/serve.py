@@ -222,6 +222,11 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
         # What is loaded by now lives as long as the server: a full collection no longer walks
         # it (some 180,000 objects, 90 ms of the loop's thread each time, a stalled clock)
         gc.freeze()
+        # SIGTERM stops it cleanly from here on: before it says it listens, so that whoever
+        # waits for that line and then stops it never meets the default (an abrupt end)
+        stopping = asyncio.Event()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
         tls = "TLS" if credentials is not None else "plain text"
         console.print(f"operator service listening on {address.rsplit(':', 1)[0]}:{front.port} "
                       f"({tls}; Ctrl-C stops it)")
@@ -244,9 +249,6 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
                                                                     parallel, per_run, console))
                 console.print(f"ladder {ladder} of {store.get_tournament(ladder).game}: playing",
                               highlight=False)
-        stopping = asyncio.Event()
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopping.set)
         # Not server.wait_for_termination(): cancelled by Ctrl-C, it would leave stop() cancelled too.
         await stopping.wait()  # until SIGTERM, or until cancelled (Ctrl-C)
     finally:

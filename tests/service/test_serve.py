@@ -163,3 +163,24 @@ def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: 
         line for line in rest.splitlines() if line.strip() and line != scheduler
         and line != "protections:" and not line.startswith("  ")] == ["stopped"], rest
     assert not path.exists() and not path.is_symlink()  # removed on exit
+
+
+def test_a_sigterm_as_soon_as_it_says_it_listens_stops_it_cleanly(tmp_path: Path) -> None:
+    """A service manager (or a test) that waits for the first line and stops the server at
+    once meets its own handler, not SIGTERM's default: exit code 0, "stopped"."""
+    db = tmp_path / "arena.db"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "arena", "serve", "--port", "0", "--no-web", "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": "a-token-for-this-test"})
+    assert server.stdout is not None
+    first = server.stdout.readline()
+    server.send_signal(signal.SIGTERM)
+    try:
+        rest, _ = server.communicate(timeout=60)  # a safety net: it stops in a second or two
+    except subprocess.TimeoutExpired:
+        server.kill()
+        rest, _ = server.communicate()
+    assert "operator service listening" in first, first + rest
+    assert server.returncode == 0 and rest.splitlines()[-1:] == ["stopped"], (server.returncode,
+                                                                              rest)
