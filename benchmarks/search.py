@@ -16,7 +16,7 @@ copying them and playing them forward. Per game, from mid-game positions of rand
     decision at the bot's default budget gets a tenth of a second's worth.
 
 The reference, in the same run and in alternating slices: OpenSpiel's Hearts (the
-``open-spiel`` wheel, ``pip install '.[bench]'``), driven from Python, from positions 70
+``open-spiel`` wheel, ``pip install -e '.[bench]'``), driven from Python, from positions 70
 moves in (the deal, the passing and five cards of play): ``resample_from_infostate`` plus a
 random playout to the end of the hand, resamples alone, and ``clone`` plus a playout.
 """
@@ -256,7 +256,7 @@ def run(quick: bool) -> list[Row]:
     ref: dict[str, float] = {}
     if reference is None:
         rows.append(Row(section, "OpenSpiel Hearts", 0.0, "",
-                        note="OpenSpiel not installed: pip install '.[bench]'"))
+                        note="OpenSpiel not installed: pip install -e '.[bench]'"))
     else:
         ref = {name: rate(("openspiel", name)) for name in reference}
         labels = {"resample+playout": "resample_from_infostate + random playout",
