@@ -19,7 +19,7 @@ algorithm; Ginsberg's GIB played Bridge this way): ``bots/search.py`` does so.
 Where the rollouts see less than the bot does (a policy that tracks the events, played in the
 rollouts from observations alone), ``keep`` names the bot's own choice: the search plays
 another action only where the rollouts find it better beyond their noise (the paired
-differences' mean above :data:`KEEP_Z` standard errors), and the kept choice when not one
+differences' mean above :data:`KEEP_T` standard errors), and the kept choice when not one
 round fits in the budget.
 """
 
@@ -38,9 +38,13 @@ Horizon = Callable[[Any], Hashable]  # a rollout ends once this changes (or the 
 Policy = Callable[[Any, Sequence[Any], random.Random], Any]  # (state, legal, rng) -> an action
 
 CLOCK_EVERY = 16  # moves of a rollout between two readings of the clock
-KEEP_Z = 2.0
+KEEP_T = (12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14,
+          2.13, 2.12, 2.11, 2.10, 2.09, 2.09)
 """How far (in standard errors of the paired differences) an action must score above the kept
-one to be played instead."""
+one to be played instead, by rounds less one: Student's t at 97.5 % (few rounds estimate their
+own spread poorly: at 3 rounds, 2 standard errors would let one alternative in 9 through on
+noise alone); :data:`KEEP_Z` from 21 rounds on."""
+KEEP_Z = 2.0
 
 
 def random_policy(_state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
@@ -56,7 +60,7 @@ def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: ran
     one (or exactly ``rounds``, for tests). A round the budget cuts short counts for nothing;
     when not even one round fits in twice the budget, the answer is ``keep`` if given, else
     the policy's own choice, on one sampled deal. ``keep`` (one of ``legal``): the action
-    played unless another scores above it by more than :data:`KEEP_Z` standard errors of
+    played unless another scores above it by more than :data:`KEEP_T` standard errors of
     their paired differences (over two rounds at least)."""
     actions = list(legal)
     if len(actions) == 1:
@@ -97,12 +101,13 @@ def choose(model: ForwardModel, observation: Any, legal: Sequence[Any], rng: ran
 
 def _beyond_noise(total: float, squares: float, rounds: int) -> bool:
     """Whether paired differences summing to ``total`` (their squares to ``squares``) over
-    ``rounds`` rounds have a mean above :data:`KEEP_Z` standard errors."""
+    ``rounds`` rounds have a mean above :data:`KEEP_T` standard errors."""
     if rounds < 2:
         return False
     mean = total / rounds
     variance = max(0.0, (squares - rounds * mean * mean) / (rounds - 1))
-    return bool(mean > KEEP_Z * math.sqrt(variance / rounds))
+    t = KEEP_T[rounds - 2] if rounds - 2 < len(KEEP_T) else KEEP_Z
+    return bool(mean > t * math.sqrt(variance / rounds))
 
 
 def _rollout(model: ForwardModel, deal: Any, action: Any, moves: random.Random, policy: Policy,
@@ -121,4 +126,4 @@ def _rollout(model: ForwardModel, deal: Any, action: Any, moves: random.Random, 
     return evaluate(state)[model.seat]
 
 
-__all__ = ["KEEP_Z", "Evaluate", "Horizon", "Policy", "choose", "random_policy"]
+__all__ = ["KEEP_T", "KEEP_Z", "Evaluate", "Horizon", "Policy", "choose", "random_policy"]

@@ -112,10 +112,15 @@ def test_the_kept_action_stands_where_the_rollouts_tell_no_difference() -> None:
 
 
 def test_an_action_replaces_the_kept_one_only_beyond_the_noise() -> None:
-    """The paired differences' mean against KEEP_Z standard errors: a steady lead of 0.2 over
-    ten rounds is beyond it; the same mean from differences of +-1.2 is not; one round never."""
+    """The paired differences' mean against Student's t standard errors: a steady lead of 0.2
+    over ten rounds is beyond it; the same mean from differences of +-1.2 is not; one round
+    never; a lead of 3.6 standard errors over 3 rounds is within the noise of so few (Student's
+    t: 4.30, where z would say 2), the same differences over 30 rounds are not."""
     steady = [0.2] * 10
     noisy = [1.2, -0.8] * 5
-    for diffs, beyond in ((steady, True), (noisy, False), ([5.0], False)):
+    few = [1.0, 1.2, 0.4]  # mean 0.87, standard error 0.24: 3.6 of them
+    many = few * 10  # the same mean over 30 rounds: 14 standard errors
+    for diffs, beyond in ((steady, True), (noisy, False), ([5.0], False), (few, False),
+                          (many, True)):
         squares = sum(d * d for d in diffs)
         assert pimc._beyond_noise(sum(diffs), squares, len(diffs)) is beyond, diffs
