@@ -63,6 +63,8 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("docs/search.md", "arena bot add random"):
         "an SPRT plays until it decides: tens of minutes to hours on 2 cores",
     ("docs/development.md", "ARENA_FUZZ_SECONDS=300"): "fuzzes for 5 minutes",
+    ("docs/rl.md", "pip install -e '.[rl]'"):
+        "installs packages (the test command's '.[dev]' holds them already)",
 }
 
 OUTSIDE_TOOLS = {"jq": "a JSON tool of the reader's own"}

@@ -1,0 +1,164 @@
+"""The games as PettingZoo AEC environments: one agent per seat (``seat_0``, ``seat_1``...),
+the referee's own engine (``arena.games``), each seat's observation as the referee builds it
+(``Game.observe``) in numbers (:mod:`sdk.rl.encoding`), and a fixed discrete action space
+(:mod:`sdk.rl.actions`) whose legal actions are the ``action_mask`` of every observation.
+
+- **Turns**: the seat whose turn it is acts; where a turn is several decisions (draw, then
+  discard...), the same agent acts again, as PettingZoo advises for card games.
+- **Rewards**: 0 at every step; at the end, from the seat's rank among ``n`` seats,
+  ``1 - 2 (rank - 1) / (n - 1)``: 1 for the first, -1 for the last, evenly between (seats
+  that tie share a rank, and so a reward). The match's own scores are in ``infos``.
+- **Seeding**: ``reset(seed=...)`` deals the same match for the same seed; without a seed
+  the environment's generator goes on (random at first).
+- **Render**: ``render_mode="human"`` prints, ``"ansi"`` returns, the table as a spectator
+  sees it and the view of the seat to act.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from arena.games import get_game
+from sdk.rl.actions import Catalogue, deck_of
+from sdk.rl.encoding import Encoder
+
+
+def rank_reward(rank: int, players: int) -> float:
+    """1 for the first, -1 for the last, evenly between."""
+    return 1.0 - 2.0 * (rank - 1) / (players - 1)
+
+
+class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
+    """``game`` (its name) at a table of ``players`` (the game's default when None), with
+    ``options`` as ``arena tournament run --option`` takes them (``target_score=11``...)."""
+
+    RENDER_MODES = ("human", "ansi")
+    metadata = {"name": "card_arena_v0", "render_modes": list(RENDER_MODES),
+                "is_parallelizable": False}
+
+    def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
+                 **options: Any) -> None:
+        super().__init__()
+        self.game = get_game(game)
+        self.players = players if players is not None else self.game.default_players
+        self.options = dict(self.game.parse_options(
+            self.players, {k: str(v).lower() if isinstance(v, bool) else str(v)
+                           for k, v in options.items()}))
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)}, "
+                             f"not {render_mode!r}")
+        self.render_mode = render_mode
+        deck = deck_of(self.game, self.players, self.options)
+        self.catalogue = Catalogue(self.game, self.players, deck)
+        self.encoder = Encoder(self.game, self.players, deck)
+        self.possible_agents = [f"seat_{seat}" for seat in range(self.players)]
+        self.agents: list[str] = []
+        observed = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (len(self.catalogue),), np.int8)})
+        self.observation_spaces = {a: observed for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(len(self.catalogue))
+                              for a in self.possible_agents}
+        self._rng = random.Random()
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.state = self.game.new(self.players, self._rng.getrandbits(63), dict(self.options))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        seat = self.game.to_act(self.state)
+        assert seat is not None, "a match over before its first decision"
+        self.agent_selection = self.possible_agents[seat]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        mask = np.zeros(len(self.catalogue), np.int8)
+        if self.game.to_act(self.state) == seat:
+            for action in self.game.legal_actions(self.state):
+                mask[self.catalogue.index(action)] = 1
+        vector = self.encoder.encode(self.game.observe(self.state, seat))
+        return {"observation": np.asarray(vector, np.float32), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} must act: None is an action only once it is done")
+        chosen = self.catalogue.actions[int(action)]
+        if chosen not in self.game.legal_actions(self.state):
+            raise ValueError(f"{agent}: action {int(action)} ({chosen!r}) is not legal now")
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply(self.state, chosen)
+        outcome = self.game.outcome(self.state)
+        if outcome is None:
+            seat = self.game.to_act(self.state)
+            assert seat is not None
+            self.agent_selection = self.possible_agents[seat]
+        else:
+            for seat, agent_of in enumerate(self.possible_agents):
+                self.rewards[agent_of] = rank_reward(outcome.ranks[seat], self.players)
+                self.terminations[agent_of] = True
+                self.infos[agent_of] = {"rank": outcome.ranks[seat],
+                                        "score": outcome.scores[seat]}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        seat = self.game.to_act(self.state)
+        lines = [f"{self.game.name}: the table"]
+        lines += _fields(self.game.spectate(self.state))
+        if seat is not None:
+            lines.append(f"seat {seat} to act sees")
+            lines += _fields(self.game.observe(self.state, seat))
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def _fields(record: Any) -> list[str]:
+    return [f"  {f.name}: {_shown(getattr(record, f.name))}"
+            for f in dataclasses.fields(record)]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + " ".join(_shown(v) for v in value) + ")"
+    if hasattr(value, "code"):
+        return str(value.code)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return type(value).__name__ + "(" + ", ".join(
+            f"{f.name}={_shown(getattr(value, f.name))}" for f in dataclasses.fields(value)) + ")"
+    return str(value)
+
+
+__all__ = ["ArenaEnv", "rank_reward"]
