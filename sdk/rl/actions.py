@@ -83,13 +83,23 @@ class Catalogue:
         self._index = {action: i for i, action in enumerate(self.actions)}
         if len(self._index) != len(self.actions):
             raise ValueError(f"{game.name}: two actions of the catalogue are equal")
+        # the games offer the same action objects again and again (one Play per card...):
+        # found by identity first, without hashing a dataclass field by field
+        self._seen: dict[int, tuple[Any, int]] = {}
 
     def __len__(self) -> int:
         return len(self.actions)
 
     def index(self, action: Any) -> int:
         """The index of ``action``; KeyError for an action the catalogue lacks."""
-        return self._index[action]
+        hit = self._seen.get(id(action))
+        if hit is not None and hit[0] is action:
+            return hit[1]
+        found = self._index[action]
+        if len(self._seen) >= 4 * len(self.actions):  # actions made afresh: forget, bounded
+            self._seen.clear()
+        self._seen[id(action)] = (action, found)  # held: its id is not reused meanwhile
+        return found
 
 
 def _values(table: Table, domains: Mapping[str, Domain], kind: str, name: str, hint: Any,

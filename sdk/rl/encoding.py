@@ -24,9 +24,13 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numpy as np
+
 from arena.games.base import Game
 
-Write = Callable[[Any, list[float]], None]
+Write = Callable[[Any, list[int], list[float], int], None]
+"""A field's writer: its value, the positions and numbers written so far (only the numbers
+that are not 0: the vector is filled from them at once), where the field starts."""
 
 LENGTHS: Mapping[str, Mapping[str, int]] = {
     # By game, the items kept of a tuple that is not one value per seat (default: seats).
@@ -60,10 +64,14 @@ class Encoder:
         self._write = self._record(game.observation_type, "")
         self.size = sum(s.width for s in self.slots)
 
-    def encode(self, observation: Any) -> list[float]:
-        out: list[float] = []
-        self._write(observation, out)
-        return out
+    def encode(self, observation: Any) -> np.ndarray:
+        """The observation's numbers (float32)."""
+        positions: list[int] = []
+        numbers: list[float] = []
+        self._write(observation, positions, numbers, 0)
+        vector = np.zeros(self.size, np.float32)
+        vector[positions] = numbers
+        return vector
 
     # -- building the writers, and the slots they fill, once
 
@@ -73,21 +81,26 @@ class Encoder:
 
     def _record(self, kind: type, prefix: str) -> Write:
         hints = typing.get_type_hints(kind)
-        writers = [(f.name, self._field(hints[f.name], f"{prefix}{f.name}", kind.__name__))
-                   for f in dataclasses.fields(kind)]
+        start = self._end()
+        writers = []
+        for f in dataclasses.fields(kind):
+            at = self._end() - start
+            writers.append((f.name, at, self._field(hints[f.name], f"{prefix}{f.name}",
+                                                    kind.__name__)))
 
-        def write(value: Any, out: list[float]) -> None:
-            for name, field in writers:
-                field(getattr(value, name), out)
+        def write(value: Any, positions: list[int], numbers: list[float], base: int) -> None:
+            for name, at, field in writers:
+                field(getattr(value, name), positions, numbers, base + at)
         return write
+
+    def _end(self) -> int:
+        return self.slots[-1].offset + self.slots[-1].width if self.slots else 0
 
     def _field(self, hint: Any, name: str, owner: str) -> Write:
         if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
             (inner,) = [a for a in typing.get_args(hint) if a is not type(None)]
             self._slot(name + "?", 1, "1 if present")
-            before = len(self.slots)
-            present = self._field(inner, name, owner)
-            return _optional(present, sum(s.width for s in self.slots[before:]))
+            return _optional(self._field(inner, name, owner))
         if hint is bool or hint is int:
             self._slot(name, 1, "yes 1, no 0" if hint is bool else "the number")
             return _number
@@ -107,6 +120,11 @@ class Encoder:
                 return _cards(self._card, len(self.deck))
             kept = self._lengths.get(f"{owner}.{name.rsplit('.', 1)[-1]}",
                                      self._lengths.get(name.rsplit(".", 1)[-1], self.players))
+            if item is int or item is bool:  # one number each: written in one go
+                for i in range(kept):
+                    self._slot(f"{name}[{i}]", 1, "yes 1, no 0" if item is bool else "the number")
+                self._slot(f"{name}#", 1, f"how many (at most {kept} kept: the last)")
+                return _scalars(kept)
             before = len(self.slots)
             one = self._field(item, f"{name}[i]", owner)
             width = sum(s.width for s in self.slots[before:])
@@ -123,45 +141,91 @@ class Encoder:
         return list(self.slots)
 
 
-def _number(value: Any, out: list[float]) -> None:
-    out.append(float(value))
+def _number(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
+    if value:
+        positions.append(at)
+        numbers.append(float(value))
 
 
 def _one_hot(index: Mapping[Any, int], width: int) -> Write:
-    def write(value: Any, out: list[float]) -> None:
-        row = [0.0] * width
-        row[index[value]] = 1.0
-        out.extend(row)
+    by_id = {id(member): i for member, i in index.items()}  # as _cards' (enums: always)
+
+    def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
+        found = by_id.get(id(value))
+        positions.append(at + (index[value] if found is None else found))
+        numbers.append(1.0)
     return write
 
 
 def _cards(index: Mapping[Any, int], width: int) -> Write:
-    def write(value: Any, out: list[float]) -> None:
-        row = [0.0] * width
-        for card in value:
-            row[index[card]] = 1.0
-        out.extend(row)
-        out.append(float(len(value)))
+    # The deck's own cards by identity (the encoder holds the deck, so no other object has
+    # one of their ids), without hashing a card field by field; a card made afresh by value.
+    by_id = {id(card): i for card, i in index.items()}
+
+    def position(card: Any) -> int:
+        found = by_id.get(id(card))
+        return index[card] if found is None else found
+
+    def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
+        if value:
+            positions.extend([at + position(card) for card in value])
+            numbers.extend([1.0] * len(value))
+            positions.append(at + width)
+            numbers.append(float(len(value)))
     return write
 
 
-def _optional(present: Write, width: int) -> Write:
-    def write(value: Any, out: list[float]) -> None:
-        if value is None:
-            out.extend([0.0] * (width + 1))
-        else:
-            out.append(1.0)
-            present(value, out)
+def _optional(present: Write) -> Write:
+    def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
+        if value is not None:
+            positions.append(at)
+            numbers.append(1.0)
+            present(value, positions, numbers, at + 1)
     return write
+
+
+def _scalars(kept: int) -> Write:
+    def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
+        shown = value[-kept:] if len(value) > kept else value
+        for i, number in enumerate(shown):
+            if number:
+                positions.append(at + i)
+                numbers.append(float(number))
+        if value:
+            positions.append(at + kept)
+            numbers.append(float(len(value)))
+    return write
+
+
+REMEMBERED = 4096
+"""Items of a history remembered per tuple (a history repeats its items step after step)."""
 
 
 def _items(one: Write, width: int, kept: int) -> Write:
-    def write(value: Any, out: list[float]) -> None:
+    # A record or a tuple inside (a trick, a call, a seat's cards) is frozen: its numbers are
+    # remembered by identity, holding it (so that its id is not reused meanwhile)
+    seen: dict[int, tuple[Any, list[int], list[float]]] = {}
+
+    def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
         shown = value[-kept:] if len(value) > kept else value
-        for item in shown:
-            one(item, out)
-        out.extend([0.0] * (width * (kept - len(shown))))
-        out.append(float(len(value)))
+        for i, item in enumerate(shown):
+            start = at + i * width
+            if type(item) in (int, bool, float) or item is None or isinstance(item, enum.Enum):
+                one(item, positions, numbers, start)
+                continue
+            hit = seen.get(id(item))
+            if hit is None or hit[0] is not item:
+                mine: list[int] = []
+                values: list[float] = []
+                one(item, mine, values, 0)
+                if len(seen) >= REMEMBERED:
+                    seen.clear()
+                hit = seen[id(item)] = (item, mine, values)
+            positions.extend([start + p for p in hit[1]])
+            numbers.extend(hit[2])
+        if value:
+            positions.append(at + kept * width)
+            numbers.append(float(len(value)))
     return write
 
 

@@ -69,6 +69,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self._rng = random.Random()
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.state: Any = None
+        self._legal_now: list[int] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -80,6 +81,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         if seed is not None:
             self._rng = random.Random(seed)
         self.state = self.game.new(self.players, self._rng.getrandbits(63), dict(self.options))
+        self._legal_now = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -94,10 +96,16 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         seat = self._seat[agent]
         mask = np.zeros(len(self.catalogue), np.int8)
         if self.game.to_act(self.state) == seat:
-            for action in self.game.legal_actions(self.state):
-                mask[self.catalogue.index(action)] = 1
-        vector = self.encoder.encode(self.game.observe(self.state, seat))
-        return {"observation": np.asarray(vector, np.float32), "action_mask": mask}
+            mask[self._legal()] = 1
+        return {"observation": self.encoder.encode(self.game.observe(self.state, seat)),
+                "action_mask": mask}
+
+    def _legal(self) -> list[int]:
+        """The indices of the legal actions now (found once a step)."""
+        if self._legal_now is None:
+            index = self.catalogue.index
+            self._legal_now = [index(a) for a in self.game.legal_actions(self.state)]
+        return self._legal_now
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -107,10 +115,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         if action is None:
             raise ValueError(f"{agent} must act: None is an action only once it is done")
         chosen = self.catalogue.actions[int(action)]
-        if chosen not in self.game.legal_actions(self.state):
+        if int(action) not in self._legal():
             raise ValueError(f"{agent}: action {int(action)} ({chosen!r}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(self.state, chosen)
+        self._legal_now = None
         outcome = self.game.outcome(self.state)
         if outcome is None:
             seat = self.game.to_act(self.state)

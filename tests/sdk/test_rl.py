@@ -4,6 +4,7 @@ from the ranks, and one clear error for an illegal action."""
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 from typing import Any
@@ -47,11 +48,18 @@ def test_every_legal_action_of_random_games_is_in_the_space_and_every_observatio
         catalogue, encoder = Catalogue(game, players, deck), Encoder(game, players, deck)
         for seed in range(8):
             state, moves = game.new(players, seed, dict(options)), random.Random(seed)
+            step = 0
             while (seat := game.to_act(state)) is not None:
                 legal = game.legal_actions(state)
                 assert all(catalogue.actions[catalogue.index(a)] == a for a in legal)
-                assert len(encoder.encode(game.observe(state, seat))) == encoder.size
+                seen = game.observe(state, seat)
+                vector = encoder.encode(seen)
+                assert vector.shape == (encoder.size,)
+                if step % 25 == 0:  # what the encoder remembers changes none of its numbers
+                    fresh = Encoder(game, players, deck).encode(copy.deepcopy(seen))
+                    assert np.array_equal(vector, fresh)
                 game.apply(state, moves.choice(legal))
+                step += 1
 
 
 @pytest.mark.parametrize("name", GAMES)
