@@ -31,6 +31,7 @@ from benchmarks import (
     loop,
     memory,
     ratings,
+    rl,
     search,
     sockets,
     submit,
@@ -61,6 +62,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "archives": archives.run,      # refusing a zip of 370,000 entries, against zipfile reading it
     "figures": figures.run,        # a bot seated twice, all-fault matches: the figures shown
     "search": search.run,          # samples, copies and playouts per CPU second; OpenSpiel Hearts
+    "rl": rl.run,                  # environment steps per CPU second; RLCard Bridge, PettingZoo
 }
 
 

@@ -96,16 +96,22 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         seat = self._seat[agent]
         mask = np.zeros(len(self.catalogue), np.int8)
         if self.game.to_act(self.state) == seat:
-            mask[self._legal()] = 1
+            mask[self.legal()] = 1
         return {"observation": self.encoder.encode(self.game.observe(self.state, seat)),
                 "action_mask": mask}
 
-    def _legal(self) -> list[int]:
+    def legal(self) -> list[int]:
         """The indices of the legal actions now (found once a step)."""
         if self._legal_now is None:
             index = self.catalogue.index
             self._legal_now = [index(a) for a in self.game.legal_actions(self.state)]
         return self._legal_now
+
+    def play(self, action: Any) -> None:
+        """Apply ``action`` (legal: checked by the caller) to the match, past PettingZoo's
+        bookkeeping (:mod:`sdk.rl.selfplay` steps matches this way)."""
+        self.game.apply(self.state, action)
+        self._legal_now = None
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -115,11 +121,10 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         if action is None:
             raise ValueError(f"{agent} must act: None is an action only once it is done")
         chosen = self.catalogue.actions[int(action)]
-        if int(action) not in self._legal():
+        if int(action) not in self.legal():
             raise ValueError(f"{agent}: action {int(action)} ({chosen!r}) is not legal now")
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(self.state, chosen)
-        self._legal_now = None
+        self.play(chosen)
         outcome = self.game.outcome(self.state)
         if outcome is None:
             seat = self.game.to_act(self.state)

@@ -18,6 +18,7 @@ from sdk import rl
 from sdk.rl.actions import Catalogue, deck_of
 from sdk.rl.encoding import Encoder
 from sdk.rl.layout import every_game
+from sdk.rl.selfplay import SelfPlay
 
 GAMES = list(all_games())
 # A dict of the observation and its mask, as PettingZoo's own card games give: api_test
@@ -129,3 +130,35 @@ def test_the_docs_example_plays_a_match_to_its_end() -> None:
     env = scope["env"]
     assert not env.agents  # every seat done, and removed as PettingZoo's loop removes them
     assert sorted(scope["info"]) == ["rank", "score"] and scope["termination"]
+
+
+def test_self_play_steps_many_matches_at_once_and_deals_again_those_that_end() -> None:
+    games = SelfPlay("face-card-kill-card", 6, players=3, seed=4)
+    moves = np.random.default_rng(4)
+    finished = 0
+    while finished < 20:
+        batch = games.observe()
+        assert batch.observations.shape == (6, games.size) and batch.masks.shape == (6, games.actions)
+        assert all(batch.masks[i].any() for i in range(6))
+        actions = [int(moves.choice(np.flatnonzero(mask))) for mask in batch.masks]
+        ended = games.step(actions)
+        assert ended.rewards.shape == (len(ended.matches), 3)
+        for rewards in ended.rewards:  # ranks' rewards: the first 1, the last -1 (or a tie)
+            assert rewards.max() == 1.0 and rewards.min() >= -1.0
+        finished += len(ended.matches)
+    assert games.played == finished
+    # one match's seat to act, as the environment of that match shows it
+    env = games.envs[0]
+    shown = env.observe(env.agent_selection if env.agents else env.possible_agents[0])
+    batch = games.observe()
+    assert batch.seats[0] == env.game.to_act(env.state)
+    assert np.array_equal(batch.observations[0], env.encoder.encode(
+        env.game.observe(env.state, int(batch.seats[0]))))
+    assert shown["observation"].shape == batch.observations[0].shape
+    corner = SelfPlay("kings-corner", 2, seed=1)
+    before = corner.observe()
+    with pytest.raises(ValueError, match=r"^match 1: action \d+ \(.*\) is not legal now$"):
+        corner.step([int(np.flatnonzero(before.masks[0])[0]),
+                     int(np.flatnonzero(before.masks[1] == 0)[0])])
+    after = corner.observe()  # a refused step changed no match
+    assert np.array_equal(after.observations, before.observations)
