@@ -90,6 +90,12 @@ class Catalogue:
     def __len__(self) -> int:
         return len(self.actions)
 
+    def describe(self, index: int) -> str:
+        """``action INDEX (the action)``, or what is wrong with the index."""
+        if 0 <= index < len(self.actions):
+            return f"action {index} ({self.actions[index]!r})"
+        return f"action {index} (the space holds 0 to {len(self.actions) - 1})"
+
     def index(self, action: Any) -> int:
         """The index of ``action``; KeyError for an action the catalogue lacks."""
         hit = self._seen.get(id(action))

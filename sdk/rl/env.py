@@ -120,11 +120,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             return
         if action is None:
             raise ValueError(f"{agent} must act: None is an action only once it is done")
-        chosen = self.catalogue.actions[int(action)]
-        if int(action) not in self.legal():
-            raise ValueError(f"{agent}: action {int(action)} ({chosen!r}) is not legal now")
+        index = int(action)
+        if index not in self.legal():
+            raise ValueError(f"{agent}: {self.catalogue.describe(index)} is not legal now")
         self._cumulative_rewards[agent] = 0.0
-        self.play(chosen)
+        self.play(self.catalogue.actions[index])
         outcome = self.game.outcome(self.state)
         if outcome is None:
             seat = self.game.to_act(self.state)

@@ -81,8 +81,7 @@ class SelfPlay:
         chosen = [int(action) for action in actions]
         for i, (env, index) in enumerate(zip(self.envs, chosen, strict=True)):
             if index not in env.legal():  # all checked first: a refused step changes nothing
-                raise ValueError(f"match {i}: action {index} "
-                                 f"({env.catalogue.actions[index]!r}) is not legal now")
+                raise ValueError(f"match {i}: {env.catalogue.describe(index)} is not legal now")
         ended: list[int] = []
         rewards: list[list[float]] = []
         for i, (env, index) in enumerate(zip(self.envs, chosen, strict=True)):

@@ -102,6 +102,9 @@ def test_an_illegal_action_is_one_clear_error_and_changes_nothing() -> None:
     before = env.observe(env.agent_selection)["observation"]
     with pytest.raises(ValueError, match=rf"^seat_\d: action {illegal} \(.*\) is not legal now$"):
         env.step(illegal)
+    for outside in (-1, len(env.catalogue)):  # never another action by Python's indexing
+        with pytest.raises(ValueError, match=rf"^seat_\d: action {outside} \(the space holds"):
+            env.step(outside)
     assert np.array_equal(env.observe(env.agent_selection)["observation"], before)
 
 
