@@ -20,6 +20,13 @@ from __future__ import annotations
 
 from typing import Any
 
+try:
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as missing:
+    raise ImportError(f"sdk.rl needs the rl extra: pip install -e '.[rl]' "
+                      f"(pettingzoo and numpy; {missing})") from None
+
 from sdk.rl.env import ArenaEnv, rank_reward
 
 

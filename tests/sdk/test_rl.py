@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +167,11 @@ def test_self_play_steps_many_matches_at_once_and_deals_again_those_that_end() -
                      int(np.flatnonzero(before.masks[1] == 0)[0])])
     after = corner.observe()  # a refused step changed no match
     assert np.array_equal(after.observations, before.observations)
+
+
+def test_without_the_rl_extra_the_import_says_how_to_install_it() -> None:
+    hidden = ("import sys; sys.modules['pettingzoo'] = None\n"  # as if not installed
+              "try:\n    import sdk.rl\nexcept ImportError as e:\n    print(e)")
+    said = subprocess.run([sys.executable, "-c", hidden], capture_output=True, text=True,
+                          check=True).stdout
+    assert said.startswith("sdk.rl needs the rl extra: pip install -e '.[rl]'"), said
