@@ -117,7 +117,7 @@ class Encoder:
             if isinstance(item, type) and self.deck and isinstance(self.deck[0], item):
                 self._slot(name, len(self.deck), "1 for each card in it")
                 self._slot(f"{name}#", 1, "how many cards")
-                return _cards(self._card, len(self.deck))
+                return _last(_cards(self._card, len(self.deck)))
             kept = self._lengths.get(f"{owner}.{name.rsplit('.', 1)[-1]}",
                                      self._lengths.get(name.rsplit(".", 1)[-1], self.players))
             if item is int or item is bool:  # one number each: written in one go
@@ -132,7 +132,7 @@ class Encoder:
             for i in range(kept):
                 self._field(item, f"{name}[{i}]", owner)
             self._slot(f"{name}#", 1, f"how many (at most {kept} kept: the last)")
-            return _items(one, width, kept)
+            return _last(_items(one, width, kept))
         if dataclasses.is_dataclass(hint):
             return self._record(typing.cast(type, hint), f"{name}.")
         raise TypeError(f"{self.game.name}: cannot encode {name} of type {hint}")
@@ -195,6 +195,24 @@ def _scalars(kept: int) -> Write:
             positions.append(at + kept)
             numbers.append(float(len(value)))
     return write
+
+
+def _last(write: Write) -> Write:
+    """``write`` for a tuple, remembering the numbers of the last one it wrote (and where):
+    a game hands on the same tuple step after step until it changes (a history of tricks,
+    shared by every seat's view), and a tuple never changes. One tuple only, so that nothing
+    grows for the garbage collector to walk."""
+    last: list[Any] = [None, -1, [], []]  # the tuple, where, its positions, its numbers
+
+    def remembered(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
+        if value is not last[0] or at != last[1]:
+            mine: list[int] = []
+            values: list[float] = []
+            write(value, mine, values, at)
+            last[:] = [value, at, mine, values]
+        positions.extend(last[2])
+        numbers.extend(last[3])
+    return remembered
 
 
 REMEMBERED = 4096
