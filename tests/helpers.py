@@ -183,6 +183,14 @@ def cli(*args: str, db: Path | None = None, check: bool = True,
     return result
 
 
+def fault_reasons(db: Path) -> list[tuple[int, int, str, str | None]]:
+    """Every faulted seat of the database's bots: match, seat, fault and the referee's reason
+    (for a test's message when seats fault that should not)."""
+    with Store(str(db)) as store:
+        return [(f.match_id, f.seat, f.fault, f.reason) for bot in store.list_bots()
+                for f in store.bot_faults(bot.id, None, 1000)]
+
+
 def add_bots(db: Path, marker: str = "") -> None:
     """The random and the heuristic bot; with ``marker`` as an extra argument of their
     commands (ignored by the bots), for :func:`processes_with`. A database not made yet is

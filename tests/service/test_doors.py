@@ -35,7 +35,7 @@ from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from benchmarks.doors import H2_PREFACE, SLOW_REQUEST, Attack
-from tests.helpers import GAME, arena, cli
+from tests.helpers import GAME, arena, cli, fault_reasons
 from tests.served import OPERATOR, Served, eventually, remote
 
 LIMIT = 2048  # the server's descriptor limit, soft and hard: it cannot raise it
@@ -147,13 +147,6 @@ def _bot_folder(where: Path, name: str) -> Path:
     return folder
 
 
-def _fault_reasons(db: Path) -> list[tuple[int, int, str, str | None]]:
-    """Every faulted seat of the database's bots: match, seat, fault and the referee's reason."""
-    with Store(str(db)) as store:
-        return [(f.match_id, f.seat, f.fault, f.reason) for bot in store.list_bots()
-                for f in store.bot_faults(bot.id, None, 1000)]
-
-
 def _timed_list(served: Served) -> float:
     """An operator call over a new connection, and how long it took."""
     start = time.perf_counter()
@@ -230,7 +223,7 @@ def test_thousands_of_idle_connections_leave_the_arena_serving(tmp_path: Path) -
             assert info.finished == info.total == len(matches) == queued["total"] > 0
             assert all(m.status == "finished" for m in matches)
             assert [s.fault for m in matches for s in m.seats if s.fault != Fault.NONE] == [], (
-                _fault_reasons(db), (tmp_path / "stderr.txt").read_text()[-2000:])
+                fault_reasons(db), (tmp_path / "stderr.txt").read_text()[-2000:])
             assert "ann-bot@" in remote(served, OPERATOR, "bot", "list").stdout
     finally:
         for attack in attacks:

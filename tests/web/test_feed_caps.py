@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -23,16 +24,17 @@ from arena.match.faults import Fault
 from arena.net.doors import PER_ADDRESS
 from arena.storage.store import MatchStatus, Store
 from leaderboard.web.replay import MAX_FEEDS_PER_CLIENT, MAX_FEEDS_PER_MATCH
-from tests.helpers import cli, eventually_async
+from tests.helpers import cli, eventually_async, fault_reasons
 from tests.served import OPERATOR, Served, eventually, remote
 
 GAME = "face-card-kill-card"
 REPETITIONS = 40  # 240 short matches: the tournament outlasts the attack's burst (60 did not on
 # a quiet machine once the server stopped pausing for garbage collections)
-BANK_S = 5.0
+BANK_S = 30.0
 """Each seat's time bank per match, beside the 100 ms move clock: a bot late now and then on a
-loaded machine is not faulted, one held up for good (the live feeds' old cost: a tournament
-went from 25 matches a minute to 1) soon is."""
+loaded machine is not faulted (5 s was not enough in the suite's first minutes, a Ray cluster
+starting beside it: one seat of 240 timed out), one held up for good (the live feeds' old
+cost: a tournament went from 25 matches a minute to 1, seconds late at every move) soon is."""
 ATTEMPTS = 400
 OTHERS = [f"127.0.0.{i}" for i in range(2, 12)]  # more attackers, each from its own address
 
@@ -152,7 +154,8 @@ def test_live_feeds_are_capped_and_cannot_stall_a_tournament(tmp_path: Path) -> 
         assert counts == {MatchStatus.FINISHED: total}, counts  # every match accounted for
         faults = [(m.id, s.seat, s.fault) for m in store.tournament_matches(tid)
                   for s in m.seats if s.fault != Fault.NONE]
-        assert faults == [], f"the tournament recorded faults under the attack: {faults}"
+        assert faults == [], ("the tournament recorded faults under the attack",
+                              fault_reasons(db), os.getloadavg())
         assert store.get_match(pending).status is MatchStatus.PENDING
     finally:
         output = served.stop()
