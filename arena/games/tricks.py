@@ -23,8 +23,9 @@ V = TypeVar("V")
 
 class PerCard(Generic[C, V]):
     """``make(card)`` for every card of ``deck``, made once and found by the card's identity
-    (the cards in play are the deck's own objects, which live as long as the game's module);
-    a card made afresh (decoded from the wire) gets ``make(card)`` made then."""
+    (the deck's own objects, which must live as long as the table does: a game's module-level
+    deck, the objects in play); a card made afresh (decoded from the wire, dealt anew) gets
+    ``make(card)`` made then."""
 
     __slots__ = ("_made", "_make")
 

@@ -7,12 +7,13 @@ built from the structured observation the referee sends (``Game.observe``), fiel
 - something that may be absent: a slot (1: present), then its own slots (zeros when absent);
 - a tuple of cards (a hand, a trick, a pile): one slot per card of the deck, 1 for each card
   in it, then how many it holds;
-- any other tuple (one value per seat, a history of tricks or calls): :func:`length` items,
-  each in its own slots, then how many there are (a history longer than that keeps its last
-  items, which the layout says);
+- any other tuple (one value per seat, a history of tricks or calls): as many items as
+  :data:`LENGTHS` keeps (by default one per seat), each in its own slots, then how many
+  there are (a history longer than that keeps its last items, which the layout says);
 - a record inside (a trick, a call, a result): its fields in turn.
 
-:func:`layout` lists the slots with their offsets: ``docs/rl.md`` prints it per game.
+:attr:`Encoder.slots` lists the slots with their offsets: ``docs/rl.md`` prints them per game
+(:mod:`sdk.rl.layout`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from arena.games.base import Game
+from arena.games.tricks import PerCard
 
 Write = Callable[[Any, list[int], list[float], int], None]
 """A field's writer: its value, the positions and numbers written so far (only the numbers
@@ -58,7 +60,9 @@ class Encoder:
 
     def __init__(self, game: Game[Any, Any, Any], players: int, deck: tuple[Any, ...]) -> None:
         self.game, self.players, self.deck = game, players, deck
-        self._card = {card: i for i, card in enumerate(deck)}
+        # a card's place in the deck: by identity (the deck's own objects, where a game keeps
+        # one deck for all its matches), else by value (a game that deals new cards)
+        self._card = PerCard(deck, {card: i for i, card in enumerate(deck)}.__getitem__)
         self._lengths = LENGTHS.get(game.name, {})
         self.slots: list[Slot] = []
         self._write = self._record(game.observation_type, "")
@@ -107,11 +111,10 @@ class Encoder:
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             members = list(hint)
             self._slot(name, len(members), "one of " + ", ".join(m.name.lower() for m in members))
-            index = {m: i for i, m in enumerate(members)}
-            return _one_hot(index, len(members))
+            return _one_hot(PerCard(members, {m: i for i, m in enumerate(members)}.__getitem__))
         if isinstance(hint, type) and self.deck and isinstance(self.deck[0], hint):
             self._slot(name, len(self.deck), "the card")
-            return _one_hot(self._card, len(self.deck))
+            return _one_hot(self._card)
         if typing.get_origin(hint) is tuple:
             item = typing.get_args(hint)[0]
             if isinstance(item, type) and self.deck and isinstance(self.deck[0], item):
@@ -132,13 +135,11 @@ class Encoder:
             for i in range(kept):
                 self._field(item, f"{name}[{i}]", owner)
             self._slot(f"{name}#", 1, f"how many (at most {kept} kept: the last)")
-            return _last(_items(one, width, kept))
+            frozen = dataclasses.is_dataclass(item) or typing.get_origin(item) is tuple
+            return _last(_items(one, width, kept, remember=frozen))
         if dataclasses.is_dataclass(hint):
             return self._record(typing.cast(type, hint), f"{name}.")
         raise TypeError(f"{self.game.name}: cannot encode {name} of type {hint}")
-
-    def layout(self) -> list[Slot]:
-        return list(self.slots)
 
 
 def _number(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
@@ -147,28 +148,17 @@ def _number(value: Any, positions: list[int], numbers: list[float], at: int) -> 
         numbers.append(float(value))
 
 
-def _one_hot(index: Mapping[Any, int], width: int) -> Write:
-    by_id = {id(member): i for member, i in index.items()}  # as _cards' (enums: always)
-
+def _one_hot(place: Callable[[Any], int]) -> Write:
     def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
-        found = by_id.get(id(value))
-        positions.append(at + (index[value] if found is None else found))
+        positions.append(at + place(value))
         numbers.append(1.0)
     return write
 
 
-def _cards(index: Mapping[Any, int], width: int) -> Write:
-    # The deck's own cards by identity (the encoder holds the deck, so no other object has
-    # one of their ids), without hashing a card field by field; a card made afresh by value.
-    by_id = {id(card): i for card, i in index.items()}
-
-    def position(card: Any) -> int:
-        found = by_id.get(id(card))
-        return index[card] if found is None else found
-
+def _cards(place: Callable[[Any], int], width: int) -> Write:
     def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
         if value:
-            positions.extend([at + position(card) for card in value])
+            positions.extend([at + place(card) for card in value])
             numbers.extend([1.0] * len(value))
             positions.append(at + width)
             numbers.append(float(len(value)))
@@ -219,16 +209,17 @@ REMEMBERED = 4096
 """Items of a history remembered per tuple (a history repeats its items step after step)."""
 
 
-def _items(one: Write, width: int, kept: int) -> Write:
-    # A record or a tuple inside (a trick, a call, a seat's cards) is frozen: its numbers are
-    # remembered by identity, holding it (so that its id is not reused meanwhile)
+def _items(one: Write, width: int, kept: int, *, remember: bool) -> Write:
+    """The items of a tuple, each with ``one``; ``remember``: the items are frozen records or
+    tuples (a trick, a call, a seat's cards), whose numbers are remembered by identity,
+    holding the item (so that its id is not reused meanwhile)."""
     seen: dict[int, tuple[Any, list[int], list[float]]] = {}
 
     def write(value: Any, positions: list[int], numbers: list[float], at: int) -> None:
         shown = value[-kept:] if len(value) > kept else value
         for i, item in enumerate(shown):
             start = at + i * width
-            if type(item) in (int, bool, float) or item is None or isinstance(item, enum.Enum):
+            if not remember:
                 one(item, positions, numbers, start)
                 continue
             hit = seen.get(id(item))
