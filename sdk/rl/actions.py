@@ -76,7 +76,7 @@ class Catalogue:
         found: list[Any] = []
         for kind in game.action_types:
             hints = typing.get_type_hints(kind)
-            values = [_values(table, domains, kind.__name__, f.name, hints[f.name], deck)
+            values = [_values(table, domains, kind.__name__, f.name, hints[f.name])
                       for f in dataclasses.fields(kind)]
             found.extend(kind(*combination) for combination in itertools.product(*values))
         self.actions: tuple[Any, ...] = tuple(found)
@@ -96,6 +96,7 @@ class Catalogue:
             return f"action {index} ({self.actions[index]!r})"
         return f"action {index} (the space holds 0 to {len(self.actions) - 1})"
 
+
     def index(self, action: Any) -> int:
         """The index of ``action``; KeyError for an action the catalogue lacks."""
         hit = self._seen.get(id(action))
@@ -108,12 +109,12 @@ class Catalogue:
         return found
 
 
-def _values(table: Table, domains: Mapping[str, Domain], kind: str, name: str, hint: Any,
-            deck: tuple[Any, ...]) -> Sequence[Any]:
+def _values(table: Table, domains: Mapping[str, Domain], kind: str, name: str,
+            hint: Any) -> Sequence[Any]:
     domain = domains.get(f"{kind}.{name}") or domains.get(name)
     if domain is not None:
         return domain(table)
-    return _typed(hint, deck, f"{table.game.name}: {kind}.{name}")
+    return _typed(hint, table.deck, f"{table.game.name}: {kind}.{name}")
 
 
 def _typed(hint: Any, deck: tuple[Any, ...], where: str) -> Sequence[Any]:

@@ -26,6 +26,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from arena.games import get_game
+from arena.games.base import Outcome
 from sdk.rl.actions import Catalogue, deck_of
 from sdk.rl.encoding import Encoder
 
@@ -33,6 +34,11 @@ from sdk.rl.encoding import Encoder
 def rank_reward(rank: int, players: int) -> float:
     """1 for the first, -1 for the last, evenly between."""
     return 1.0 - 2.0 * (rank - 1) / (players - 1)
+
+
+def rank_rewards(outcome: Outcome) -> list[float]:
+    """Every seat's :func:`rank_reward` at the end of a match."""
+    return [rank_reward(rank, len(outcome.ranks)) for rank in outcome.ranks]
 
 
 class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
@@ -97,8 +103,16 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         mask = np.zeros(len(self.catalogue), np.int8)
         if self.game.to_act(self.state) == seat:
             mask[self.legal()] = 1
-        return {"observation": self.encoder.encode(self.game.observe(self.state, seat)),
-                "action_mask": mask}
+        return {"observation": self.numbers(seat), "action_mask": mask}
+
+    def numbers(self, seat: int) -> np.ndarray:
+        """What ``seat`` sees now, as numbers."""
+        return self.encoder.encode(self.game.observe(self.state, seat))
+
+    def refusal(self, index: int) -> str | None:
+        """Why the action of ``index`` may not be played now (None: it may)."""
+        return None if index in self.legal() else f"{self.catalogue.describe(index)} is not " \
+            "legal now"
 
     def legal(self) -> list[int]:
         """The indices of the legal actions now (found once a step)."""
@@ -121,8 +135,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         if action is None:
             raise ValueError(f"{agent} must act: None is an action only once it is done")
         index = int(action)
-        if index not in self.legal():
-            raise ValueError(f"{agent}: {self.catalogue.describe(index)} is not legal now")
+        if (refused := self.refusal(index)) is not None:
+            raise ValueError(f"{agent}: {refused}")
         self._cumulative_rewards[agent] = 0.0
         self.play(self.catalogue.actions[index])
         outcome = self.game.outcome(self.state)
@@ -131,8 +145,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             assert seat is not None
             self.agent_selection = self.possible_agents[seat]
         else:
-            for seat, agent_of in enumerate(self.possible_agents):
-                self.rewards[agent_of] = rank_reward(outcome.ranks[seat], self.players)
+            for seat, (agent_of, reward) in enumerate(zip(self.possible_agents,
+                                                          rank_rewards(outcome), strict=True)):
+                self.rewards[agent_of] = reward
                 self.terminations[agent_of] = True
                 self.infos[agent_of] = {"rank": outcome.ranks[seat],
                                         "score": outcome.scores[seat]}
@@ -175,4 +190,4 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["ArenaEnv", "rank_reward"]
+__all__ = ["ArenaEnv", "rank_reward", "rank_rewards"]

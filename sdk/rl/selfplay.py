@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from sdk.rl.env import ArenaEnv, rank_reward
+from sdk.rl.env import ArenaEnv, rank_rewards
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,7 +68,7 @@ class SelfPlay:
             seat = self.game.to_act(env.state)
             assert seat is not None  # a match that ends is dealt again at once
             seats[i] = seat
-            observations[i] = env.encoder.encode(self.game.observe(env.state, seat))
+            observations[i] = env.numbers(seat)
             masks[i, env.legal()] = 1
         return Batch(observations, masks, seats)
 
@@ -80,8 +80,8 @@ class SelfPlay:
             raise ValueError(f"{len(actions)} actions for {len(self.envs)} matches")
         chosen = [int(action) for action in actions]
         for i, (env, index) in enumerate(zip(self.envs, chosen, strict=True)):
-            if index not in env.legal():  # all checked first: a refused step changes nothing
-                raise ValueError(f"match {i}: {env.catalogue.describe(index)} is not legal now")
+            if (refused := env.refusal(index)) is not None:  # all first: a refused step
+                raise ValueError(f"match {i}: {refused}")  # changes nothing
         ended: list[int] = []
         rewards: list[list[float]] = []
         for i, (env, index) in enumerate(zip(self.envs, chosen, strict=True)):
@@ -89,7 +89,7 @@ class SelfPlay:
             outcome = self.game.outcome(env.state)
             if outcome is not None:
                 ended.append(i)
-                rewards.append([rank_reward(r, self.players) for r in outcome.ranks])
+                rewards.append(rank_rewards(outcome))
                 env.reset()
                 self.played += 1
         return Ended(np.asarray(ended, np.int64),
