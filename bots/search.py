@@ -115,6 +115,7 @@ class Search:
     (the value at a rollout's end, where a rollout ends, who plays the rollouts)."""
 
     model: ForwardModel
+    plan: Plan
     evaluate: Evaluate
     horizon: Horizon | None
     policy: Policy
@@ -122,7 +123,7 @@ class Search:
     @classmethod
     def of(cls, model: ForwardModel, match: MatchInfo) -> Search:
         plan = PLANS.get(match.game, Plan(None, None))
-        return cls(model,
+        return cls(model, plan,
                    margin(plan.deals) if plan.deals is not None else rank_values(model),
                    plan.deals.deal if plan.deals is not None else None,
                    heuristic_policy(model, match, plan.heuristic)
@@ -156,8 +157,8 @@ class SearchingBot(SearchBot):
         clock = match.move_timeout_s
         self.budget_s = min(self.cap_s, clock * SHARE_OF_CLOCK) if clock > 0 else self.cap_s
         self.search = Search.of(self.model, match)
-        plan = PLANS.get(match.game)
-        self.own = bot_class(plan.heuristic)() if plan and plan.keep and plan.heuristic else None
+        plan = self.search.plan
+        self.own = bot_class(plan.heuristic)() if plan.keep and plan.heuristic else None
         if self.own is not None:
             self.own.on_start(match)
 
