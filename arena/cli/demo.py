@@ -31,6 +31,7 @@ from arena.cli.remote import LocalOnlyArenaOption, local_only
 from arena.games import all_games, get_game, module_name
 from arena.players import sandbox
 from arena.players.process import log_name
+from arena.storage.names import RANDOM_BOT, SEARCH_BOT, heuristic_bot
 from arena.tournament import RunSettings, create_tournament
 from arena.tournament.formats import VERSUS
 from arena.tournament.setup import Plan
@@ -44,7 +45,6 @@ COMPANIONS = ("-wal", "-shm", "-journal")  # SQLite's files beside a database
 # Serial Killer) or 100 (Knives); with these, the heuristic's lead in simulated demos is 3.5
 # standard deviations or more: random ahead in fewer than one demo in 4,000 per game.
 REPETITIONS = {"face-card-kill-card": 10, "serial-killer": 10, "knives": 3}
-SEARCH = "search"
 SEARCH_BUDGET_S = 0.02
 """The search bot's budget a decision in the demo: a fifth of what it plays at on a 100 ms
 clock, so that the demo stays under a minute on 2 cores."""
@@ -56,12 +56,12 @@ SEARCH_SETS = 1
 def bundled_bots() -> Iterator[tuple[str, str, list[str]]]:
     """(name, command, games) of the bundled bots: random, a heuristic bot per game, and the
     search bot (every game, rollouts of the heuristic bots: ``bots/search.py``)."""
-    yield "random", "python -m bots.random_bot", list(all_games())
+    yield RANDOM_BOT, "python -m bots.random_bot", list(all_games())
     for game in all_games().values():
         module = module_name(game)
         if importlib.util.find_spec(f"bots.{module}") is not None:
-            yield f"{game.name}-bot", f"python -m bots.{module}", [game.name]
-    yield SEARCH, f"python -m bots.search --budget {SEARCH_BUDGET_S}", list(all_games())
+            yield heuristic_bot(game.name), f"python -m bots.{module}", [game.name]
+    yield SEARCH_BOT, f"python -m bots.search --budget {SEARCH_BUDGET_S}", list(all_games())
 
 
 def bundled_folder() -> str:
@@ -165,7 +165,8 @@ def demo_command(
                       "this project wrote, run without it", highlight=False)
     settings = RunSettings(parallel=parallel, sandbox=contained.works)  # the default clocks
     for game in (g for g in all_games().values() if g.name in chosen):
-        entrants = [name for name, _, games in catalogue if game.name in games and name != SEARCH]
+        entrants = [name for name, _, games in catalogue
+                    if game.name in games and name != SEARCH_BOT]
         if len(entrants) < 2:
             continue
         demo_options = {k: str(v) for k, v in game.demo_options.items()}
@@ -173,11 +174,11 @@ def demo_command(
                                 repetitions or REPETITIONS.get(game.name, 1), seed,
                                 demo_options, settings)
         played += play(store, tid, settings, db).played
-        heuristic = f"{game.name}-bot"
+        heuristic = heuristic_bot(game.name)
         if heuristic in entrants:  # the search bot against the heuristic it searches with
-            tid = create_tournament(store, game.name, [SEARCH, heuristic], None, 1, seed,
+            tid = create_tournament(store, game.name, [SEARCH_BOT, heuristic], None, 1, seed,
                                     demo_options, settings,
-                                    plan=Plan(VERSUS, field=("random",), sets=SEARCH_SETS))
+                                    plan=Plan(VERSUS, field=(RANDOM_BOT,), sets=SEARCH_SETS))
             played += play(store, tid, settings, db).played
     console.print()
     print_leaderboard(console, store.leaderboard())

@@ -73,10 +73,19 @@ def fold_sql(column: sa.ColumnElement[str] | Mapped[str]) -> sa.ColumnElement[st
                             sa.func.lower(column))
 
 
+RANDOM_BOT, SEARCH_BOT = "random", "search"
+"""The bundled bots that play every game: their names."""
+
+
+def heuristic_bot(game: str) -> str:
+    """The name of ``game``'s bundled heuristic bot."""
+    return f"{game}-bot"
+
+
 def bundled_names() -> tuple[str, ...]:
     """The names the bundled bots are registered under (``arena demo``, the README):
     ``random``, ``search``, and ``GAME-bot`` for every game."""
-    return ("random", "search", *(f"{game}-bot" for game in all_games()))
+    return (RANDOM_BOT, SEARCH_BOT, *(heuristic_bot(game) for game in all_games()))
 
 
 RESERVED: frozenset[str] = frozenset(fold(name) for name in bundled_names())
@@ -171,5 +180,6 @@ def check_unambiguous(s: Session, name: str) -> None:
                               "which version with NAME@VERSION (`arena bot list` lists them)")
 
 
-__all__ = ["BOT_NAME", "RESERVED", "bundled_names", "check_bot_name", "check_unambiguous", "claim",
-           "fold", "fold_sql", "look_alikes", "reserved"]
+__all__ = ["BOT_NAME", "RANDOM_BOT", "RESERVED", "SEARCH_BOT", "bundled_names", "check_bot_name",
+           "check_unambiguous", "claim", "fold", "fold_sql", "heuristic_bot", "look_alikes",
+           "reserved"]
