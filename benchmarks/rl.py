@@ -17,6 +17,7 @@ import importlib
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -28,21 +29,21 @@ TARGET = 1.0  # King and Knives: at least RLCard Bridge's steps per second
 CLASSIC = ("leduc_holdem_v4", "texas_holdem_v4", "gin_rummy_v4")
 
 
-def _aec_steps(make: Callable[[], object], seconds: float) -> tuple[int, float]:
+def _aec_steps(make: Callable[[], Any], seconds: float) -> tuple[int, float]:
     """Steps of a PettingZoo AEC environment ``make`` builds, random masked actions, for
     ``seconds`` of this process's CPU time: (steps, seconds)."""
-    env: object = make()
-    env.reset(seed=1)  # type: ignore[attr-defined]
+    env = make()  # any PettingZoo AEC environment (pettingzoo ships no types)
+    env.reset(seed=1)
     moves = np.random.default_rng(1)
     steps, began = 0, time.process_time()
     while time.process_time() - began < seconds:
-        observation, _, termination, truncation, _ = env.last()  # type: ignore[attr-defined]
+        observation, _, termination, truncation, _ = env.last()
         if termination or truncation:
-            env.step(None)  # type: ignore[attr-defined]
-            if not env.agents:  # type: ignore[attr-defined]
-                env.reset()  # type: ignore[attr-defined]
+            env.step(None)
+            if not env.agents:
+                env.reset()
             continue
-        env.step(int(moves.choice(np.flatnonzero(observation["action_mask"]))))  # type: ignore[attr-defined]
+        env.step(int(moves.choice(np.flatnonzero(observation["action_mask"]))))
         steps += 1
     return steps, time.process_time() - began
 
@@ -75,7 +76,7 @@ def _bridge_steps(seconds: float) -> tuple[int, float]:
     return steps, time.process_time() - began
 
 
-def _classic(name: str) -> Callable[[], object] | None:
+def _classic(name: str) -> Callable[[], Any] | None:
     try:
         module = importlib.import_module(f"pettingzoo.classic.{name}")
     except ImportError:
