@@ -37,6 +37,7 @@ from typing import Any
 
 import pytest
 
+from arena.net.bot_service import MAX_BOT_CONNECTIONS
 from arena.storage.store import SeatInfo, Store
 from tests.helpers import GAME, eventually, processes_with
 
@@ -451,8 +452,9 @@ def test_many_connections_to_the_referee_socket(arena: Arena, sandboxed: None) -
     # the arena took the connections beyond the socket's four and closed them (most of them
     # by the end of the hold; on a busy machine some still wait to be taken): it never held
     # them, and kept room for its own descriptors
-    connected = opened["outcome"].get("connected", 0)
-    assert held["closed_by_the_arena"] >= connected // 2, (opened, held)
+    # (a connection within the four is the socket's to keep: only those beyond are closed)
+    beyond = max(0, opened["outcome"].get("connected", 0) - MAX_BOT_CONNECTIONS)
+    assert held["closed_by_the_arena"] >= beyond // 2, (opened, held)
     print(f"connections: {opened['outcome']}, closed by the arena {held['closed_by_the_arena']}, "
           f"the arena's descriptors at most {outcome.arena_descriptors}")
     assert outcome.arena_descriptors < 1024 - 100, outcome.arena_descriptors
