@@ -22,6 +22,7 @@ from benchmarks import (
     builds,
     cluster,
     contained,
+    datasets,
     doors,
     engine,
     feeds,
@@ -63,6 +64,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "figures": figures.run,        # a bot seated twice, all-fault matches: the figures shown
     "search": search.run,          # samples, copies and playouts per CPU second; OpenSpiel Hearts
     "rl": rl.run,                  # environment steps per CPU second; RLCard Bridge, PettingZoo
+    "dataset": datasets.run,       # arena dataset export: rows per second, peak memory at 100k
 }
 
 

@@ -2,7 +2,7 @@
 it (in the order of ``arena --help``), the help's layout, and ``main``.
 
 Each command group lives in a module of its own with its typer app (``bots``, ``authors``,
-``tournaments``, ``matches``, ``ladder``), and so does each command of the top level
+``tournaments``, ``matches``, ``ladder``, ``datasets``), and so does each command of the top level
 (``games``, ``results``: leaderboard, ratings and compare, ``web``, ``serve``, ``demo``);
 what they share is :mod:`arena.cli.common`'s. The commands only parse their arguments, call
 the layers below (through :func:`arena.cli.remote.operations`, here or on a server), and
@@ -32,7 +32,19 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from arena.cli import authors, bots, demo, games, ladder, matches, results, serve, tournaments, web
+from arena.cli import (
+    authors,
+    bots,
+    datasets,
+    demo,
+    games,
+    ladder,
+    matches,
+    results,
+    serve,
+    tournaments,
+    web,
+)
 from arena.cli.common import errors
 from arena.errors import ArenaError
 
@@ -50,6 +62,7 @@ app.add_typer(tournaments.tournament_app, name="tournament")
 app.add_typer(matches.match_app, name="match")
 app.add_typer(authors.author_app, name="author")
 app.add_typer(ladder.ladder_app, name="ladder")
+app.add_typer(datasets.dataset_app, name="dataset")
 
 
 def raise_open_files_limit() -> tuple[int, int]:

@@ -8,6 +8,7 @@ of parameters).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
@@ -37,6 +38,8 @@ from arena.storage.tables import (
     utc,
 )
 
+T = TypeVar("T")
+
 CHUNK = 500
 """Ids per ``IN (...)`` list."""
 
@@ -50,9 +53,9 @@ FAULT_TEXT = sa.type_coerce(col(Seat.fault), sa.String())
 """A seat's fault as its stored text (the rating needs only whether it is empty)."""
 
 
-def chunks(ids: list[int], size: int = CHUNK) -> Iterator[list[int]]:
+def chunks(ids: Sequence[T], size: int = CHUNK) -> Iterator[list[T]]:
     for start in range(0, len(ids), size):
-        yield ids[start:start + size]
+        yield list(ids[start:start + size])
 
 
 def bot_info(bot: Bot) -> BotInfo:

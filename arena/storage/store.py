@@ -12,7 +12,8 @@ part per aggregate, each a module of this package:
 * :mod:`~arena.storage.ratings`: the leaderboard, rating history, moving the ratings in
   schedule order (:mod:`arena.rating.order`) and rebuilding them, with the summary rows
   (:mod:`~arena.storage.summaries`);
-* :mod:`~arena.storage.pages`: the web's read model.
+* :mod:`~arena.storage.pages`: the web's read model;
+* :mod:`~arena.storage.datasets`: finished matches whose deals are over, read for export.
 
 What they return are :mod:`~arena.storage.records` (frozen dataclasses; table objects,
 :mod:`arena.storage.tables`, never leave the storage package), all importable from here.
@@ -53,6 +54,7 @@ from __future__ import annotations
 
 from arena.match.faults import Fault
 from arena.storage.bots import Bots
+from arena.storage.datasets import Datasets, DealtMatch, MatchFilter
 from arena.storage.engine import BUSY_TIMEOUT_S, keeps_nothing
 from arena.storage.errors import DatabaseGone, NotAllowedError, NotFoundError, StoreError
 from arena.storage.matches import Matches
@@ -81,14 +83,39 @@ from arena.storage.tables import Seat as Seat  # re-exported: a benchmark fills 
 from arena.storage.tournaments import Tournaments
 
 
-class Store(Bots, Tournaments, Matches, Ratings, Pages):
+class Store(Bots, Tournaments, Matches, Ratings, Pages, Datasets):
     """The arena's database. ``url`` is a SQLAlchemy URL or a plain path to a SQLite file."""
 
 
 __all__ = [
-    "BOT_NAME", "BUSY_TIMEOUT_S", "AuthorInfo", "BotInfo", "DatabaseGone", "Fault", "FaultInfo",
-    "HeadToHead", "HistoryPoint", "HistorySample", "LeaderboardRow", "Match", "MatchInfo",
-    "MatchResult", "MatchStatus", "MatchToRun", "NotAllowedError", "NotFoundError",
-    "ScheduledMatch", "Seat", "SeatInfo", "Store", "StoreError", "SubmittedCode",
-    "TournamentInfo", "TournamentStatus", "check_bot_name", "keeps_nothing",
+    "BOT_NAME",
+    "BUSY_TIMEOUT_S",
+    "AuthorInfo",
+    "BotInfo",
+    "DatabaseGone",
+    "DealtMatch",
+    "Fault",
+    "FaultInfo",
+    "HeadToHead",
+    "HistoryPoint",
+    "HistorySample",
+    "LeaderboardRow",
+    "Match",
+    "MatchFilter",
+    "MatchInfo",
+    "MatchResult",
+    "MatchStatus",
+    "MatchToRun",
+    "NotAllowedError",
+    "NotFoundError",
+    "ScheduledMatch",
+    "Seat",
+    "SeatInfo",
+    "Store",
+    "StoreError",
+    "SubmittedCode",
+    "TournamentInfo",
+    "TournamentStatus",
+    "check_bot_name",
+    "keeps_nothing",
 ]

@@ -164,6 +164,8 @@ class Match(SQLModel, table=True):
     __table_args__ = (
         sa.UniqueConstraint("tournament_id", "index", name="uq_match_tournament_index"),
         sa.Index("ix_match_tournament_status", "tournament_id", "status"),
+        # a deal's matches (its seat rotations): same tournament, same seed
+        sa.Index("ix_match_tournament_seed", "tournament_id", "seed"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

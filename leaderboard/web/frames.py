@@ -8,7 +8,7 @@ observation and its events, its own decisions with the actions it was offered) o
 The frames come from stepping the engine through the stored log
 (:func:`arena.match.replay.steps`): the match dealt from its stored deal seed, each
 logged decision applied and checked against the log. Every value goes to JSON the same
-generic way (:func:`to_json`): a card as its code (``"7H"``, ``"TS#1"``, ``"X1"``), an
+generic way (:func:`arena.games.values.to_json`): a card as its code (``"7H"``, ``"TS#1"``, ``"X1"``), an
 enum as its name in lower case, a dataclass as an object of its fields, tuples and
 sets as lists. To keep a long match small, a frame's ``public`` and ``seats`` entries
 hold only the fields that changed since the frame before (frame 0 holds them all).
@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from arena.games import get_game
 from arena.games.base import Game, OptionValue
+from arena.games.values import to_json
 from arena.match.replay import LogLine, describe, steps
 
 VIEW_HELP = "public, seat:N (N a seat of the match) or full"
@@ -84,52 +84,6 @@ class View:
             raise ViewError(f"no view {text!r}: this match has {players} seats, "
                             f"seat:0 to seat:{players - 1}")
         return cls(seat=seat)
-
-
-def to_json(value: Any) -> Any:
-    """A game value as JSON: cards as codes, enums by name, dataclasses as objects, tuples
-    and sets as lists (the way to convert is found once per type)."""
-    kind = type(value)
-    convert = _CONVERTERS.get(kind)
-    if convert is None:
-        convert = _CONVERTERS[kind] = _converter(kind)
-    return convert(value)
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _converter(kind: type) -> Callable[[Any], Any]:
-    if issubclass(kind, Enum):
-        lowered = {member: member.name.lower() for member in kind}
-        return lowered.__getitem__
-    if value_type := next((t for t in (bool, str, float) if issubclass(kind, t)), None):
-        return _same if kind is value_type else value_type
-    if issubclass(kind, int) or kind is type(None):
-        return _same if kind in (int, type(None)) else int
-    if dataclasses.is_dataclass(kind):
-        if isinstance(getattr(kind, "code", None), property):  # a card: its code
-            codes: dict[Any, str] = {}
-
-            def code(card: Any) -> str:
-                found = codes.get(card)
-                if found is None:
-                    found = codes[card] = str(card.code)
-                return found
-            return code
-        names = tuple(f.name for f in dataclasses.fields(kind))
-        return lambda value: {name: to_json(getattr(value, name)) for name in names}
-    if issubclass(kind, (tuple, list)):
-        return lambda value: [to_json(item) for item in value]
-    if issubclass(kind, (frozenset, set)):
-        return lambda value: [to_json(item) for item in sorted(value)]
-    if issubclass(kind, dict):
-        return lambda value: {str(key): to_json(item) for key, item in value.items()}
-    return str
-
-
-_CONVERTERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def private_fields(game: Game[Any, Any, Any]) -> tuple[str, ...]:
@@ -228,4 +182,4 @@ def _fault(line: LogLine, view: View) -> dict[str, Any]:
     return shown
 
 
-__all__ = ["VIEW_HELP", "View", "ViewError", "frames", "private_fields", "to_json"]
+__all__ = ["VIEW_HELP", "View", "ViewError", "frames", "private_fields"]

@@ -65,6 +65,8 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("docs/development.md", "ARENA_FUZZ_SECONDS=300"): "fuzzes for 5 minutes",
     ("docs/rl.md", "pip install -e '.[rl]'"):
         "installs packages (the test command's '.[dev]' holds them already)",
+    ("docs/datasets.md", "pip install -e '.[rl]'"):
+        "installs packages (the test command's '.[dev]' holds them already)",
 }
 
 OUTSIDE_TOOLS = {"jq": "a JSON tool of the reader's own"}

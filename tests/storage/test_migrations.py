@@ -522,6 +522,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0011": {"match": {"node": None}},  # played on the machine that ran the tournament
     "0012": {},  # a new tournament status only
     "0013": {},  # a new tournament status only (and the tournaments voided before, say so)
+    "0014": {},  # an index only: a deal's matches
 }
 """The columns each revision adds, with what a row written before it gets."""
 

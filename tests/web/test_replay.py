@@ -12,11 +12,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arena.games import all_games, get_game
+from arena.games.values import to_json
 from arena.match.replay import describe, read_log, steps
 from arena.storage.store import MatchResult, ScheduledMatch, Store
 from arena.tournament.schedule import Deals
 from leaderboard.web.app import create_app
-from leaderboard.web.frames import private_fields, to_json
+from leaderboard.web.frames import private_fields
 from tests.helpers import migrated_store
 from tests.web.replay_fixtures import (
     add_bot,
