@@ -167,6 +167,9 @@ def report_json(report: TournamentReport) -> dict[str, Any]:
                    "start_timeout_s": settings.get("start_timeout_s"),
                    "time_bank_s": settings.get("time_bank_s")},
         "matches": counts_json(report.progress),
+        "set_tally": None if report.tally is None else {
+            "sets": report.tally.sets, "wins": report.tally.wins, "draws": report.tally.draws,
+            "losses": report.tally.losses},
         "sprt": None if sprt is None else {
             **asdict(sprt.settings), "llr": sprt.state.llr, "lower": sprt.state.lower,
             "upper": sprt.state.upper, "sets": sprt.state.n, "wins": sprt.state.wins,

@@ -20,7 +20,7 @@ from arena.games import pool_of
 from arena.rating.standings import Played, Seat, Standing
 from arena.rating.stats import Comparison, SprtSettings, SprtState
 from arena.storage.store import MatchInfo, MatchStatus, Store, TournamentInfo
-from arena.tournament.formats import VERSUS, Format, sprt_state, sprt_summary
+from arena.tournament.formats import VERSUS, Format, sprt_summary, watch
 
 Counts = Mapping[MatchStatus, int]
 """A tournament's matches by status (a status with none may be missing)."""
@@ -124,11 +124,31 @@ class SprtReport:
 
 
 @dataclass(frozen=True)
+class SetTally:
+    """A versus's complete sets so far, from A's side: won (A above B in more of the set's
+    rotations than B above A), drawn, lost."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @classmethod
+    def of(cls, scores: Iterable[float]) -> SetTally:
+        scores = list(scores)
+        return cls(scores.count(1.0), scores.count(0.5), scores.count(0.0))
+
+    @property
+    def sets(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass(frozen=True)
 class TournamentReport:
     """Everything ``tournament show`` says: the tournament's :class:`Progress`; its rating
     ``pool``; a gauntlet's or versus's ``challengers`` and ``field`` (name@version); the
-    ``sets`` of a versus (None otherwise); ``sprt`` (a versus with an SPRT); the
-    ``standings`` and the ``crosstable`` (in standings order)."""
+    ``sets`` of a versus (None otherwise) and its complete sets' ``tally`` (None for
+    another format); ``sprt`` (a versus with an SPRT); the ``standings`` and the
+    ``crosstable`` (in standings order)."""
 
     progress: Progress
     pool: str
@@ -138,6 +158,7 @@ class TournamentReport:
     sprt: SprtReport | None
     standings: tuple[StandingRow, ...]
     crosstable: tuple[CrossCell, ...]
+    tally: SetTally | None = None
 
     @property
     def tournament(self) -> TournamentInfo:
@@ -157,8 +178,8 @@ def _labels(store: Store, tournament: TournamentInfo, bot_ids: Iterable[int]) ->
 def tournament_report(store: Store, tournament: TournamentInfo,
                       counts: Counts | None = None) -> TournamentReport:
     """The report of a tournament read already; ``counts``: its matches by status, when the
-    caller has them (:meth:`Store.match_counts`). Only a versus with an SPRT reads its
-    matches whole, which its test needs."""
+    caller has them (:meth:`Store.match_counts`). Only a versus reads its matches whole,
+    which its sets (and its SPRT) are counted from."""
     if counts is None:
         counts = store.match_counts([tournament.id]).get(tournament.id, {})
     fmt = Format.from_settings(tournament.settings)
@@ -168,17 +189,20 @@ def tournament_report(store: Store, tournament: TournamentInfo,
     def label(bot_id: int) -> str:
         return labels.get(bot_id, f"#{bot_id}")
 
-    sprt = None
-    if fmt.kind == VERSUS and fmt.sprt is not None:
-        state = sprt_state(store.tournament_matches(tournament.id), fmt, tournament.players)
-        sprt = None if state is None else SprtReport(fmt.sprt, state)
+    sprt = tally = None
+    if fmt.kind == VERSUS:
+        sets = watch(store.tournament_matches(tournament.id), fmt, tournament.players)
+        tally = SetTally.of(sets.scores)
+        if fmt.sprt is not None and sets.state is not None:
+            sprt = SprtReport(fmt.sprt, sets.state)
     return TournamentReport(
         progress=progress_of(tournament, dict(counts)),
         pool=pool_of(tournament.game, tournament.options),
         challengers=tuple(label(b) for b in fmt.challengers),
         field=tuple(label(b) for b in fmt.field), sets=fmt.sets or None, sprt=sprt,
         standings=tuple(StandingRow(place, label(r.bot_id), r) for place, r in enumerate(rows, 1)),
-        crosstable=tuple(CrossCell(label(a), label(b), cell) for (a, b), cell in table.items()))
+        crosstable=tuple(CrossCell(label(a), label(b), cell) for (a, b), cell in table.items()),
+        tally=tally)
 
 
 def show_tournament(store: Store, tournament_id: int) -> TournamentReport:

@@ -460,6 +460,11 @@ def _print_tournament(report: dict[str, Any]) -> None:
                       "deals", highlight=False)
     if report.get("note"):
         console.print(f"the server stopped playing it: {report['note']}", highlight=False)
+    tally = report.get("set_tally")
+    if tally is not None and report["sprt"] is None:
+        console.print(f"sets: {tally['sets']} complete, {report['challengers'][0]} against "
+                      f"{report['challengers'][1]}: W {tally['wins']}, D {tally['draws']}, "
+                      f"L {tally['losses']}", highlight=False)
     if report["sprt"] is not None:
         s = report["sprt"]
         verdict = {None: "no decision yet", "H1": f"H1: {report['challengers'][0]} is better",

@@ -4,7 +4,7 @@ A format is saved in the tournament's settings (``settings["format"]``), so that
 resume plays it the same way; a tournament saved before formats existed is a
 round-robin. A match between two bots is played over duplicate sets (one deal in
 every seat rotation) and may stop early when a sequential probability ratio test
-(SPRT) decides: :func:`sprt_state` reads that test off the finished matches.
+(SPRT) decides: :func:`watch` reads the sets, and that test, off the finished matches.
 """
 
 from __future__ import annotations
@@ -139,15 +139,6 @@ def watch(matches: Sequence[MatchInfo], tournament_format: Format, players: int)
         if match.status == "finished":
             sets.add(match.index, best_ranks((s.bot_id, s.rank or 0) for s in match.seats))
     return sets
-
-
-def sprt_state(matches: Sequence[MatchInfo], tournament_format: Format,
-               players: int) -> SprtState | None:
-    """The SPRT of a versus match on its complete sets so far: as of its first decision if
-    it has decided, else as of the last complete set (None: the match has no SPRT)."""
-    if tournament_format.kind != VERSUS or tournament_format.sprt is None:
-        return None
-    return watch(matches, tournament_format, players).state
 
 
 def decision_record(state: SprtState) -> dict[str, Any]:

@@ -27,13 +27,9 @@ from pettingzoo import AECEnv
 
 from arena.games import get_game
 from arena.games.base import Outcome
+from sdk.rl import rank_reward
 from sdk.rl.actions import Catalogue, deck_of
 from sdk.rl.encoding import Encoder
-
-
-def rank_reward(rank: int, players: int) -> float:
-    """1 for the first, -1 for the last, evenly between."""
-    return 1.0 - 2.0 * (rank - 1) / (players - 1)
 
 
 def rank_rewards(outcome: Outcome) -> list[float]:

@@ -143,6 +143,16 @@ def test_every_kind_opens_in_every_command(field: Field, served: Served, where: 
     assert f"{sprt['sets']} sets, {sprt['decision']}: corner@1 {verdict}" in row, row
     assert "void" not in row and "/400" not in row and "finished" in row
     assert listed[field.kinds["versus"]]["sprt"] is None  # all its sets: no test to show
+    versus = json.loads(run("tournament", "show", str(field.kinds["versus"]), "--json"))
+    tally = versus["tournament"]["set_tally"]
+    assert tally["sets"] == versus["tournament"]["sets"] == \
+        tally["wins"] + tally["draws"] + tally["losses"], tally
+    a, b = versus["tournament"]["challengers"]
+    assert f"sets: {tally['sets']} complete, {a} against {b}: W {tally['wins']}, " \
+        f"D {tally['draws']}, L {tally['losses']}" in run("tournament", "show",
+                                                          str(field.kinds["versus"]))
+    assert json.loads(run("tournament", "show", str(field.kinds["round-robin"]), "--json"))[
+        "tournament"]["set_tally"] is None
     shown = run("tournament", "show", str(field.kinds["sprt"])).splitlines()[1]
     assert shown.startswith(f"finished: {sprt['sets']} sets played (at most 200), "), shown
     assert f"of {listed[field.kinds['sprt']]['total']} matches" not in shown

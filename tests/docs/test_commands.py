@@ -65,6 +65,7 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("docs/development.md", "ARENA_FUZZ_SECONDS=300"): "fuzzes for 5 minutes",
     ("docs/rl.md", "pip install -e '.[rl]'"):
         "installs packages (the test command's '.[dev]' holds them already)",
+    ("docs/training.md", ""): "tests/sdk/test_training.py runs every command at a small scale",
     ("docs/datasets.md", "pip install -e '.[rl]'"):
         "installs packages (the test command's '.[dev]' holds them already)",
 }

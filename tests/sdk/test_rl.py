@@ -170,8 +170,16 @@ def test_self_play_steps_many_matches_at_once_and_deals_again_those_that_end() -
 
 
 def test_without_the_rl_extra_the_import_says_how_to_install_it() -> None:
-    hidden = ("import sys; sys.modules['pettingzoo'] = None\n"  # as if not installed
-              "try:\n    import sdk.rl\nexcept ImportError as e:\n    print(e)")
-    said = subprocess.run([sys.executable, "-c", hidden], capture_output=True, text=True,
-                          check=True).stdout
-    assert said.startswith("sdk.rl needs the rl extra: pip install -e '.[rl]'"), said
+    def said(hide: str, code: str) -> str:
+        hidden = (f"import sys; sys.modules[{hide!r}] = None\n"  # as if not installed
+                  f"try:\n    {code}\nexcept ImportError as e:\n    print(e)")
+        return subprocess.run([sys.executable, "-c", hidden], capture_output=True, text=True,
+                              check=True).stdout
+
+    assert said("numpy", "import sdk.rl").startswith(
+        "sdk.rl needs the rl extra: pip install -e '.[rl]'")
+    # the encoding and the action space need numpy only (a trained bot sees with them)
+    assert said("pettingzoo", "import sdk.rl.encoding, sdk.rl.actions; print('imported')") == \
+        "imported\n"
+    assert said("pettingzoo", "import sdk.rl; sdk.rl.env('kill')").startswith(
+        "sdk.rl's environments need the rl extra: pip install -e '.[rl]'")

@@ -10,7 +10,7 @@ import pytest
 from arena.rating.stats import SprtSettings
 from arena.storage.store import MatchResult, Store
 from arena.tournament import Plan, RunSettings, TournamentError, create_tournament, run_until_done
-from arena.tournament.formats import VERSUS, Format, sprt_state, watch
+from arena.tournament.formats import VERSUS, Format, watch
 from arena.tournament.schedule import gauntlet, versus
 from tests.helpers import arena, cli, migrated_store
 from tests.inprocess import InProcessExecutor
@@ -90,7 +90,7 @@ def test_watch_scores_complete_sets_in_order_up_to_the_first_unfinished(tmp_path
     later = sorted(matches, key=lambda m: m.index)
     store.finish_match(later[7].id, MatchResult((0.0, 0.0), (1, 2), ("", "")))
     assert watch(store.list_matches(tid, 100), fmt, 2).scores == [1.0, 0.0, 0.5]
-    assert sprt_state(matches, fmt, 2) is None  # no SPRT asked for
+    assert watch(matches, fmt, 2).state is None  # no SPRT asked for
 
 
 def test_a_match_decided_before_an_interruption_is_ended_on_resume_without_playing(
@@ -123,7 +123,7 @@ def test_an_sprt_match_between_a_strong_and_a_weak_bot_stops_early(tmp_path: Pat
     statuses = Counter(str(m.status) for m in store.list_matches(1, 1000))
     assert tournament.status == "finished" and tournament.total == 600
     assert statuses["finished"] + statuses["void"] == 600 and statuses["finished"] < 100
-    state = sprt_state(store.list_matches(1, 1000), Format.from_settings(tournament.settings), 2)
+    state = watch(store.list_matches(1, 1000), Format.from_settings(tournament.settings), 2).state
     assert state is not None and state.decision == "H1" and state.n >= 10
     listing = cli("tournament", "list", db=db).stdout
     assert "finished" in listing
