@@ -40,7 +40,8 @@ FULL = (10_000, 100_000)
 QUICK = (1_000, 10_000)
 GAME = "face-card-kill-card"
 BASE = 200  # matches of the tournament played, then copied
-PER_GAME = 4  # repetitions of each game's tournament, for the rows per second by game
+PER_GAME = 4  # repetitions of each game's tournament, for the rows per second by game...
+SHORT = {"face-card-kill-card": 50, "serial-killer": 50}  # ...or of a game of short matches
 MEMORY_RATIO = 1.25  # the larger export's peak memory, at most this times the smaller's
 
 
@@ -128,7 +129,7 @@ def run(quick: bool) -> list[Row]:
     with tempfile.TemporaryDirectory() as folder:
         for game in all_games().values():
             path = Path(folder) / f"{game.name}.db"
-            _played(path, game.name, game.min_players, PER_GAME)
+            _played(path, game.name, game.min_players, SHORT.get(game.name, PER_GAME))
             got = export_in_child(path)
             rows.append(Row("dataset", f"export rows: {game.name}", got["rows"] / got["cpu_s"],
                             "rows/CPU s", note=f"{got['matches']:.0f} matches, "
