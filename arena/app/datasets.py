@@ -103,6 +103,7 @@ def export(store: Store, request: DatasetRequest) -> DatasetSummary:
         if (out / name).exists():
             raise DatasetError(f"{out / name} exists already: export to another folder")
     held_back = store.held_back(which)
+    made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     writer = _Writer(out, libraries)
     matches = rows = 0
@@ -113,13 +114,19 @@ def export(store: Store, request: DatasetRequest) -> DatasetSummary:
             for dealt in batch:
                 if request.pool is not None and _pool(dealt) != request.pool:
                     continue
-                table.add(dealt, bot_ids)
+                try:
+                    table.add(dealt, bot_ids)
+                except ArenaError as error:  # a stored log that does not read, or replay
+                    raise DatasetError(f"match {dealt.match.id}: {error}; the export stopped "
+                                       "and wrote nothing") from None
                 matches += 1
                 deals.add(dealt.deal)
             rows += table.write(writer)
         writer.close(keep=True)
     except BaseException:
         writer.close(keep=False)
+        if made:
+            out.rmdir()  # the folder this export made, empty again
         raise
     return DatasetSummary(out, matches, rows, len(deals), held_back)
 

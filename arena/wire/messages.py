@@ -15,9 +15,10 @@ from typing import Any
 
 from google.protobuf.message import DecodeError
 
+from arena.errors import ArenaError, ErrorKind
 from arena.games.base import OptionValue
 from arena.v1 import arena_pb2 as pb
-from arena.wire.codec import GameCodec
+from arena.wire.codec import CodecError, GameCodec
 from arena.wire.memo import delimited, field_key
 
 # The initial metadata an Attend call gets once the arena has accepted the bot's
@@ -164,8 +165,22 @@ def fault_reasons(data: bytes) -> dict[int, str]:
     return {e.fault.seat: e.fault.reason for e in entries if e.WhichOneof("entry") == "fault"}
 
 
+class LogError(ArenaError):
+    """Stored bytes that are no match log of the game (a damaged database)."""
+
+    kind = ErrorKind.CONFLICT
+
+
 def read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:
-    """The entries of a ``MatchLog``'s bytes, as :func:`match_log` takes them."""
+    """The entries of a ``MatchLog``'s bytes, as :func:`match_log` takes them; bytes that are
+    none: :class:`LogError`."""
+    try:
+        return _read_match_log(codec, data)
+    except (DecodeError, CodecError) as error:
+        raise LogError(f"its log does not read: {error}") from None
+
+
+def _read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:
     entries: list[LogEntry] = []
     for entry in pb.MatchLog.FromString(data).entries:
         kind = entry.WhichOneof("entry")

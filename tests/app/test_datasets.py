@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sqlite3
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -243,3 +244,21 @@ def test_the_documented_schema_is_the_files(tmp_path: Path) -> None:
     for schema in (datasets.trajectory_schema(pa), datasets.deal_schema(pa)):
         for name, kind in zip(schema.names, schema.types, strict=True):
             assert f"| `{name}` | `{kind}` |" in doc, (name, kind)
+
+
+def test_a_damaged_log_stops_the_export_in_one_line_with_nothing_written(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    store = migrated_store(db)
+    store.add_bot("a", "python -m bots.random_bot")
+    store.add_bot("b", "python -m bots.random_bot")
+    tid = create_tournament(store, GAME, ["a", "b"], 2, 2, 3, {}, RunSettings())
+    asyncio.run(run_tournament(store, tid, tmp_path, RunSettings(), executor=InProcessExecutor()))
+    damaged = max(m.id for m in store.list_matches(tid, 100))
+    with sqlite3.connect(db) as raw:
+        raw.execute('UPDATE "match" SET log = ? WHERE id = ?', (b"\x0a\x0b\x0c", damaged))
+    refused = cli("dataset", "export", str(tmp_path / "out"), db=db, check=False)
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert refused.stderr.startswith(f"error: match {damaged}: its log does not read: ")
+    assert refused.stderr.endswith("; the export stopped and wrote nothing\n")
+    assert refused.stderr.count("\n") == 1 and not (tmp_path / "out").exists()
