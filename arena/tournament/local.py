@@ -178,6 +178,9 @@ class LocalExecutor(Executor):
                 + " (nothing was played; its author reads why with `arena bot log`)")
         self._warming = asyncio.create_task(self._warm_lanes())
         remote_bots = [b for b in self._bots.values() if b.process is None]
+        for bot in remote_bots:  # connected while the managed bots started
+            if bot.settled(host):
+                say(f"remote bot {bot.name} connected")
         if settings.wait_for_remote_s > 0 and not all(b.settled(host) for b in remote_bots):
             say(f"waiting up to {settings.wait_for_remote_s:g} s for remote bots: "
                 + ", ".join(b.name for b in remote_bots if not b.settled(host)))
