@@ -213,3 +213,32 @@ def test_a_live_match_ends_in_its_result(tmp_path: Path, page: Any) -> None:  # 
             page.screenshot(path=str(tmp_path / "live-ended.png"), full_page=True)
     finally:
         gated.close()
+
+
+def test_every_step_has_a_url_that_opens_the_viewer_there_in_any_view(
+        store: Store, page: Any) -> None:  # noqa: F811
+    expect = playwright.expect
+    game = get_game("king")
+    match_id = apart(store_played_match, store, "king", 4, 11, dict(game.demo_options))
+    counter = page.locator("#step-counter")
+    with Server(store) as server:
+        last = len(httpx.get(f"{server.url}/api/matches/{match_id}/replay?view=public",
+                             timeout=60).json()["frames"]) - 1
+        page.goto(f"{server.url}/matches/{match_id}?view=seat:1#step=7")
+        expect(counter).to_have_attribute("data-step", "7")
+        page.click("#forward")
+        expect(counter).to_have_attribute("data-step", "8")
+        assert page.url == f"{server.url}/matches/{match_id}?view=seat:1#step=8"
+        full = page.locator('a.view[data-view="full"]')
+        expect(full).to_have_attribute("href", f"/matches/{match_id}?view=full#step=8")
+        full.click()  # another view opens at the same moment
+        expect(page.locator('strong.view.current[data-view="full"]')).to_be_visible()
+        expect(counter).to_have_attribute("data-step", "8")
+        page.evaluate("() => { window.location.hash = '#step=20'; }")  # a step's URL, here
+        expect(counter).to_have_attribute("data-step", "20")
+        page.goto(f"{server.url}/matches/{match_id}#step=999999")  # past the end: the last
+        expect(counter).to_have_attribute("data-step", str(last))
+        assert page.url.endswith(f"#step={last}")
+        page.goto(f"{server.url}/matches/{match_id}?view=public#step=x")  # not a step: the first
+        expect(counter).to_have_attribute("data-step", "0")
+        assert page.url.endswith("?view=public#step=0")

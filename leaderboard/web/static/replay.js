@@ -429,6 +429,7 @@
     slider.value = String(at);
     counter.textContent = "step " + at + " of " + (whole.length - 1) + (live && !ended ? " (live)" : "");
     counter.dataset.step = String(at);
+    shareStep();
     var items = logList.children;
     for (var i = 0; i < items.length; i++) {
       items[i].classList.toggle("current", i === at);
@@ -442,6 +443,24 @@
       }
     }
     showDecision(frames[at]);
+  }
+
+  // ------------------------------------------------------------ a step's URL
+  /* Every step has a URL: the page's, with #step=N. The address bar follows the step shown
+     (replaced, not pushed: the back button leaves the replay, not the last step), and the
+     links to the other views keep it, so that a view opens at the same moment. */
+  function stepAsked() {
+    var found = /^#step=(\d+)$/.exec(window.location.hash);
+    return found ? Number(found[1]) : null;
+  }
+  function shareStep() {
+    var hash = "#step=" + at;
+    if (window.location.hash !== hash) {
+      history.replaceState(null, "", window.location.pathname + window.location.search + hash);
+    }
+    document.querySelectorAll("a.view[data-view]").forEach(function (link) {
+      link.setAttribute("href", link.getAttribute("href").split("#")[0] + hash);
+    });
   }
 
   // ------------------------------------------------------------ controls
@@ -465,6 +484,10 @@
   document.getElementById("back").addEventListener("click", function () { stop(); show(at - 1); });
   document.getElementById("forward").addEventListener("click", function () { stop(); show(at + 1); });
   playButton.addEventListener("click", play);
+  window.addEventListener("hashchange", function () {  // a step's URL opened on this page
+    var asked = stepAsked();
+    if (asked !== null && whole.length && asked !== at) { stop(); show(asked); }
+  });
   speedSelect.addEventListener("change", function () { if (timer !== null) { stop(); play(); } });
   slider.addEventListener("input", function () { stop(); show(Number(slider.value)); });
   document.addEventListener("keydown", function (e) {
@@ -559,7 +582,8 @@
         if (live) { showResult(doc.match); }  // it ended between the page and its frames
         live = false;
       }
-      show(live ? whole.length - 1 : 0);
+      var asked = stepAsked();
+      show(asked !== null ? asked : live ? whole.length - 1 : 0);  // show() keeps it in range
       if (live) { follow(); }
     })
     .catch(function (err) {
