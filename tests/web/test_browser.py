@@ -93,7 +93,7 @@ def test_a_spectator_clicks_through_the_arena(arena_site: tuple[Server, Gated], 
     shot("3-bot")
 
     page.locator('a[href^="/matches/"]').first.click()
-    expect(page).to_have_url(re.compile(r"/matches/\d+$"))
+    expect(page).to_have_url(re.compile(r"/matches/\d+#step=\d+$"))  # the step shown: its URL
     counter = page.locator("#step-counter")
     expect(counter).to_have_attribute("data-step", "0")
     expect(page.locator(".felt .compass .pile")).to_have_count(9)  # eight piles and the stock
