@@ -23,8 +23,10 @@ by self-play in ``sdk.rl``'s environment, and write a submission folder that
 from __future__ import annotations
 
 import argparse
+import random
 import shutil
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,10 @@ import numpy as np
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from policy import NAMES, Policy
+
+from arena.games import get_game
+from sdk.rl import rank_reward
+from sdk.rl.spaces import Spaces
 
 HERE = Path(__file__).resolve().parent
 
@@ -95,40 +101,24 @@ def imitate(policy: Policy, data: tuple[np.ndarray, np.ndarray, np.ndarray], epo
     return float((picked == actions).mean())
 
 
-@dataclass(frozen=True)
-class Table:
-    """A game at a table of some size: its engine, encoder and action space."""
-
-    game: Any
-    players: int
-    encoder: Any
-    catalogue: Any
-
-    @classmethod
-    def of(cls, game: str, players: int) -> Table:
-        from sdk import rl
-
-        env = rl.env(game, players)
-        return cls(env.game, players, env.encoder, env.catalogue)
-
-    def decision(self, state: Any, seat: int) -> tuple[np.ndarray, np.ndarray, list[Any]]:
-        """What ``seat`` sees now: its numbers, its mask and its legal actions."""
-        legal = list(self.game.legal_actions(state))
-        mask = np.zeros(len(self.catalogue), np.bool_)
-        mask[[self.catalogue.index(action) for action in legal]] = True
-        return self.encoder.encode(self.game.observe(state, seat)), mask, legal
-
-    def finish(self, state: Any, policy: Policy) -> tuple[int, ...]:
-        """Play ``state`` to its end, ``policy`` in every seat; the ranks."""
-        while (seat := self.game.to_act(state)) is not None:
-            x, mask, _ = self.decision(state, seat)
-            self.game.apply(state, self.catalogue.actions[policy.choose(x, mask)])
-        outcome = self.game.outcome(state)
-        assert outcome is not None
-        return tuple(outcome.ranks)
+def seen(spaces: Spaces, state: Any, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """What ``seat`` sees now: its numbers and its mask of legal actions."""
+    return (spaces.encoder.encode(spaces.game.observe(state, seat)),
+            spaces.mask(spaces.game.legal_actions(state)))
 
 
-def self_play(policy: Policy, table: Table, samples: int, rng: np.random.Generator,
+def finish(spaces: Spaces, state: Any, policies: Sequence[Policy]) -> tuple[int, ...]:
+    """Play ``state`` to its end, ``policies[seat]`` in each seat; the ranks."""
+    game = spaces.game
+    while (seat := game.to_act(state)) is not None:
+        game.apply(state, spaces.catalogue.actions[policies[seat].choose(*seen(spaces, state,
+                                                                            seat))])
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return tuple(outcome.ranks)
+
+
+def self_play(policy: Policy, spaces: Spaces, samples: int, rng: np.random.Generator,
               branch: float = 0.1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Decisions where another action did better than the policy's, found by self-play: the
     policy plays every seat of new deals; now and then (``branch``) at a decision with a
@@ -137,53 +127,44 @@ def self_play(policy: Policy, table: Table, samples: int, rng: np.random.Generat
     but that action, hidden cards included, so the difference of the seat's rank reward is
     that action's doing on this deal; over many deals, what the seat could not see averages
     out. Returns ``samples`` decisions as (numbers, masks, the better action)."""
-    from sdk.rl import rank_reward
-
+    game, everyone = spaces.game, [policy] * spaces.players
     found: list[tuple[np.ndarray, np.ndarray, int]] = []
     tried = 0
     while tried < samples:
-        state = table.game.new(table.players, int(rng.integers(2**62)), {})
-        while (seat := table.game.to_act(state)) is not None:
-            x, mask, legal = table.decision(state, seat)
+        state = game.new(spaces.players, int(rng.integers(2**62)))
+        while (seat := game.to_act(state)) is not None:
+            x, mask = seen(spaces, state, seat)
             chosen = policy.choose(x, mask)
-            if len(legal) > 1 and rng.random() < branch and tried < samples:
+            if mask.sum() > 1 and rng.random() < branch and tried < samples:
                 tried += 1
                 other = int(rng.choice([i for i in np.flatnonzero(mask) if i != chosen]))
                 gains = []
                 for action in (chosen, other):
-                    branch_state = table.game.clone(state)
-                    table.game.apply(branch_state, table.catalogue.actions[action])
-                    ranks = table.finish(branch_state, policy)
-                    gains.append(rank_reward(ranks[seat], table.players))
+                    branch_state = game.clone(state)
+                    game.apply(branch_state, spaces.catalogue.actions[action])
+                    ranks = finish(spaces, branch_state, everyone)
+                    gains.append(rank_reward(ranks[seat], spaces.players))
                 if gains[1] != gains[0]:
                     found.append((x, mask, other if gains[1] > gains[0] else chosen))
-            table.game.apply(state, table.catalogue.actions[chosen])
+            game.apply(state, spaces.catalogue.actions[chosen])
     if not found:
-        return (np.zeros((0, table.encoder.size), np.float32),
-                np.zeros((0, len(table.catalogue)), np.bool_), np.zeros(0, np.int64))
+        return (np.zeros((0, spaces.encoder.size), np.float32),
+                np.zeros((0, len(spaces.catalogue)), np.bool_), np.zeros(0, np.int64))
     xs, masks, actions = zip(*found, strict=True)
     return np.stack(xs), np.stack(masks), np.asarray(actions, np.int64)
 
 
-def head_to_head(new: Policy, old: Policy, game: str, players: int, deals: int,
-                 seed: int) -> float:
+def head_to_head(new: Policy, old: Policy, spaces: Spaces, deals: int, seed: int) -> float:
     """``new``'s mean rank reward in one seat against ``old`` in the others, each deal played
-    with ``new`` in every seat (0: as good; 1: always first, -1: always last)."""
-    from sdk import rl
-
-    env = rl.env(game, players)
-    total = 0.0
+    with ``new`` in every seat (0: as good; 1: always first, -1: always last). Deal ``d`` is
+    the one ``sdk.rl``'s environment deals on ``reset(seed=seed + d)``."""
+    players, total = spaces.players, 0.0
     for deal in range(deals):
+        dealt = random.Random(seed + deal).getrandbits(63)
         for seat in range(players):
-            env.reset(seed=seed + deal)
-            while (to_act := env.game.to_act(env.state)) is not None:
-                mask = np.zeros(len(env.catalogue), np.bool_)
-                mask[env.legal()] = True
-                playing = new if to_act == seat else old
-                env.play(env.catalogue.actions[playing.choose(env.numbers(to_act), mask)])
-            outcome = env.game.outcome(env.state)
-            assert outcome is not None
-            total += rl.rank_reward(outcome.ranks[seat], players)
+            policies = [new if s == seat else old for s in range(players)]
+            ranks = finish(spaces, spaces.game.new(players, dealt), policies)
+            total += rank_reward(ranks[seat], players)
     return total / (deals * players)
 
 
@@ -216,6 +197,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="deals of the self-play check, each in every seat")
     args = parser.parse_args(argv)
     rng = np.random.default_rng(args.seed)
+    game = get_game(args.game)
+    spaces = Spaces.of(game, args.players, game.parse_options(args.players))
     data = load(args.dataset, args.game, args.players)
     print(f"imitation: {len(data[0]):,} decisions of {args.game} at {args.players} seats",
           flush=True)
@@ -225,16 +208,14 @@ def main(argv: list[str] | None = None) -> None:
           flush=True)
     imitation = Policy({k: v.copy() for k, v in policy.weights.items()})
     if args.selfplay and args.rounds:
-        table = Table.of(args.game, args.players)
         for number in range(1, args.rounds + 1):
-            better = self_play(policy, table, args.selfplay, rng)
+            better = self_play(policy, spaces, args.selfplay, rng)
             print(f"self-play round {number}: {args.selfplay:,} decisions tried two ways, "
                   f"{len(better[0]):,} where one action did better", flush=True)
             x, masks, actions = (np.concatenate([whole, *[part] * args.weight])
                                  for whole, part in zip(data, better, strict=True))
             imitate(policy, (x, masks, actions), 2, rng)
-        gain = head_to_head(policy, imitation, args.game, args.players, args.deals,
-                            seed=10**6 + args.seed)
+        gain = head_to_head(policy, imitation, spaces, args.deals, seed=10**6 + args.seed)
         print(f"self-play: against the imitation policy, the improved one's mean rank reward "
               f"is {gain:+.3f} over {args.deals} deals, each in every seat", flush=True)
         if gain <= 0:

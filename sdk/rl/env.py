@@ -28,8 +28,7 @@ from pettingzoo import AECEnv
 from arena.games import get_game
 from arena.games.base import Outcome
 from sdk.rl import rank_reward
-from sdk.rl.actions import Catalogue, deck_of
-from sdk.rl.encoding import Encoder
+from sdk.rl.spaces import Spaces
 
 
 def rank_rewards(outcome: Outcome) -> list[float]:
@@ -57,9 +56,8 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             raise ValueError(f"render_mode must be one of {', '.join(self.RENDER_MODES)}, "
                              f"not {render_mode!r}")
         self.render_mode = render_mode
-        deck = deck_of(self.game, self.players, self.options)
-        self.catalogue = Catalogue(self.game, self.players, deck)
-        self.encoder = Encoder(self.game, self.players, deck)
+        self.spaces = Spaces.of(self.game, self.players, self.options)
+        self.catalogue, self.encoder = self.spaces.catalogue, self.spaces.encoder
         self.possible_agents = [f"seat_{seat}" for seat in range(self.players)]
         self.agents: list[str] = []
         observed = spaces.Dict({

@@ -14,8 +14,8 @@ import sys
 from itertools import groupby
 
 from arena.games import all_games, get_game
-from sdk.rl.actions import Catalogue, deck_of
-from sdk.rl.encoding import Encoder, Slot
+from sdk.rl.encoding import Slot
+from sdk.rl.spaces import Spaces
 
 
 def _field(slot: Slot) -> str:
@@ -27,8 +27,8 @@ def markdown(name: str, players: int | None = None) -> str:
     game = get_game(name)
     seats = players if players is not None else game.default_players
     options = game.parse_options(seats)
-    deck = deck_of(game, seats, options)
-    encoder, catalogue = Encoder(game, seats, deck), Catalogue(game, seats, deck)
+    found = Spaces.of(game, seats, options)
+    encoder, catalogue = found.encoder, found.catalogue
     kinds = ", ".join(f"{kind.__name__} {sum(1 for a in catalogue.actions if type(a) is kind)}"
                       for kind in game.action_types)
     lines = [f"### {name} ({seats} seats)", "",

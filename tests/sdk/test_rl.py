@@ -17,10 +17,9 @@ from pettingzoo.test import api_test, seed_test
 
 from arena.games import all_games, get_game
 from sdk import rl
-from sdk.rl.actions import Catalogue, deck_of
-from sdk.rl.encoding import Encoder
 from sdk.rl.layout import every_game
 from sdk.rl.selfplay import SelfPlay
+from sdk.rl.spaces import Spaces
 
 GAMES = list(all_games())
 # A dict of the observation and its mask, as PettingZoo's own card games give: api_test
@@ -47,8 +46,8 @@ def test_every_legal_action_of_random_games_is_in_the_space_and_every_observatio
     game = get_game(name)
     for players in _tables(name):
         options = game.parse_options(players)
-        deck = deck_of(game, players, options)
-        catalogue, encoder = Catalogue(game, players, deck), Encoder(game, players, deck)
+        spaces = Spaces.of(game, players, options)
+        catalogue, encoder = spaces.catalogue, spaces.encoder
         for seed in range(8):
             state, moves = game.new(players, seed, dict(options)), random.Random(seed)
             step = 0
@@ -59,7 +58,8 @@ def test_every_legal_action_of_random_games_is_in_the_space_and_every_observatio
                 vector = encoder.encode(seen)
                 assert vector.shape == (encoder.size,)
                 if step % 25 == 0:  # what the encoder remembers changes none of its numbers
-                    fresh = Encoder(game, players, deck).encode(copy.deepcopy(seen))
+                    fresh = Spaces.of(game, players, options).encoder.encode(
+                        copy.deepcopy(seen))
                     assert np.array_equal(vector, fresh)
                 game.apply(state, moves.choice(legal))
                 step += 1
