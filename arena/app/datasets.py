@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ArenaError, ErrorKind
 from arena.games import base_game, get_game
-from arena.games.base import Game
 from arena.games.values import to_json
 from arena.match.replay import read_log, steps
 from arena.storage.store import DealtMatch, MatchFilter, Store
@@ -45,6 +44,8 @@ from arena.storage.store import DealtMatch, MatchFilter, Store
 if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
+
+    from sdk.rl.spaces import Spaces
 
 TRAJECTORIES = "trajectories.parquet"
 DEALS = "deals.parquet"
@@ -108,14 +109,16 @@ def export(store: Store, request: DatasetRequest) -> DatasetSummary:
     writer = _Writer(out, libraries)
     matches = rows = 0
     deals: set[int] = set()
+    spaces: dict[Any, Spaces] = {}  # by game, seats and options: built once an export
     try:
         for batch in _batches(store, which, request.batch):
-            table = _Rows(libraries)
+            table = _Rows(libraries, spaces)
             for dealt in batch:
-                if request.pool is not None and _pool(dealt) != request.pool:
+                pool = get_game(dealt.match.game).pool(dealt.match.options)
+                if request.pool is not None and pool != request.pool:
                     continue
                 try:
-                    table.add(dealt, bot_ids)
+                    table.add(dealt, pool, bot_ids)
                 except ArenaError as error:  # a stored log that does not read, or replay
                     raise DatasetError(f"match {dealt.match.id}: {error}; the export stopped "
                                        "and wrote nothing") from None
@@ -162,10 +165,6 @@ def _batches(store: Store, which: MatchFilter, size: int) -> Iterator[list[Dealt
         after = batch[-1].match.id
 
 
-def _pool(dealt: DealtMatch) -> str:
-    return get_game(dealt.match.game).pool(dealt.match.options)
-
-
 # ---------------------------------------------------------------- the libraries
 
 
@@ -174,8 +173,7 @@ class _Libraries:
     np: Any
     pa: Any
     pq: Any
-    encoding: Any
-    actions: Any
+    spaces: Any  # sdk.rl.spaces.Spaces
 
 
 def _libraries() -> _Libraries:
@@ -184,103 +182,91 @@ def _libraries() -> _Libraries:
         import pyarrow
         import pyarrow.parquet
 
-        from sdk.rl import actions, encoding
+        from sdk.rl.spaces import Spaces
     except ImportError as missing:
         raise DatasetError(f"a dataset export needs the rl extra: pip install 'card-arena[rl]' "
                            f"({missing})") from None
-    return _Libraries(numpy, pyarrow, pyarrow.parquet, encoding, actions)
+    return _Libraries(numpy, pyarrow, pyarrow.parquet, Spaces)
 
 
 # ---------------------------------------------------------------- rows
 
 
 @dataclass
-class _Layout:
-    """A game at a table of some size, with some options: its encoder and action space."""
-
-    game: Game[Any, Any, Any]
-    encoder: Any
-    catalogue: Any
-
-
-@dataclass
 class _Rows:
-    """A batch's rows, column by column."""
+    """A batch's rows, column by column; ``spaces``: the export's encoders and action spaces."""
 
     libraries: _Libraries
+    spaces: dict[Any, Spaces]
     columns: dict[str, list[Any]] = field(default_factory=dict)
     observations: list[np.ndarray] = field(default_factory=list)
     masks: list[np.ndarray] = field(default_factory=list)
     deals: dict[str, list[Any]] = field(default_factory=dict)
-    layouts: dict[str, _Layout] = field(default_factory=dict)
 
-    def add(self, dealt: DealtMatch, bot_ids: set[int] | None) -> None:
+    def add(self, dealt: DealtMatch, pool: str, bot_ids: set[int] | None) -> None:
+        """A match's rows (those of the seats of ``bot_ids``, None: every seat's), and its
+        full record."""
         match = dealt.match
         assert match.log is not None, f"finished match {match.id} without a log"
         players = len(match.seats)
-        layout = self._layout(match.game, players, match.options)
-        game, numpy = layout.game, self.libraries.np
+        spaces = self._spaces(match.game, players, match.options)
+        game, index = spaces.game, spaces.catalogue.index
         wanted = {s.seat for s in match.seats if bot_ids is None or s.bot_id in bot_ids}
-        pool = game.pool(match.options)
         lines = read_log(game.name, match.log)
-        columns, index = self.columns, layout.catalogue.index
+        # per decision, what changes from one to the next; the rest once the match is read
+        decided: dict[str, list[Any]] = {key: [] for key in _PER_DECISION}
         # the decision to come: (its number, the seat, what it saw: numbers and JSON, its
         # legal actions), read before the engine moves on
-        pending: tuple[int, int, np.ndarray, str, list[int]] | None = None
+        pending: tuple[int, int, np.ndarray, str, np.ndarray] | None = None
         opening: list[Any] = []
         for step in steps(game.name, players, match.seed, dict(match.options), lines, ()):
             state = step.state
             if step.decision is None:
                 opening = [to_json(game.observe(state, seat)) for seat in range(players)]
             elif pending is not None:
-                number, seat, numbers, seen, legal = pending
-                line, info = step.decision, match.seats[seat]
-                name, _, version = info.bot.rpartition("@")
-                mask = numpy.zeros(len(layout.catalogue), numpy.bool_)
-                mask[legal] = True
+                number, seat, numbers, seen, mask = pending
+                line = step.decision
                 self.observations.append(numbers)
                 self.masks.append(mask)
-                for key, value in (
-                        ("match", match.id), ("tournament", match.tournament_id),
-                        ("deal", dealt.deal), ("rotation", dealt.rotation), ("game", game.name),
-                        ("pool", pool), ("players", players), ("seat", seat), ("bot", name),
-                        ("version", version), ("decision", number), ("observation_json", seen),
-                        ("action", index(line.value)), ("action_json", _json(_tagged(line.value))),
-                        ("fallback", line.fallback), ("think_s", line.seconds),
-                        ("score", info.score), ("rank", info.rank), ("fault", str(info.fault))):
-                    columns.setdefault(key, []).append(value)
+                for key, value in zip(_PER_DECISION, (
+                        seat, number, seen, index(line.value), _json(_tagged(line.value)),
+                        line.fallback, line.seconds), strict=True):
+                    decided[key].append(value)
             to_act = game.to_act(state)
             pending = None
             if to_act is not None and to_act in wanted:
                 observation = game.observe(state, to_act)
-                pending = (step.index, to_act, layout.encoder.encode(observation),
-                           _json(observation), [index(a) for a in game.legal_actions(state)])
+                pending = (step.index, to_act, spaces.encoder.encode(observation),
+                           _json(observation), spaces.mask(game.legal_actions(state)))
+        rows = len(decided["seat"])
+        seats = [{"bot": s.bot.rpartition("@")[0], "version": s.bot.rpartition("@")[2],
+                  "score": s.score, "rank": s.rank, "fault": str(s.fault)} for s in match.seats]
+        per_seat = {key: [seats[seat][key] for seat in decided["seat"]] for key in seats[0]}
+        per_match = {"match": match.id, "tournament": match.tournament_id, "deal": dealt.deal,
+                     "rotation": dealt.rotation, "game": game.name, "pool": pool,
+                     "players": players}
+        for key, values in (*decided.items(), *per_seat.items(),
+                            *((k, [v] * rows) for k, v in per_match.items())):
+            self.columns.setdefault(key, []).extend(values)
         record = [{"kind": line.kind, "seat": line.seat,
                    "audience": None if line.audience is None else sorted(line.audience),
                    "value": _tagged(line.value) if line.kind != "fault" else
                    {"fault": str(line.value.fault), "reason": line.value.reason}}
                   for line in lines]
         for key, value in (
-                ("deal", dealt.deal), ("match", match.id), ("tournament", match.tournament_id),
-                ("rotation", dealt.rotation), ("game", game.name), ("pool", pool),
-                ("players", players),
-                ("options_json", _json(match.options)),
+                *per_match.items(), ("options_json", _json(match.options)),
                 ("seats", [s.bot for s in match.seats]),
                 ("scores", [s.score for s in match.seats]),
                 ("ranks", [s.rank for s in match.seats]),
                 ("opening_json", _json(opening)), ("record_json", _json(record))):
             self.deals.setdefault(key, []).append(value)
 
-    def _layout(self, game_name: str, players: int, options: Mapping[str, Any]) -> _Layout:
-        key = json.dumps([game_name, players, sorted(options.items())], default=str)
-        found = self.layouts.get(key) or _LAYOUTS.get(key)
+    def _spaces(self, game_name: str, players: int, options: Mapping[str, Any]) -> Spaces:
+        key = (game_name, players, json.dumps(sorted(options.items()), default=str))
+        found = self.spaces.get(key)
         if found is None:
-            game = get_game(game_name)
-            deck = self.libraries.actions.deck_of(game, players, options)
-            found = _Layout(game, self.libraries.encoding.Encoder(game, players, deck),
-                            self.libraries.actions.Catalogue(game, players, deck))
-            _LAYOUTS[key] = found
-        self.layouts[key] = found
+            found = self.spaces[key] = self.libraries.spaces.of(get_game(game_name), players,
+                                                                 options)
         return found
 
     def write(self, writer: _Writer) -> int:
@@ -294,12 +280,9 @@ class _Rows:
             arrays["legal_mask"] = _lists(self.libraries, self.masks, pa.bool_())
             writer.trajectories(pa.table({name: arrays[name] for name in TRAJECTORY_COLUMNS}))
         if self.deals:
-            writer.deals(pa.table({key: pa.array(values, type=DEAL_TYPES[key](pa))
-                                   for key, values in self.deals.items()}))
+            writer.deals(pa.table({key: pa.array(self.deals[key], type=kind(pa))
+                                   for key, kind in DEAL_TYPES.items()}))
         return rows
-
-
-_LAYOUTS: dict[str, _Layout] = {}
 
 
 def _json(value: Any) -> str:
@@ -323,6 +306,11 @@ def _lists(libraries: _Libraries, vectors: Sequence[np.ndarray], kind: pa.DataTy
 def _int(bits: int) -> Any:
     return lambda pa: getattr(pa, f"int{bits}")()
 
+
+_PER_DECISION = ("seat", "decision", "observation_json", "action", "action_json", "fallback",
+                 "think_s")
+"""The columns of ``trajectories.parquet`` that change from one decision of a match to the
+next (the others are the seat's or the match's)."""
 
 TRAJECTORY_TYPES: Mapping[str, Any] = {
     "match": _int(64), "tournament": _int(64), "deal": _int(64), "rotation": _int(32),
