@@ -19,7 +19,7 @@ from sqlmodel import col, select
 
 from arena.storage.engine import Database
 from arena.storage.records import MatchInfo
-from arena.storage.rows import TO_PLAY, chunks, match_info, seat_infos
+from arena.storage.rows import chunks, deal_in_play, match_info, seat_infos
 from arena.storage.tables import Match, MatchStatus, Seat
 
 
@@ -55,13 +55,6 @@ class MatchFilter:
         return found
 
 
-def _deal_in_play() -> sa.ColumnElement[bool]:
-    other = sa.orm.aliased(Match)
-    return sa.exists().where(col(other.tournament_id) == col(Match.tournament_id),
-                             col(other.seed) == col(Match.seed), col(other.id) != col(Match.id),
-                             col(other.status).in_(TO_PLAY))
-
-
 class Datasets(Database):
     """The store's finished matches, read for export."""
 
@@ -70,7 +63,7 @@ class Datasets(Database):
         with its log and deal, leaving out those whose deal is still in play."""
         with self._reading("read finished matches") as s:
             matches = s.exec(select(Match).where(*which.where(), col(Match.id) > after,
-                                                 sa.not_(_deal_in_play()))
+                                                 sa.not_(deal_in_play()))
                              .order_by(col(Match.id)).limit(limit)).all()
             ids = [m.id for m in matches if m.id is not None]
             seats = seat_infos(s, ids)
@@ -88,7 +81,7 @@ class Datasets(Database):
         play (left out of :meth:`dealt_matches`)."""
         with self._reading("count the matches held back") as s:
             return int(s.execute(sa.select(sa.func.count()).select_from(Match)
-                                 .where(*which.where(), _deal_in_play())).scalar_one())
+                                 .where(*which.where(), deal_in_play())).scalar_one())
 
 
 def _deals(s: sa.orm.Session, matches: Sequence[Match]) -> dict[int, tuple[int, int]]:

@@ -21,7 +21,15 @@ from arena.storage.engine import Database
 from arena.storage.errors import NotFoundError, StoreError, member, seed_text
 from arena.storage.ratings import rate_ready
 from arena.storage.records import MatchInfo, MatchResult
-from arena.storage.rows import DONE, TO_PLAY, check_bots, get_match, match_info, seat_infos
+from arena.storage.rows import (
+    DONE,
+    TO_PLAY,
+    check_bots,
+    deal_in_play,
+    get_match,
+    match_info,
+    seat_infos,
+)
 from arena.storage.tables import Match, MatchStatus, Seat, now
 
 
@@ -174,14 +182,10 @@ class Matches(Database):
         play (see :meth:`deal_in_play`), in one query."""
         if not match_ids:
             return set()
-        other = sa.orm.aliased(Match)
         with self._reading("look for deals in play") as s:
             return {int(found) for (found,) in s.execute(
-                sa.select(col(Match.id)).distinct().join(other, sa.and_(
-                    col(other.tournament_id) == col(Match.tournament_id),
-                    col(other.seed) == col(Match.seed), col(other.id) != col(Match.id),
-                    col(other.status).in_(TO_PLAY)))
-                .where(col(Match.id).in_(list(match_ids))))}
+                sa.select(col(Match.id)).where(col(Match.id).in_(list(match_ids)),
+                                               deal_in_play()))}
 
     def get_match(self, match_id: int) -> MatchInfo:
         """A match with its seats and its log bytes."""

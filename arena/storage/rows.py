@@ -49,6 +49,16 @@ DONE = (MatchStatus.FINISHED, MatchStatus.VOID)
 TO_PLAY = (MatchStatus.PENDING, MatchStatus.RUNNING)
 """A match in one of these statuses is still to play."""
 
+def deal_in_play() -> sa.ColumnElement[bool]:
+    """Whether another match of a match's tournament deals the same cards (a seat rotation of
+    its duplicate deal) and is still to play: until none is, its hidden cards are shown to
+    no one (the web, ``match show``) and it is exported in no dataset."""
+    other = sa.orm.aliased(Match)
+    return sa.exists().where(col(other.tournament_id) == col(Match.tournament_id),
+                             col(other.seed) == col(Match.seed), col(other.id) != col(Match.id),
+                             col(other.status).in_(TO_PLAY))
+
+
 FAULT_TEXT = sa.type_coerce(col(Seat.fault), sa.String())
 """A seat's fault as its stored text (the rating needs only whether it is empty)."""
 
