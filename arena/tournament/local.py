@@ -178,13 +178,14 @@ class LocalExecutor(Executor):
                 + " (nothing was played; its author reads why with `arena bot log`)")
         self._warming = asyncio.create_task(self._warm_lanes())
         remote_bots = [b for b in self._bots.values() if b.process is None]
+        absent = [b for b in remote_bots if not b.settled(host)]
         for bot in remote_bots:  # connected while the managed bots started
-            if bot.settled(host):
+            if bot not in absent:
                 say(f"remote bot {bot.name} connected")
-        if settings.wait_for_remote_s > 0 and not all(b.settled(host) for b in remote_bots):
+        if settings.wait_for_remote_s > 0 and absent:
             say(f"waiting up to {settings.wait_for_remote_s:g} s for remote bots: "
-                + ", ".join(b.name for b in remote_bots if not b.settled(host)))
-            absent = await self._wait_for(remote_bots, settings.wait_for_remote_s,
+                + ", ".join(b.name for b in absent))
+            absent = await self._wait_for(absent, settings.wait_for_remote_s,
                                           lambda b: say(f"remote bot {b.name} connected"))
             if absent:
                 raise RemoteBotsAbsent(f"remote bots did not connect within "
