@@ -440,7 +440,7 @@ class FaceCardKillCard(Game[State, Action, Observation]):
         return other
 
     def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
-        other = copy.deepcopy(state)
+        other = self.clone(state)
         if state.over:
             return other  # everything is revealed
         pool = list(other.stock)

@@ -997,10 +997,10 @@ class KillGame(Game[State, Action, Observation]):
         return other
 
     def redeal_hidden(self, state: State, seat: int, rng: random.Random) -> State:
-        other = copy.deepcopy(state)
+        other = self.clone(state)
         if other.over:
             return other
-        known = knowledge(other).trackers[seat].known
+        known = knowledge(state).trackers[seat].known  # the same in both: learnt from the log
         # Hidden places: deck, used pile, other active hands, a gift held by another seat.
         places: dict[int, list[Card]] = {DECK: other.deck, USED: other.used}
         for s in range(other.players):

@@ -22,7 +22,7 @@ import asyncio
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,21 +177,40 @@ def determinism(game: Game[Any, Any, Any], seed: int, players: int | None = None
         f"{game.name} seed={seed}: the same seed played differently"
 
 
-def _cards_in(value: Any) -> Iterator[Any]:
+def _cards_in(value: Any) -> set[Any]:
     """Every card-like value inside a dataclass / tuple tree (leaves with a rank or code)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        if _is_card(value):
-            yield value
-            return
-        for f in dataclasses.fields(value):
-            yield from _cards_in(getattr(value, f.name))
-    elif isinstance(value, (tuple, list, frozenset, set)):
-        for item in value:
-            yield from _cards_in(item)
+    cards: set[Any] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        shape = _SHAPES.get(kind)
+        if shape is None:
+            shape = _SHAPES[kind] = _shape(kind)
+        if shape is _CARD:
+            cards.add(item)
+        elif shape is _ITEMS:
+            stack.extend(item)
+        else:
+            stack.extend(getattr(item, name) for name in shape)
+    return cards
 
 
-def _is_card(value: Any) -> bool:
-    return hasattr(value, "code") and dataclasses.is_dataclass(value) and not isinstance(value, type)
+_CARD: tuple[str, ...] = ("a card",)
+_ITEMS: tuple[str, ...] = ("a collection",)
+_SHAPES: dict[type, tuple[str, ...]] = {}
+"""What :func:`_cards_in` does with a value of each type (worked out once per type): a card is
+kept, a collection's items and a dataclass's fields (by name) are looked into, and anything
+else (no field names) is passed by."""
+
+
+def _shape(kind: type) -> tuple[str, ...]:
+    if dataclasses.is_dataclass(kind):
+        names = tuple(f.name for f in dataclasses.fields(kind))
+        return _CARD if hasattr(kind, "code") or "code" in names else names
+    if issubclass(kind, (tuple, list, frozenset, set)):
+        return _ITEMS
+    return ()
 
 
 def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = None,
@@ -249,7 +268,7 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
                 assert list(game.legal_actions(other)) == list(game.legal_actions(state)), \
                     f"{at}: legal actions depend on cards the seat cannot see"
             if action in game.legal_actions(other):
-                seen_before = set(_cards_in(before))
+                seen_before = _cards_in(before)
                 tagged_a = game.apply(state, action)
                 _note(named, tagged_a)
                 tagged_b = game.apply(other, action)
@@ -264,7 +283,7 @@ def hidden_information(game: Game[Any, Any, Any], seed: int, seat: int | None = 
                         f"{at}: the seat's events depend on cards it cannot see:\n" \
                         f"{events_a}\n{events_b}"
                     compared += moved_now
-                seen_public = set(_cards_in(public))
+                seen_public = _cards_in(public)
                 public_a = [t.event for t in tagged_a if t.visible_to is None]
                 public_b = [t.event for t in tagged_b if t.visible_to is None]
                 if not revealing and not _public_shown(game, state, public_a) - seen_public \
@@ -285,15 +304,15 @@ def _note(named: list[set[Any]], tagged: list[Tagged]) -> None:
 def _shown(game: Game[Any, Any, Any], state: Any, seat: int, tagged: list[Tagged]) -> set[Any]:
     """Cards the action legitimately revealed to ``seat``: in its observation after
     the action, or in an event shown to every seat."""
-    shown = set(_cards_in(game.observe(state, seat)))
-    shown |= set(_cards_in([t.event for t in tagged if t.visible_to is None]))
+    shown = _cards_in(game.observe(state, seat))
+    shown |= _cards_in([t.event for t in tagged if t.visible_to is None])
     return shown
 
 
 def _public_shown(game: Game[Any, Any, Any], state: Any, events: list[Any]) -> set[Any]:
     """Cards an action legitimately revealed to the public: in the public view after it,
     or in its public events."""
-    return set(_cards_in(game.spectate(state))) | set(_cards_in(events))
+    return _cards_in(game.spectate(state)) | _cards_in(events)
 
 
 def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: Any,
@@ -303,7 +322,7 @@ def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: A
     the default one, agrees with every seat's observation on the fields they share (so it
     holds nothing of seat 0's own)."""
     assert isinstance(public, game.public_view_type), f"{at}: untyped public view"
-    shown = set(_cards_in(public))
+    shown = _cards_in(public)
     # the default public view (part of seat 0's observation) must be what every seat sees;
     # a game's own may mean something else by a name (unseen by the spectator, not the seat)
     shared = [f.name for f in dataclasses.fields(game.public_view_type)
@@ -314,7 +333,7 @@ def _check_public(game: Game[Any, Any, Any], state: Any, players: int, public: A
         differ = [name for name in shared if getattr(seen, name) != getattr(public, name)]
         assert not differ, f"{at}: the public view's {differ} differ from seat {seat}'s " \
                            "observation of them (seat-dependent, or private)"
-        hidden = shown - set(_cards_in(seen)) - named[seat]
+        hidden = shown - _cards_in(seen) - named[seat]
         assert not hidden, f"{at}: the public view shows {sorted(map(str, hidden))}, " \
                            f"which seat {seat} cannot see"
 

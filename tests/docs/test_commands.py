@@ -63,6 +63,8 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("docs/search.md", "arena bot add random"):
         "an SPRT plays until it decides: tens of minutes to hours on 2 cores",
     ("docs/development.md", "ARENA_FUZZ_SECONDS=300"): "fuzzes for 5 minutes",
+    ("docs/development.md", "ARENA_FUZZ=10"):
+        "plays ten times the suite's random games: tens of minutes",
     ("docs/rl.md", "pip install -e '.[rl]'"):
         "installs packages (the test command's '.[dev]' holds them already)",
     ("docs/training.md", ""): "tests/sdk/test_training.py runs every command at a small scale",

@@ -24,6 +24,7 @@ from arena.games.face_card_kill_card import (
     Stopped,
 )
 from arena.match.conformance import play_random
+from tests import fuzz
 from tests.games.stacked import new_stacked
 
 
@@ -170,7 +171,7 @@ def test_an_illegal_action_changes_nothing() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 8, 12])
 def test_invariants_over_random_games(players: int) -> None:
-    for seed in range(350):
+    for seed in fuzz.seeds(90):
         options = {"hole_cards": 1 + seed % 3, "tiebreak": ("shared", "replay")[seed % 2]}
         trace = play_random(GAME, players, seed, options, check=False)
         state = GAME.new(players, seed, trace.options)

@@ -11,18 +11,19 @@ from hypothesis import strategies as st
 from arena.games import all_games, get_game
 from arena.games.base import Game
 from arena.match import conformance as suite
+from tests import fuzz
 
 GAMES = list(all_games())
-RANDOM_GAMES = 300  # per game; thousands more run in each game's own invariant test
-BLOCK = 100  # the seeds of one test: a game's random games are played in three tests
+BLOCKS = 3  # a game's random games are played in three tests, which xdist shares out
+BLOCK = 25  # random games per test in the suite's short run (tests/fuzz.py: ARENA_FUZZ=4, 100)
 DETERMINISM_SEEDS = 20  # each played a second time
 ILLEGAL_ACTION_SEEDS = 10
 HIDDEN_INFORMATION_SEEDS = 10
 
 
-@pytest.mark.parametrize("first", range(0, RANDOM_GAMES, BLOCK))
+@pytest.mark.parametrize("block", range(BLOCKS))
 @pytest.mark.parametrize("name", GAMES)
-def test_random_games_pass_every_check(name: str, first: int) -> None:
+def test_random_games_pass_every_check(name: str, block: int) -> None:
     """Each random game is played once, checked as it is played (it ends legally, cards are
     conserved at every step, values are typed), and that one record is checked again by
     every check that needs a played game: the same seed plays the same game to the same
@@ -30,7 +31,8 @@ def test_random_games_pass_every_check(name: str, first: int) -> None:
     and is exercised (re-deals do move cards and events are compared)."""
     game = get_game(name)
     lengths, compared = [], 0
-    for seed in range(first, first + BLOCK):
+    seeds = fuzz.seeds(BLOCK, block)
+    for seed in seeds:
         trace = suite.random_game(game, seed)
         lengths.append(trace.steps)
         if seed < DETERMINISM_SEEDS:
@@ -40,7 +42,7 @@ def test_random_games_pass_every_check(name: str, first: int) -> None:
         if seed < HIDDEN_INFORMATION_SEEDS:
             compared += suite.hidden_information(game, seed, budget=150, trace=trace)
     assert min(lengths) >= 1
-    if first < HIDDEN_INFORMATION_SEEDS:
+    if seeds.start < HIDDEN_INFORMATION_SEEDS:
         assert compared > 0
 
 
@@ -53,7 +55,7 @@ def test_different_seeds_deal_differently(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=fuzz.count(10), deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])  # shrinking a seed teaches nothing
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_hidden_information(name: str, seed: int, data: Any) -> None:
