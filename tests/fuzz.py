@@ -1,8 +1,8 @@
 """How much random play the suite's random-play tests do: a short run by default, a long one
 on demand.
 
-Every test that plays random games (the conformance suite, each game's invariants, the
-environments' spaces) asks :func:`count` how many to play. The suite's own run is short: it
+Every test that plays random games (the conformance suite, each game's invariants and
+samplers, the environments' spaces, the heuristic bots against random ones) asks :func:`count` how many to play. The suite's own run is short: it
 reaches every rule's code and catches a broken invariant or a leak in seconds. The long run,
 a documented command (docs/development.md), multiplies every count by ``ARENA_FUZZ``:
 

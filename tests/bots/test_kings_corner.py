@@ -5,10 +5,11 @@ from __future__ import annotations
 from bots.kings_corner import KingsCornerBot
 from bots.random_bot import RandomBot
 from sdk.local import play_local
+from tests import fuzz
 
 
 def test_heuristic_beats_random_at_four_players() -> None:
-    players, matches = 4, 200
+    players, matches = 4, fuzz.count(60)
     ranks, wins = [], 0
     for m in range(matches):
         hero = m % players

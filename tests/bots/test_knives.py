@@ -5,10 +5,11 @@ from __future__ import annotations
 from bots.knives import KnivesBot
 from bots.random_bot import RandomBot
 from sdk.local import play_local
+from tests import fuzz
 
 
 def test_heuristic_beats_random() -> None:
-    matches = 100
+    matches = fuzz.count(40)
     ranks = []
     for m in range(matches):
         seat = m % 5
