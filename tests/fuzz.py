@@ -2,14 +2,15 @@
 on demand.
 
 Every test that plays random games (the conformance suite, each game's invariants and
-samplers, the environments' spaces, the heuristic bots against random ones) asks :func:`count` how many to play. The suite's own run is short: it
-reaches every rule's code and catches a broken invariant or a leak in seconds. The long run,
-a documented command (docs/development.md), multiplies every count by ``ARENA_FUZZ``:
+samplers, the environments' spaces, the heuristic bots against random ones) asks
+:func:`count` how many to play. The suite's own run is short: it reaches every rule's code and
+catches a broken invariant or a leak in seconds. The long run, a documented command
+(docs/development.md), multiplies every count by ``ARENA_FUZZ``:
 
-    ARENA_FUZZ=10 python -m pytest -n 2 tests/games tests/match tests/sdk/test_rl.py
+    ARENA_FUZZ=10 python -m pytest -n 2 tests/games tests/match tests/sdk/test_rl.py tests/bots
 
-``ARENA_FUZZ=4`` plays about what the suite played before it was cut short (2,000 random matches of
-Kings in the Corner, 300 random games of each game in the conformance suite...).
+``ARENA_FUZZ=4`` plays about what the suite played before it was cut short (2,000 random
+matches of Kings in the Corner, 300 random games of each game in the conformance suite...).
 """
 
 from __future__ import annotations

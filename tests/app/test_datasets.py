@@ -25,7 +25,7 @@ from arena.match.replay import read_log
 from arena.storage.store import MatchStatus, Store
 from arena.tournament import MatchJob, RunSettings, create_tournament, run_tournament
 from sdk import rl
-from tests.helpers import add_bots, arena, cli, eventually_async, migrated_store
+from tests.helpers import add_bots, cli, eventually_async, migrated_store
 from tests.inprocess import InProcessExecutor
 
 GAME = "face-card-kill-card"
@@ -80,8 +80,8 @@ def test_a_real_tournament_exports_every_decision_as_the_environment_sees_it(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)
-    arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
-          "--players", "2", "--repetitions", "3", "--seed", "5", db=db)
+    cli("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+        "--players", "2", "--repetitions", "3", "--seed", "5", db=db)
     exported = cli("dataset", "export", str(tmp_path / "all"), db=db)
     rows, deals = _read(tmp_path / "all")
     with Store(str(db)) as store:

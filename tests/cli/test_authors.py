@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arena.storage.store import Store
 from arena.wire.tokens import digest
-from tests.helpers import arena, cli
+from tests.helpers import cli
 
 
 def test_authors_get_a_token_once_stored_hashed_and_renewed(tmp_path: Path) -> None:
@@ -40,9 +40,9 @@ def test_a_tournament_created_locally_is_queued_for_a_server_on_that_database(tm
     db = tmp_path / "arena.db"
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
-    made = json.loads(arena("tournament", "create", "--game", "face-card-kill-card", "--bot",
-                            "random", "--bot", "other", "--players", "2", "--json",
-                            db=db).stdout)["tournament"]
+    made = json.loads(cli("tournament", "create", "--game", "face-card-kill-card", "--bot",
+                          "random", "--bot", "other", "--players", "2", "--json",
+                          db=db).stdout)["tournament"]
     assert (made["status"], made["total"], made["finished"]) == ("queued", 2, 0)
     with Store(str(db)) as store:
         assert [t.id for t in store.tournaments_to_serve()] == [made["id"]]

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from arena.storage.store import ScheduledMatch, Store
-from tests.helpers import arena, cli
+from tests.helpers import cli
 from tests.served import OPERATOR, Served, remote
 
 GAME = "kings-corner"
@@ -55,22 +55,22 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
     cli("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
     two = ("--game", GAME, "--players", "2")
     kinds: dict[str, int] = {}
-    kinds["round-robin"] = _id(arena("tournament", "run", *two, "--bot", "random", "--bot",
-                                     "other", db=db).stdout)
-    kinds["gauntlet"] = _id(arena("tournament", "run", *two, "--format", "gauntlet", "--bot",
-                                  "corner", "--field", "random", db=db).stdout)
-    kinds["versus"] = _id(arena("tournament", "run", *two, "--format", "versus", "--bot",
-                                "corner", "--bot", "random", "--sets", "2", db=db).stdout)
-    sprt_run = arena("tournament", "run", *two, "--format", "versus", "--bot", "corner", "--bot",
-                     "random", "--sprt", SPRT, "--sets", "200", db=db, timeout=300).stdout
+    kinds["round-robin"] = _id(cli("tournament", "run", *two, "--bot", "random", "--bot",
+                                   "other", db=db).stdout)
+    kinds["gauntlet"] = _id(cli("tournament", "run", *two, "--format", "gauntlet", "--bot",
+                                "corner", "--field", "random", db=db).stdout)
+    kinds["versus"] = _id(cli("tournament", "run", *two, "--format", "versus", "--bot",
+                              "corner", "--bot", "random", "--sets", "2", db=db).stdout)
+    sprt_run = cli("tournament", "run", *two, "--format", "versus", "--bot", "corner", "--bot",
+                   "random", "--sprt", SPRT, "--sets", "200", db=db).stdout
     kinds["sprt"] = _id(sprt_run)
-    ladder = arena("ladder", "start", GAME, "--players", "2", "--bot", "random", "--bot",
-                   "other", "--matches", "2", db=db).stdout
+    ladder = cli("ladder", "start", GAME, "--players", "2", "--bot", "random", "--bot",
+                 "other", "--matches", "2", db=db).stdout
     found = re.search(r"ladder (\d+)", ladder)
     assert found is not None, ladder
     kinds["ladder"] = int(found.group(1))
-    kinds["voided"] = _id(arena("tournament", "run", *two, "--bot", "random", "--bot", "other",
-                                db=db).stdout)
+    kinds["voided"] = _id(cli("tournament", "run", *two, "--bot", "random", "--bot", "other",
+                              db=db).stdout)
     cli("tournament", "void", str(kinds["voided"]), db=db)
     store = Store(str(db))
     bots = {b.name: b.id for b in store.list_bots()}

@@ -78,8 +78,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         store.add_bot("heuristic", "python -m bots.face_card_kill_card", folder=str(ROOT))
         store.add_bot("far", token_hash=digest("a remote bot's token"))
         store.add_bot("wide", WIDE_COMMAND, version="2", folder=str(ROOT))
-    arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
-          "--players", "2", "--seed", "3", db=db)
+    cli("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "heuristic",
+        "--players", "2", "--seed", "3", db=db)
     out = _together(READS, db, {"COLUMNS": "80"})
     with Store(str(db)) as store:
         seeds = [m.seed for m in store.list_matches(None, 100)]

@@ -17,7 +17,7 @@ from arena.app import tournaments
 from arena.app.tournaments import TournamentRequest
 from arena.cli.app import command_line
 from arena.storage.store import Store
-from tests.helpers import GAME, arena, cli, eventually
+from tests.helpers import GAME, cli, eventually
 from tests.served import OPERATOR, Served
 
 RANDOM = "python -m bots.random_bot"
@@ -96,19 +96,19 @@ def _submission(where: Path) -> Path:
 def _arena_with_everything(db: Path) -> str:
     """Two bots, a finished tournament (1), a ladder (2), a tournament interrupted before
     its first match (3), and an author; the author's token."""
-    arena("bot", "add", "random", "--command", RANDOM, db=db)
-    arena("bot", "add", "other", "--command", RANDOM, db=db)
-    arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "other",
-          "--players", "2", "--no-sandbox", db=db)
-    arena("ladder", "start", GAME, "--bot", "random", "--bot", "other", "--players", "2",
-          "--matches", "2", "--no-sandbox", db=db)
+    cli("bot", "add", "random", "--command", RANDOM, db=db)
+    cli("bot", "add", "other", "--command", RANDOM, db=db)
+    cli("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "other",
+        "--players", "2", "--no-sandbox", db=db)
+    cli("ladder", "start", GAME, "--bot", "random", "--bot", "other", "--players", "2",
+        "--matches", "2", "--no-sandbox", db=db)
     store = Store(str(db))
     try:  # created, as `tournament run` does, and never played: no process runs it
         assert tournaments.create(store, TournamentRequest(
             game=GAME, bots=["random", "other"], players=2)).id == 3
     finally:
         store.close()
-    added = arena("author", "add", "ann", db=db).stdout
+    added = cli("author", "add", "ann", db=db).stdout
     return str(re.findall(r"^[\w-]{40,}$", added, re.M)[0])
 
 

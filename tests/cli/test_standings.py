@@ -18,9 +18,9 @@ def test_tournament_show_and_compare_on_a_gauntlet(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)  # random and heuristic (the Face Card / Kill Card bot)
     cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
-    arena("tournament", "run", "--game", GAME, "--players", "2", "--format", "gauntlet",
-          "--bot", "heuristic", "--field", "random", "--field", "other", "--repetitions", "3",
-          "--seed", "5", db=db)
+    cli("tournament", "run", "--game", GAME, "--players", "2", "--format", "gauntlet",
+        "--bot", "heuristic", "--field", "random", "--field", "other", "--repetitions", "3",
+        "--seed", "5", db=db)
     shown = cli("tournament", "show", "1", db=db).stdout
     assert "gauntlet (heuristic@1 against random@1, other@1)" in shown
     assert "finished: 12 of 12 matches finished, 0 void, 0 to play" in shown
@@ -44,8 +44,8 @@ def test_tournament_show_and_compare_on_a_gauntlet(tmp_path: Path) -> None:
     assert "seed" not in json.dumps(report)  # deals are secret
 
     # the tournament's own leaderboard: its standings, whatever else the bots played
-    arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
-          "other", "--seed", "6", db=db)
+    cli("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
+        "other", "--seed", "6", db=db)
     own = json.loads(cli("leaderboard", "--tournament", "1", "--json", db=db).stdout)
     assert [(r["bot"], r["matches"], r["rating"]) for r in own["leaderboard"]] == [
         (r["bot"], r["matches"], r["rating"]) for r in tournament["standings"]]

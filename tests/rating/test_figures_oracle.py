@@ -45,7 +45,7 @@ from arena.tournament.settings import RunSettings
 from arena.tournament.setup import create_tournament
 from leaderboard.web import create_app
 from leaderboard.web.server import bind, url_of
-from tests.helpers import arena, cli, eventually
+from tests.helpers import cli, eventually
 from tests.inprocess import InProcessExecutor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,21 +115,20 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     with Store(str(db)) as store:
         for name, command in BOTS.items():
             store.add_bot(name, command, folder=str(ROOT))
-    arena("tournament", "run", "--game", "knives", "--bot", "A", "--bot", "B", "--bot",
-          "knives-bot", "--bot", "random", "--repetitions", "1", "--seed", "1", db=db,
-          timeout=600)
-    arena("tournament", "run", "--game", "knives", "--format", "versus", "--bot", "A", "--bot",
-          "B", "--field", "random", "--sets", "2", "--seed", "2", db=db, timeout=600)
-    ladder = arena("ladder", "start", "kill", "--bot", "kill-bot", "--bot", "random", "--bot",
-                   "A", "--matches", str(LADDER_MATCHES), db=db, timeout=600)
+    cli("tournament", "run", "--game", "knives", "--bot", "A", "--bot", "B", "--bot",
+        "knives-bot", "--bot", "random", "--repetitions", "1", "--seed", "1", db=db)
+    cli("tournament", "run", "--game", "knives", "--format", "versus", "--bot", "A", "--bot",
+        "B", "--field", "random", "--sets", "2", "--seed", "2", db=db)
+    ladder = cli("ladder", "start", "kill", "--bot", "kill-bot", "--bot", "random", "--bot",
+                 "A", "--matches", str(LADDER_MATCHES), db=db)
     assert f"ladder {LADDER}" in ladder.stdout
     # Kill is played in tricks: every seat decides in the first one, so a faulty bot faults
     # in every match (its process started anew after each crash); --keep-going seats the
     # bot that exits at once as a no-show
-    arena("tournament", "run", "--game", "kill", "--players", "3", "--bot", "random", "--bot",
-          "faulty-crash", "--bot", "faulty-illegal", "--bot", "faulty-exit", "--repetitions",
-          "1", "--move-timeout", "5", "--start-timeout", "5", "--keep-going", "--seed", "4",
-          db=db, timeout=600)
+    cli("tournament", "run", "--game", "kill", "--players", "3", "--bot", "random", "--bot",
+        "faulty-crash", "--bot", "faulty-illegal", "--bot", "faulty-exit", "--repetitions",
+        "1", "--move-timeout", "5", "--start-timeout", "5", "--keep-going", "--seed", "4",
+        db=db)
     _cancelled_tournament(db, folder / "data")
     found = Played(db, "")
     for name, args in {

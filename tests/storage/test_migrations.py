@@ -41,7 +41,7 @@ from arena.storage.tables import SUMMARY_TABLES, TABLE_NAMES, metadata
 from arena.wire.codec import codec_for
 from arena.wire.messages import LoggedFault, match_log
 from tests.conftest import new_postgres_database
-from tests.helpers import arena, open_and_add
+from tests.helpers import cli, open_and_add
 from tests.storage.test_summaries import assert_summaries_as_recomputed
 
 GAME = "some-game"
@@ -1170,9 +1170,9 @@ def test_bots_registered_before_folders_still_run_in_the_arenas_folder(tmp_path:
                 "VALUES (:i, :name, '1', :command, NULL, 0, :at)"),
                 {"i": i, "name": name, "command": command, "at": _old_time(url, _at(i))})
     engine.dispose()
-    arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "random", "--bot",
-          "reporter", "--players", "2", "--seed", "3", "--move-timeout", "30",
-          "--start-timeout", "60", db=db)  # time to spare on a busy machine: no fault but a real one
+    cli("tournament", "run", "--game", "face-card-kill-card", "--bot", "random", "--bot",
+        "reporter", "--players", "2", "--seed", "3", "--move-timeout", "30",
+        "--start-timeout", "60", db=db)  # time to spare on a busy machine: no fault but a real one
     assert _stored_revisions(url) == {schema.head()}
     with Store(url) as store:
         assert [(b.label, b.folder) for b in store.list_bots()] == [("random@1", None),

@@ -21,7 +21,7 @@ from arena.rating.standings import crosstable, standings
 from arena.storage.store import HeadToHead, MatchResult, ScheduledMatch, Store
 from arena.storage.tables import SUMMARY_TABLES
 from tests.conftest import new_postgres_database
-from tests.helpers import GAME, arena, cli
+from tests.helpers import GAME, cli
 
 RATED_SEATS = """
 SELECT m.id, m.game, m.options, s.bot_id, s.rank, s.fault
@@ -106,9 +106,9 @@ def test_a_real_tournament_reads_the_same_incremental_rebuilt_and_recomputed(url
     for name, module in (("random", "bots.random_bot"), ("heuristic", "bots.face_card_kill_card"),
                          ("other", "bots.random_bot")):
         cli("bot", "add", name, "--command", f"python -m {module}", env=env)
-    arena("tournament", "run", "--game", GAME, "--players", "3", "--bot", "random", "--bot",
-          "heuristic", "--bot", "other", "--repetitions", "2", "--seed", "4", "--parallel", "2",
-          env=env)
+    cli("tournament", "run", "--game", GAME, "--players", "3", "--bot", "random", "--bot",
+        "heuristic", "--bot", "other", "--repetitions", "2", "--seed", "4", "--parallel", "2",
+        env=env)
     with Store(url) as store:
         assert store.get_tournament(1).finished == 6
         assert_summaries_as_recomputed(store)

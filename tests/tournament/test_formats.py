@@ -12,7 +12,7 @@ from arena.storage.store import MatchResult, Store
 from arena.tournament import Plan, RunSettings, TournamentError, create_tournament, run_until_done
 from arena.tournament.formats import VERSUS, Format, watch
 from arena.tournament.schedule import gauntlet, versus
-from tests.helpers import arena, cli, migrated_store
+from tests.helpers import cli, migrated_store
 from tests.inprocess import InProcessExecutor
 
 GAME = "face-card-kill-card"
@@ -114,9 +114,9 @@ def test_an_sprt_match_between_a_strong_and_a_weak_bot_stops_early(tmp_path: Pat
     db = tmp_path / "arena.db"
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     cli("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
-    run = arena("tournament", "run", "--game", "kings-corner", "--players", "2", "--format",
-                "versus", "--bot", "corner", "--bot", "random", "--sprt", "elo0=0,elo1=150",
-                "--sets", "300", "--parallel", "2", db=db, timeout=300)
+    run = cli("tournament", "run", "--game", "kings-corner", "--players", "2", "--format",
+              "versus", "--bot", "corner", "--bot", "random", "--sprt", "elo0=0,elo1=150",
+              "--sets", "300", "--parallel", "2", db=db)
     assert "decided early" in run.stdout and "H1 accepted" in run.stdout, run.stdout
     store = Store(str(db))
     tournament = store.get_tournament(1)
@@ -127,5 +127,5 @@ def test_an_sprt_match_between_a_strong_and_a_weak_bot_stops_early(tmp_path: Pat
     assert state is not None and state.decision == "H1" and state.n >= 10
     listing = cli("tournament", "list", db=db).stdout
     assert "finished" in listing
-    again = arena("tournament", "resume", "1", db=db)  # nothing left: it plays nothing
+    again = cli("tournament", "resume", "1", db=db)  # nothing left: it plays nothing
     assert Counter(str(m.status) for m in store.list_matches(1, 1000)) == statuses, again.stdout
