@@ -279,8 +279,8 @@ def test_a_managed_bot_runs_in_its_folder_by_default_the_current_one(tmp_path: P
     assert store.get_bot("plain").folder == str(here.resolve())  # absolute, whatever was given
     assert store.get_bot("placed").folder == str(there.resolve())
     # played from elsewhere, each bot runs in its own folder (in the sandbox, as by default)
-    arena("tournament", "run", "--game", GAME, "--bot", "plain", "--bot", "placed", "--bot",
-          "bundled", "--players", "2", "--seed", "1", db=db, cwd=tmp_path)
+    cli("tournament", "run", "--game", GAME, "--bot", "plain", "--bot", "placed", "--bot",
+        "bundled", "--players", "2", "--seed", "1", db=db, cwd=tmp_path)
     tournament = store.get_tournament(1)
     assert tournament.finished == tournament.total > 0
     assert {s.fault for m in store.list_matches(1, 100) for s in m.seats} == {""}
@@ -303,7 +303,7 @@ def test_a_missing_bot_folder_is_one_line_and_writes_nothing(tmp_path: Path) -> 
 
 
 def test_games_lists_every_game_with_its_options() -> None:
-    out = arena("games").stdout
+    out = cli("games").stdout
     for name in ("kill", "face-card-kill-card", "serial-killer", "king", "kings-corner", "knives"):
         assert name in out
     assert "target_score = 31" in out and "= true" in out
@@ -348,7 +348,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database with one finished tournament (created with RESUMABLE), copied per test."""
     db = tmp_path_factory.mktemp("played") / "arena.db"
     add_bots(db)
-    arena("tournament", "run", *RESUMABLE, "--event-delay", "0", db=db)
+    cli("tournament", "run", *RESUMABLE, "--event-delay", "0", db=db)
     return db
 
 
@@ -380,9 +380,9 @@ def test_resuming_with_changed_settings_is_refused(tmp_path: Path, played: Path,
 def test_resuming_with_the_same_settings_is_accepted(tmp_path: Path, played: Path) -> None:
     db = tmp_path / "arena.db"
     shutil.copy(played, db)
-    result = arena("tournament", "resume", "1", *RESUMABLE, "--parallel", "3", "--event-delay", "0",
-                   "--bot-memory", "2GiB", "--bot-processes", "256", "--bot-cpus", "1",
-                   "--bot-open-files", "256", "--bot-cpu-seconds", "unlimited", db=db)
+    result = cli("tournament", "resume", "1", *RESUMABLE, "--parallel", "3", "--event-delay", "0",
+                 "--bot-memory", "2GiB", "--bot-processes", "256", "--bot-cpus", "1",
+                 "--bot-open-files", "256", "--bot-cpu-seconds", "unlimited", db=db)
     assert "0 of" in result.stdout
     saved = Store(str(db)).get_tournament(1).settings
     assert (saved["event_delay_s"], saved["move_timeout_s"]) == (0.0, 10.0)

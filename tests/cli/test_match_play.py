@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from arena.storage.store import Store
-from tests.helpers import arena, cli
+from tests.helpers import cli
 
 CORNER, RANDOM = "python -m bots.kings_corner", "python -m bots.random_bot --seed 3"  # deterministic
 
@@ -19,14 +19,14 @@ def scratch_folders() -> set[Path]:
 def test_ad_hoc_matches_print_the_result_and_how_to_play_the_same_deals_again(
         tmp_path: Path) -> None:
     before = scratch_folders()
-    first = arena("match", "play", "--game", "kings-corner", "--bot", CORNER, "--bot", RANDOM,
-                  "--deals", "2", "--seed", "5", cwd=Path.cwd()).stdout
+    first = cli("match", "play", "--game", "kings-corner", "--bot", CORNER, "--bot", RANDOM,
+                "--deals", "2", "--seed", "5", cwd=Path.cwd()).stdout
     assert scratch_folders() == before  # no database, no log left behind
     assert "bot1 won" in first and "bot2 won" in first and first.count("0:bot") == 4
     again = re.search(r"the same deals again: (.*)", first)
     assert again is not None and "--deals 2 --seed 5" in again.group(1)
-    second = arena("match", "play", "--game", "kings-corner", "--bot", CORNER, "--bot", RANDOM,
-                   "--deals", "2", "--seed", "5", "--keep", str(tmp_path / "kept")).stdout
+    second = cli("match", "play", "--game", "kings-corner", "--bot", CORNER, "--bot", RANDOM,
+                 "--deals", "2", "--seed", "5", "--keep", str(tmp_path / "kept")).stdout
     table = [line for line in first.splitlines() if "#" in line and ":bot" in line]
     assert table == [line for line in second.splitlines() if "#" in line and ":bot" in line]
     kept = Store(str(tmp_path / "kept" / "arena.db"))

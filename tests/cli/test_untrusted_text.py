@@ -27,7 +27,7 @@ import pytest
 
 from arena.cli.output import inert
 from arena.storage.store import Store
-from tests.helpers import arena, cli
+from tests.helpers import cli
 from tests.served import OPERATOR, Served, eventually, remote
 
 GAME = "face-card-kill-card"
@@ -87,8 +87,8 @@ def test_a_hostile_bots_log_reasons_and_command_print_inert(sandboxed: None,
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     submitted = cli("bot", "submit", str(_hostile(tmp_path, "hostile", "run(Hostile)")),
                     "--label", "v1", db=db)
-    played = arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
-                   "--bot", "hostile", "--repetitions", "2", "--seed", "3", db=db)
+    played = cli("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
+                 "--bot", "hostile", "--repetitions", "2", "--seed", "3", db=db)
     store = Store(str(db))
     tournament = store.get_tournament(1)
     matches = store.tournament_matches(1)
@@ -135,8 +135,8 @@ def test_a_bot_that_dies_at_start_stops_a_local_run_with_an_inert_line(
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     cli("bot", "submit", str(_hostile(tmp_path, "sulky", "sys.exit(3)")), "--label", "v1",
         db=db)
-    run = arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
-                "--bot", "sulky", db=db, check=False)
+    run = cli("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
+              "--bot", "sulky", db=db, check=False)
     assert run.returncode == 1
     _inert(run)
     line = run.stderr.strip()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.storage.store import Store
-from tests.helpers import arena, cli
+from tests.helpers import cli
 
 MANIFEST = 'name = "killer"\ncommand = "python bot.py"\ngames = ["kill"]\n'
 BOT = "from bots.random_bot import RandomBot\nfrom sdk.run import run\n\nrun(RandomBot)\n"
@@ -57,8 +57,8 @@ def test_a_bot_is_refused_a_game_its_manifest_does_not_name(db: Path,
 
 def test_a_ladder_still_enters_a_bot_registered_without_games_in_any_game(db: Path) -> None:
     cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
-    done = arena("ladder", "start", "kings-corner", "--players", "2", "--bot", "random",
-                 "--bot", "other", "--matches", "1", db=db)
+    done = cli("ladder", "start", "kings-corner", "--players", "2", "--bot", "random",
+               "--bot", "other", "--matches", "1", db=db)
     played = {s.bot for m in Store(str(db)).list_matches(None, 10) for s in m.seats}
     assert played == {"random@1", "other@1"}, done.stdout
 
@@ -69,13 +69,13 @@ def test_match_play_refuses_the_bot_of_its_folder_a_game_its_manifest_does_not_n
     folder.mkdir()
     (folder / "arena-bot.toml").write_text(MANIFEST)
     (folder / "bot.py").write_text(BOT)
-    refused = arena("match", "play", "--game", "kings-corner", "--bot", "python bot.py", "--bot",
-                    "python -m bots.random_bot", cwd=folder, check=False)
+    refused = cli("match", "play", "--game", "kings-corner", "--bot", "python bot.py", "--bot",
+                  "python -m bots.random_bot", cwd=folder, check=False)
     assert refused.returncode == 1 and refused.stdout == ""
     assert refused.stderr.strip() == ("error: the bot of this folder (python bot.py) does not "
                                       "play kings-corner (its arena-bot.toml names kill)")
     assert sorted(p.name for p in folder.iterdir()) == ["arena-bot.toml", "bot.py"]
     # the game it names, it plays
-    played = arena("match", "play", "--game", "kill", "--bot", "python bot.py", "--bot",
-                   "python -m bots.random_bot", "--bot", "python -m bots.random_bot", cwd=folder)
+    played = cli("match", "play", "--game", "kill", "--bot", "python bot.py", "--bot",
+                 "python -m bots.random_bot", "--bot", "python -m bots.random_bot", cwd=folder)
     assert "the same deals again" in played.stdout
