@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from arena.storage.store import ScheduledMatch, Store
-from tests.helpers import GAME, arena, cli
+from tests.helpers import GAME, cli
 
 BROKEN = "python -c \"import sys; print('cannot load my model.bin', flush=True); sys.exit(3)\""
 
@@ -17,8 +17,8 @@ def test_a_bot_that_does_not_start_stops_the_tournament_with_its_last_words(tmp_
     db = tmp_path / "arena.db"
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     cli("bot", "add", "broken", "--command", BROKEN, db=db)
-    run = arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
-                "--bot", "broken", "--seed", "1", "--start-timeout", "2", db=db, check=False)
+    run = cli("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random",
+              "--bot", "broken", "--seed", "1", "--start-timeout", "2", db=db, check=False)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "Traceback" not in run.stderr and run.stderr.strip().count("\n") == 0, run.stderr
     assert ("bot broken@1 did not start: exited with code 3; last lines of its log: "
@@ -30,7 +30,7 @@ def test_a_bot_that_does_not_start_stops_the_tournament_with_its_last_words(tmp_
     assert store.leaderboard(GAME) == []  # nothing rated
 
     # asked to, it plays on: every seat of the broken bot a no-show, recorded and rated
-    kept = arena("tournament", "resume", "1", "--keep-going", db=db)
+    kept = cli("tournament", "resume", "1", "--keep-going", db=db)
     assert "Leaderboard" in kept.stdout
     tournament = store.get_tournament(1)
     assert tournament.status == "finished" and tournament.finished == tournament.total == 2
@@ -42,8 +42,8 @@ def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tm
     db = tmp_path / "arena.db"
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
-    arena("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
-          "other", "--repetitions", "2", "--seed", "1", db=db)
+    cli("tournament", "run", "--game", GAME, "--players", "2", "--bot", "random", "--bot",
+        "other", "--repetitions", "2", "--seed", "1", db=db)
     store = Store(str(db))
     # a second tournament, interrupted before its matches were played
     second = store.create_tournament(GAME, 2, {}, 5, 1, {}, [1, 2], [
@@ -55,7 +55,7 @@ def test_cancel_voids_the_rest_and_void_takes_a_tournament_out_of_the_ratings(tm
     listed = {row["id"]: row["status"] for row in json.loads(
         cli("tournament", "list", "--json", db=db).stdout)["tournaments"]}
     assert listed == {second: "cancelled", 1: "finished"}
-    again = arena("tournament", "resume", str(second), db=db, check=False)
+    again = cli("tournament", "resume", str(second), db=db, check=False)
     assert again.returncode != 0 and "was cancelled" in again.stderr + again.stdout
     assert store.get_tournament(second).status == "cancelled"  # a resume does not revive it
     assert {r.label: (r.mu, r.sigma, r.matches) for r in store.leaderboard(GAME)} == before
@@ -124,8 +124,8 @@ def test_a_bots_exception_is_an_error_with_its_message_not_a_disconnect(tmp_path
     cli("bot", "add", "raises", "--command", "python buggy.py raise", "--dir", str(tmp_path), db=db)
     cli("bot", "add", "dies", "--command", "python buggy.py exit", "--dir", str(tmp_path), db=db)
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("tournament", "run", "--game", "kill", "--players", "3", "--bot", "raises", "--bot",
-          "dies", "--bot", "random", "--seed", "1", db=db, timeout=180)
+    cli("tournament", "run", "--game", "kill", "--players", "3", "--bot", "raises", "--bot",
+        "dies", "--bot", "random", "--seed", "1", db=db)
     store = Store(str(db))
     matches = store.list_matches(1, 100)
     assert len(matches) == 3 and {str(m.status) for m in matches} == {"finished"}

@@ -22,7 +22,7 @@ from arena.players import builds, submissions
 from arena.players.sandbox import BUILD_INSIDE, Sandbox
 from arena.storage.store import Store
 from benchmarks.builds import wheel
-from tests.helpers import arena, cli
+from tests.helpers import cli
 
 MANIFEST = 'name = "cautious"\ncommand = "python bot.py"\ngames = ["kill"]\n'
 BOT = '''
@@ -112,13 +112,13 @@ def test_a_submitted_version_plays_from_its_stored_folder_read_only_in_the_sandb
     (tmp_path / "arena-data" / "bots" / ("0" * 64)).mkdir()  # another version's folder
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
-    refused = arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "cautious",
-                    "--bot", "random", db=db, check=False)
+    refused = cli("tournament", "run", "--game", "face-card-kill-card", "--bot", "cautious",
+                  "--bot", "random", db=db, check=False)
     assert refused.returncode == 1
     assert refused.stderr.strip() == ("error: cautious@v1 does not play face-card-kill-card (its "
                                      "manifest names kill)")
-    arena("tournament", "run", "--game", "kill", "--bot", "cautious", "--bot", "random", "--bot",
-          "other", "--players", "3", "--seed", "2", db=db)
+    cli("tournament", "run", "--game", "kill", "--bot", "cautious", "--bot", "random", "--bot",
+        "other", "--players", "3", "--seed", "2", db=db)
     store = Store(str(db))
     matches = store.list_matches(None, 100)
     assert len(matches) == 3 and {s.fault for m in matches for s in m.seats} == {""}
@@ -135,8 +135,8 @@ def test_a_submitted_version_plays_from_its_stored_folder_read_only_in_the_sandb
     for path in code.iterdir():
         path.unlink()
     code.rmdir()
-    arena("tournament", "run", "--game", "kill", "--bot", "cautious", "--bot", "random", "--bot",
-          "other", "--players", "3", "--seed", "3", db=db)
+    cli("tournament", "run", "--game", "kill", "--bot", "cautious", "--bot", "random", "--bot",
+        "other", "--players", "3", "--seed", "3", db=db)
     assert (code / "bot.py").read_text() == BOT
 
 
@@ -164,8 +164,8 @@ def test_requirements_are_installed_once_at_submission_and_the_bot_imports_them(
     assert _submit(folder, db)["build_s"] is None  # the same code: nothing built again
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
-    arena("tournament", "run", "--game", "kill", "--bot", "cautious", "--bot", "random", "--bot",
-          "other", "--players", "3", "--seed", "2", db=db)
+    cli("tournament", "run", "--game", "kill", "--bot", "cautious", "--bot", "random", "--bot",
+        "other", "--players", "3", "--seed", "2", db=db)
     assert {s.fault for m in Store(str(db)).list_matches(None, 10) for s in m.seats} == {""}
     log = (tmp_path / "arena-data" / "logs" / "cautious@v1.log").read_text()
     assert "tinydep says hello from a dependency" in log

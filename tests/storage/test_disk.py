@@ -20,7 +20,6 @@ import pytest
 from arena.storage.store import Store
 from tests.helpers import (
     GAME,
-    arena,
     assert_rebuild_changes_nothing,
     cli,
     eventually,
@@ -61,7 +60,7 @@ def _check_stopped_cleanly(result: subprocess.CompletedProcess[str], db: Path, m
 
 
 def _resume_finishes_everything(db: Path) -> None:
-    arena("tournament", "resume", "1", db=db)
+    cli("tournament", "resume", "1", db=db)
     store = Store(str(db))
     tournament = store.get_tournament(1)
     assert tournament.finished == tournament.total and tournament.status == "finished"

@@ -12,7 +12,7 @@ from pathlib import Path
 from arena.match.faults import Fault
 from arena.storage.store import BotInfo, MatchInfo, MatchStatus, SeatInfo, Store
 from arena.tournament.ladder import LadderRules, Rung, entered, pick, suspension
-from tests.helpers import arena, cli
+from tests.helpers import cli
 
 GAME = "face-card-kill-card"
 NOW = datetime(2026, 11, 24, tzinfo=UTC)
@@ -98,16 +98,15 @@ def test_the_ladder_plays_on_puts_a_new_version_first_and_suspends_a_broken_one(
     for name in ("ann", "bob", "cat"):
         _submit(tmp_path, db, name)
     cli("bot", "add", "heuristic", "--command", "python -m bots.face_card_kill_card", db=db)
-    first = arena("ladder", "start", GAME, "--bot", "heuristic", "--players", "2", "--matches",
-                  "30", "--parallel", "2", db=db, timeout=240)
+    first = cli("ladder", "start", GAME, "--bot", "heuristic", "--players", "2", "--matches",
+                "30", "--parallel", "2", db=db)
     assert "ladder 1 of face-card-kill-card: started" in first.stdout
     store = Store(str(db))
     assert store.get_tournament(1).finished >= 30
 
     newer = _submit(tmp_path, db, "ann", note="v2")  # replaces ann's first version
     broken = _submit(tmp_path, db, "dan", kind="broken")
-    again = arena("ladder", "start", GAME, "--matches", "40", "--parallel", "2", db=db,
-                  timeout=240)
+    again = cli("ladder", "start", GAME, "--matches", "40", "--parallel", "2", db=db)
     assert "going on where it stopped" in again.stdout
     assert f"{broken} suspended: faulted in" in again.stdout
 

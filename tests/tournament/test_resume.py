@@ -25,7 +25,6 @@ from pathlib import Path
 from arena.storage.store import Store
 from tests.helpers import (
     GAME,
-    arena,
     cli,
     eventually,
     finished_matches,
@@ -80,7 +79,7 @@ def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> No
            "--repetitions", "5", "--seed", "21", "--deals-from-seed", "--parallel", "2"]
     clean = tmp_path / "clean.db"
     _register(clean)
-    arena(*run, db=clean)
+    cli(*run, db=clean)
 
     db = tmp_path / "killed.db"
     marker = new_marker("loop")
@@ -110,7 +109,7 @@ def test_random_kill_9_loop_then_resume_equals_a_clean_run(tmp_path: Path) -> No
     assert kills >= 2 and finished_matches(db) < total, "the kills came too late to test anything"
     assert seen, "no kill found a bot process by its marker: nothing was checked"
 
-    arena("tournament", "resume", "1", db=db)
+    cli("tournament", "resume", "1", db=db)
     assert {lane for _, _, _, lane, *_ in _results(clean)} == {0, 1, 2, 3}  # 4 seats, 4 lanes
     assert _results(db) == _results(clean)  # the same deals, lanes, seats and results
     for made in (db, clean):  # deals from the seed: no secret key was made, none kept
