@@ -19,7 +19,7 @@ import pytest
 from arena.app.watch import NotStarted, follow, public_events
 from arena.match.replay import describe, read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
-from tests.helpers import arena, cli, migrated_store
+from tests.helpers import cli, migrated_store
 from tests.served import OPERATOR, Served, eventually
 from tests.web.replay_fixtures import ROOT, gated_tournament, random_bots, store_played_match
 
@@ -128,7 +128,7 @@ def test_watch_a_finished_match_prints_it_at_once(tmp_path: Path) -> None:
     lines = read_log(match.game, match.log or b"")
     private = [line for line in lines if line.kind == "event" and line.audience is not None]
     assert private, "the log has events a seat alone saw"
-    watched = arena("match", "watch", str(match_id), db=db)
+    watched = cli("match", "watch", str(match_id), db=db)
     out = watched.stdout.splitlines()
     assert out == event_lines(match) + result_lines(match)
     for line in private:  # a Dealt with the seat's card, a Swapped with the discarded card...
@@ -138,7 +138,7 @@ def test_watch_a_finished_match_prints_it_at_once(tmp_path: Path) -> None:
 def test_watch_an_unknown_match_says_so(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     Store(str(db)).close()
-    watched = arena("match", "watch", "99", db=db, check=False)
+    watched = cli("match", "watch", "99", db=db, check=False)
     assert watched.returncode == 1
     assert watched.stdout == "" and watched.stderr.strip() == "error: no match with id 99"
 

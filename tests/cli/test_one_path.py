@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import arena
+from tests.helpers import cli
 from tests.served import OPERATOR, Served, remote
 
 LOCAL_ONLY = [  # the command, and its arguments
@@ -36,7 +36,7 @@ LOCAL_ONLY = [  # the command, and its arguments
 def test_a_local_only_command_refuses_a_server_in_one_line_and_writes_nothing(
         tmp_path: Path, command: str, args: tuple[str, ...]) -> None:
     env = {"ARENA_REMOTE": "127.0.0.1:9", "ARENA_REMOTE_TOKEN": "t"}
-    refused = arena(*command.split(), *args, check=False, cwd=tmp_path, env=env)
+    refused = cli(*command.split(), *args, check=False, cwd=tmp_path, env=env)
     assert refused.returncode == 1, refused.stdout + refused.stderr
     line = refused.stderr.strip()
     assert "\n" not in line and "Traceback" not in refused.stderr
@@ -46,8 +46,8 @@ def test_a_local_only_command_refuses_a_server_in_one_line_and_writes_nothing(
 
 
 def test_bot_add_with_arena_remote_set_creates_no_database(tmp_path: Path) -> None:
-    refused = arena("bot", "add", "mine", "--command", "python -m bots.random_bot",
-                    check=False, cwd=tmp_path, env={"ARENA_REMOTE": "127.0.0.1:9"})
+    refused = cli("bot", "add", "mine", "--command", "python -m bots.random_bot",
+                  check=False, cwd=tmp_path, env={"ARENA_REMOTE": "127.0.0.1:9"})
     assert refused.returncode == 1
     assert not (tmp_path / "arena.db").exists()
 
@@ -55,12 +55,12 @@ def test_bot_add_with_arena_remote_set_creates_no_database(tmp_path: Path) -> No
 @pytest.mark.timeout(900)  # a served arena and eight commands, on a loaded machine
 def test_bots_logs_and_cancel_answer_alike_here_and_on_a_server(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
-    arena("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    arena("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
-    queued = json.loads(arena("tournament", "create", "--game", "kill", "--bot", "random",
-                              "--bot", "other", "--json", db=db).stdout)["tournament"]
-    here_bots = json.loads(arena("bot", "list", "--json", db=db).stdout)["bots"]
-    here_log = arena("bot", "log", "random", db=db).stdout
+    cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
+    cli("bot", "add", "other", "--command", "python -m bots.random_bot", db=db)
+    queued = json.loads(cli("tournament", "create", "--game", "kill", "--bot", "random",
+                            "--bot", "other", "--json", db=db).stdout)["tournament"]
+    here_bots = json.loads(cli("bot", "list", "--json", db=db).stdout)["bots"]
+    here_log = cli("bot", "log", "random", db=db).stdout
     served = Served(db, "--no-web", "--no-sandbox", "--parallel", "1")
     try:
         there_bots = json.loads(remote(served, OPERATOR, "bot", "list", "--json").stdout)["bots"]
@@ -75,5 +75,5 @@ def test_bots_logs_and_cancel_answer_alike_here_and_on_a_server(tmp_path: Path) 
         assert unknown.returncode == 1 and "no tournament" in unknown.stderr, unknown.stderr
     finally:
         served.stop()
-    again = arena("tournament", "cancel", "999", db=db, check=False)
+    again = cli("tournament", "cancel", "999", db=db, check=False)
     assert again.returncode == 1 and "no tournament" in again.stderr, again.stderr

@@ -24,7 +24,7 @@ from arena.storage.store import Store
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.wire.tokens import digest
-from tests.helpers import arena, cli, eventually, finished_matches, self_signed
+from tests.helpers import cli, eventually, finished_matches, self_signed
 
 GAME = "face-card-kill-card"
 CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("ARENA_")}
@@ -172,10 +172,10 @@ def test_a_remote_bot_over_tls_after_a_wait_that_ran_out_and_a_new_token(tmp_pat
     old_token = add_remote(db)
 
     # Nobody connects: the run stops before the first match, nothing is played.
-    first = arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
-                  "--players", "2", "--repetitions", "2", "--seed", "9", "--listen", "localhost:0",
-                  "--tls-cert", str(cert), "--tls-key", str(key), "--wait-for-remote", "0.5",
-                  db=db, check=False)
+    first = cli("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway",
+                "--players", "2", "--repetitions", "2", "--seed", "9", "--listen", "localhost:0",
+                "--tls-cert", str(cert), "--tls-key", str(key), "--wait-for-remote", "0.5",
+                db=db, check=False)
     assert first.returncode == 1, first.stdout + first.stderr
     assert first.stderr.strip().count("\n") == 0 and "Traceback" not in first.stderr
     assert "did not connect within 0.5 s: faraway@1" in first.stderr
@@ -273,9 +273,9 @@ def test_without_a_wait_an_absent_remote_bot_is_a_no_show_in_each_match(tmp_path
     db = tmp_path / "arena.db"
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
     add_remote(db)
-    arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway", "--players", "2",
-          "--seed", "1", "--listen", "127.0.0.1:0", "--wait-for-remote", "0", "--start-timeout", "10",
-          db=db)
+    cli("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "faraway", "--players", "2",
+        "--seed", "1", "--listen", "127.0.0.1:0", "--wait-for-remote", "0", "--start-timeout", "10",
+        db=db)
     store = Store(str(db))
     matches = store.list_matches(1, 100)
     assert len(matches) == store.get_tournament(1).total == 2

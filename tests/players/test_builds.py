@@ -27,7 +27,7 @@ from arena.players.submissions import BuildError
 from arena.storage.store import Store
 from benchmarks.archives import many_entries_zip
 from benchmarks.builds import DISK_FILL, FORK_BOMB, HOG, contained, wheel
-from tests.helpers import arena, cgroup_required, cli, eventually, new_marker, processes_with
+from tests.helpers import cgroup_required, cli, eventually, new_marker, processes_with
 from tests.served import Served
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
@@ -412,8 +412,8 @@ def test_a_deps_folder_replaced_by_a_link_is_never_shown(tmp_path: Path) -> None
                            env={**os.environ, "PYTHONPATH": str(deps)}, capture_output=True,
                            text=True, timeout=60)
     assert "read: the hole cards of another author" in shown.stderr
-    done = arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "spy", "--bot", "random",
-                 "--players", "2", "--seed", "2", "--keep-going", db=db)
+    done = cli("tournament", "run", "--game", "face-card-kill-card", "--bot", "spy", "--bot", "random",
+               "--players", "2", "--seed", "2", "--keep-going", db=db)
     assert "Traceback" not in done.stdout + done.stderr
     matches = Store(str(db)).list_matches(None, 10)
     assert len(matches) == 2 and {m.status for m in matches} == {"finished"}

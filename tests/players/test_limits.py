@@ -37,7 +37,7 @@ from arena.players.process import BotProcess
 from arena.players.sandbox import Sandbox
 from arena.storage.store import Store
 from arena.tournament import RunSettings, create_tournament
-from tests.helpers import GAME, arena, cli, eventually_async, is_alive, on_server, spec
+from tests.helpers import GAME, cli, eventually_async, is_alive, on_server, spec
 
 MiB = 1024 * 1024
 SUPPORT = cgroups.detect()
@@ -449,10 +449,10 @@ def test_tournament_limits_are_applied_saved_and_reused_on_resume(tmp_path: Path
     # the same either way.
     db = tmp_path / "arena.db"
     add_bots(db)
-    arena("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "reporter",
-          "--players", "2", "--seed", "1", "--bot-memory", "1GiB", "--bot-cpu-seconds", "600",
-          "--bot-processes", "5000", "--bot-open-files", "100", "--bot-cpus", "0.5",
-          "--no-sandbox", db=db)
+    cli("tournament", "run", "--game", GAME, "--bot", "random", "--bot", "reporter",
+        "--players", "2", "--seed", "1", "--bot-memory", "1GiB", "--bot-cpu-seconds", "600",
+        "--bot-processes", "5000", "--bot-open-files", "100", "--bot-cpus", "0.5",
+        "--no-sandbox", db=db)
     saved = Store(str(db)).get_tournament(1).settings
     assert (saved["bot_memory_mb"], saved["bot_cpu_seconds"], saved["bot_processes"],
             saved["bot_open_files"], saved["bot_cpus"]) == (1024, 600, 5000, 100, 0.5)
@@ -469,7 +469,7 @@ def test_tournament_limits_are_applied_saved_and_reused_on_resume(tmp_path: Path
     settings = RunSettings(limits=ResourceLimits(memory_mb=900, cpu_seconds=None, processes=None,
                                                  open_files=77))
     create_tournament(store, GAME, ["random", "reporter"], 2, 1, 5, {}, settings)
-    arena("tournament", "resume", "1", "--no-sandbox", db=db2)
+    cli("tournament", "resume", "1", "--no-sandbox", db=db2)
     assert Store(str(db2)).get_tournament(1).finished == 2
     assert sorted(reported_limits(other / "arena-data")) == sorted(
         expected_report(900, None, None, 77, 1.0))

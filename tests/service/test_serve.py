@@ -16,14 +16,14 @@ import pytest
 
 from arena.v1 import arena_pb2 as pb
 from arena.v1 import arena_pb2_grpc as pb_grpc
-from tests.helpers import add_bots, arena, self_signed
+from tests.helpers import add_bots, arena, cli, self_signed
 
 
 def test_serve_answers_operators_and_serves_no_bot_service(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)
-    arena("tournament", "run", "--game", "face-card-kill-card", "--bot", "random",
-          "--bot", "heuristic", "--seed", "2", db=db)
+    cli("tournament", "run", "--game", "face-card-kill-card", "--bot", "random",
+        "--bot", "heuristic", "--seed", "2", db=db)
     token = "operator-secret-for-this-test"
     server = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--port", "0", "--no-web",
                                "--db", str(db)],
@@ -102,7 +102,7 @@ def _ctrl_c_as_a_terminal_sends_it() -> None:
 def test_tls_and_the_operator_socket_which_needs_no_token(tmp_path: Path, stop: signal.Signals) -> None:
     db = tmp_path / "arena.db"
     add_bots(db)
-    arena("bot", "add", "faraway", "--remote", db=db)  # listed as remote, with no command
+    cli("bot", "add", "faraway", "--remote", db=db)  # listed as remote, with no command
     cert, key = self_signed(tmp_path)
     path = tmp_path / "operator.sock"
     with socket.socket(socket.AF_UNIX) as stale:  # left behind by a server that died

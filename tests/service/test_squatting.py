@@ -19,7 +19,7 @@ from pathlib import Path
 from arena.players.submissions import SUBMITTED_DIR
 from arena.storage.names import bundled_names
 from arena.storage.store import Store
-from tests.helpers import arena, cli
+from tests.helpers import cli
 from tests.served import OPERATOR, Served, remote
 
 GAME = "face-card-kill-card"
@@ -117,14 +117,14 @@ def test_authors_cannot_squat_names_and_the_operator_cannot_take_an_authors(
                            "values ('hill-bot', 'op', 'python -m bots.random_bot', 0, "
                            "CURRENT_TIMESTAMP)")
     tournaments = len(Store(str(db)).list_tournaments())
-    said = _one_line_error(arena("tournament", "create", "--game", GAME, "--bot", "hill-bot",
-                                 "--bot", "random", "--players", "2", db=db, check=False))
+    said = _one_line_error(cli("tournament", "create", "--game", GAME, "--bot", "hill-bot",
+                               "--bot", "random", "--players", "2", db=db, check=False))
     assert said == ("error: bot hill-bot is ambiguous: versions of hill-bot (the operator's), "
                     "hill-bot (author ann's); say which with NAME@VERSION (`arena bot list` "
                     "lists them)")
     assert len(Store(str(db)).list_tournaments()) == tournaments  # nothing created
     for version in ("op", "v1"):
-        made = json.loads(arena("tournament", "create", "--game", GAME, "--bot",
-                                f"hill-bot@{version}", "--bot", "random", "--players", "2",
-                                "--json", db=db).stdout)["tournament"]
+        made = json.loads(cli("tournament", "create", "--game", GAME, "--bot",
+                              f"hill-bot@{version}", "--bot", "random", "--players", "2",
+                              "--json", db=db).stdout)["tournament"]
         assert sorted(made["bots"]) == [f"hill-bot@{version}", "random@1"]

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import arena, cli
+from tests.helpers import cli
 
 GAME = "face-card-kill-card"
 REPETITIONS = "20"
@@ -45,9 +45,9 @@ def register(db: Path, cheater: str | None, *extra: str) -> None:
 
 
 def play(db: Path, cheater: str, *options: str) -> subprocess.CompletedProcess[str]:
-    return arena("tournament", "run", "--game", GAME, "--players", "3", "--bot", cheater,
-                 "--bot", "honest", "--bot", "r1", "--bot", "r2", "-n", REPETITIONS,
-                 "--seed", "7", "--move-timeout", "10", *options, db=db, timeout=600)
+    return cli("tournament", "run", "--game", GAME, "--players", "3", "--bot", cheater,
+               "--bot", "honest", "--bot", "r1", "--bot", "r2", "-n", REPETITIONS,
+               "--seed", "7", "--move-timeout", "10", *options, db=db)
 
 
 def win_shares(db: Path) -> dict[str, float]:
