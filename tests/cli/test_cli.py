@@ -391,8 +391,7 @@ def test_resuming_with_the_same_settings_is_accepted(tmp_path: Path, played: Pat
 @pytest.mark.parametrize("url", [":memory:", "sqlite://", "sqlite:///:memory:",
                                  "sqlite:///file::memory:?cache=shared"])
 def test_a_database_that_keeps_nothing_is_refused(tmp_path: Path, url: str) -> None:
-    result = subprocess.run([sys.executable, "-m", "arena", "bot", "list", "--db", url],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    result = cli("bot", "list", "--db", url, cwd=tmp_path, check=False)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [
         f"error: --db {url!r} is a database in memory, gone when the command ends: give a file "
