@@ -52,6 +52,17 @@ SEND_TIMEOUT_S = 10.0               # per write, for matches without a move dead
 NO_ANSWER = "no answer in time"     # why a seat's call ends when its clock runs out
 
 
+def send_timeout(settings: MatchSettings) -> float:
+    """How long each message the referee writes may wait for the bot to take it: as long as
+    the seat may take over one decision (its move clock and its time bank), or
+    :data:`SEND_TIMEOUT_S` in a match without a clock. A write only waits when the bot has
+    stopped reading; on a busy machine a write the bot takes at once may still finish a
+    scheduling delay later, which the bank covers as it covers a late answer."""
+    if not settings.move_timeout_s:
+        return SEND_TIMEOUT_S
+    return settings.move_timeout_s + settings.time_bank_s
+
+
 @dataclass(frozen=True)
 class MatchSpec:
     """One match to host: the game and, per seat, the bot playing it, named by the
@@ -321,8 +332,7 @@ class MatchHost:
         for seat, key in enumerate(spec.seat_token_hashes):
             credential = new_token(24)
             pending = _PendingSeat(spec.match_id, spec.game, seat, digest(credential),
-                                   loop.create_future(),
-                                   spec.settings.move_timeout_s or SEND_TIMEOUT_S)
+                                   loop.create_future(), send_timeout(spec.settings))
             self._pending[pending.credential_hash] = pending
             seats.append(pending)
             attendee = self._attendees.get(key)

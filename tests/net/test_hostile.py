@@ -221,11 +221,15 @@ def test_a_bot_cannot_claim_a_result(tmp_path: Path) -> None:
     assert end and list(end[0].scores) == list(honest.scores)
 
 
-def test_a_bot_that_stops_reading_cannot_stall_the_referee(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bank", [0.0, 2.0])
+def test_a_bot_that_stops_reading_cannot_stall_the_referee(tmp_path: Path, bank: float) -> None:
+    """A write waits for the bot as long as one decision of the seat may take, its move clock
+    and its time bank (a write the bot takes at once can finish late on a busy machine, as
+    an answer can), and then the seat is cut off."""
     # The hostile client keeps its HTTP/2 window tiny (no BDP growth), so the referee's
     # writes to it block as soon as a few hundred bytes are unread.
     tiny_window = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 256)]
-    settings = MatchSettings(move_timeout_s=1, start_timeout_s=10)
+    settings = MatchSettings(move_timeout_s=1, start_timeout_s=10, time_bank_s=bank)
 
     async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[MatchReport, float]:
         rnd = await started(host, port, tmp, "random", "python -m bots.random_bot")
@@ -243,9 +247,10 @@ def test_a_bot_that_stops_reading_cannot_stall_the_referee(tmp_path: Path) -> No
             await asyncio.gather(seat, return_exceptions=True)
             await rnd.stop()
 
-    report, _ = on_server(tmp_path, scenario)
+    report, took = on_server(tmp_path, scenario)
     assert report.faults == ("",) * 7 + ("disconnected",)
     assert report.ranks[7] == max(report.ranks)
+    assert took >= settings.move_timeout_s + bank  # the blocked write waited that long
 
 
 def test_a_flood_of_messages_hangs_up_on_the_seat(tmp_path: Path) -> None:
