@@ -134,11 +134,14 @@ async def run_match(
     is_alive: Callable[[int], Awaitable[bool]] | None = None,
     watch: Watch | None = None,
     journal: list[LogEntry] | None = None,
+    ended: Sequence[Awaitable[object] | None] = (),
 ) -> MatchReport:
     """Play one match to the end. ``links[s]`` resolves when seat s's bot connects.
 
     ``is_alive(seat)`` tells whether the process behind a seat still runs, to
-    tell a crash from a disconnect. ``watch`` sees the engine at every step.
+    tell a crash from a disconnect. ``ended[s]``, when given, resolves once seat s's bot
+    can no longer connect (its process ended): a seat not connected by then is a no-show
+    at once, not at the start timeout. ``watch`` sees the engine at every step.
     ``journal``: the list the log's entries are appended to as the match is played
     (``MatchReport.entries``; a new one by default), which the caller may read meanwhile
     from the event loop, for a live view: whenever the referee waits, it ends on a whole
@@ -149,7 +152,7 @@ async def run_match(
     started_at = time.time()
     clock = time.monotonic()
     fallback = random.Random(f"fallback:{seed}")
-    seats = await _connect(links, settings.start_timeout_s)
+    seats = await _connect(links, settings.start_timeout_s, ended)
     log: list[LogEntry] = journal if journal is not None else []  # encoded at the end
     for number, seat in enumerate(seats):
         seat.bank = settings.time_bank_s
@@ -235,19 +238,36 @@ async def _dismiss(seat: _Seat, end: MatchEnd) -> None:
     await seat.link.close()
 
 
-async def _connect(links: Sequence[Awaitable[Link]], timeout: float) -> list[_Seat]:
-    """Wait (together, up to ``timeout``) for every seat's bot to connect."""
+async def _connect(links: Sequence[Awaitable[Link]], timeout: float,
+                   ended: Sequence[Awaitable[object] | None] = ()) -> list[_Seat]:
+    """Wait (together, up to ``timeout``) for every seat's bot to connect, or for its
+    ``ended`` (a seat whose bot is gone is waited for no longer)."""
     tasks = [asyncio.ensure_future(link) for link in links]
-    if tasks:
-        await asyncio.wait(tasks, timeout=timeout or None)
+    gone = [None if e is None else asyncio.ensure_future(e) for e in ended] or [None] * len(tasks)
+    deadline = time.monotonic() + timeout if timeout else None
+    try:
+        while waiting := [t for t, g in zip(tasks, gone, strict=True)
+                          if not t.done() and (g is None or not g.done())]:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            ends = [g for t, g in zip(tasks, gone, strict=True) if t in waiting and g is not None]
+            await asyncio.wait([*waiting, *ends], timeout=left,
+                               return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for g in gone:
+            if g is not None:
+                g.cancel()
     seats = []
-    for task in tasks:
+    for task, g in zip(tasks, gone, strict=True):
         if task.done() and not task.cancelled() and task.exception() is None:
             seats.append(_Seat(task.result()))
-        else:
-            task.cancel()
-            seats.append(_Seat(None, fault=Fault.NO_SHOW,
-                               reason=f"did not connect within {timeout:g} s"))
+            continue
+        task.cancel()
+        reason = f"did not connect within {timeout:g} s"
+        if g is not None and g.done() and not g.cancelled():
+            reason = "its process ended before it connected"
+        seats.append(_Seat(None, fault=Fault.NO_SHOW, reason=reason))
     return seats
 
 

@@ -324,9 +324,11 @@ class MatchHost:
     # -- matches -------------------------------------------------------------------
     async def play(self, spec: MatchSpec,
                    is_alive: Callable[[int], Awaitable[bool]] | None = None,
-                   journal: list[LogEntry] | None = None) -> MatchReport:
+                   journal: list[LogEntry] | None = None,
+                   ended: Sequence[Awaitable[object] | None] = ()) -> MatchReport:
         """Offer every seat to its bot, then referee the match to its end (``journal``: the
-        log so far, as :func:`~arena.match.referee.run_match` keeps it)."""
+        log so far, as :func:`~arena.match.referee.run_match` keeps it; ``ended``: when each
+        seat's bot can no longer connect, as ``run_match`` takes it)."""
         loop = asyncio.get_running_loop()
         seats: list[_PendingSeat] = []
         for seat, key in enumerate(spec.seat_token_hashes):
@@ -343,7 +345,7 @@ class MatchHost:
             report = await run_match(
                 game_name=spec.game, players=spec.players, seed=spec.seed, options=spec.options,
                 links=[s.link for s in seats], settings=spec.settings, match_id=spec.match_id,
-                seat_names=spec.seat_names, is_alive=is_alive, journal=journal)
+                seat_names=spec.seat_names, is_alive=is_alive, journal=journal, ended=ended)
             report.peers = tuple(_peer(s.link) for s in seats)
             return report
         finally:

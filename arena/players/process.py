@@ -166,6 +166,11 @@ class BotProcess:
             said = "..." + said[-width:]
         return f"{ended}last lines of its log: {said}"
 
+    async def ended(self) -> None:
+        """Once the process (as started now) has ended; at once if none runs."""
+        if self.process is not None:
+            await self.process.wait()
+
     async def is_alive(self, grace_s: float = 0.5) -> bool:
         """Whether the process still runs, giving a dying one ``grace_s`` to be reaped."""
         if self.process is None:

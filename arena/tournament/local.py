@@ -292,8 +292,12 @@ class LocalExecutor(Executor):
             return await process.is_alive()
 
         journal = self._journals[job.match_id] = []
+        # a managed bot whose process ends before it takes its seat is a no-show at once (a
+        # bot that dies at every start, or one refused its folder, would hold each of its
+        # matches up to the start timeout)
+        ended = [None if b.process is None else b.process.ended() for b in seat_bots]
         try:
-            report = await host.play(spec, is_alive, journal)
+            report = await host.play(spec, is_alive, journal, ended)
         finally:
             del self._journals[job.match_id]
         if report.peers:  # where remote bots played from; a managed bot's socket says nothing

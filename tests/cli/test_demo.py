@@ -71,7 +71,7 @@ def test_the_demo_refuses_a_database_of_its_name_that_it_did_not_make(tmp_path: 
     store.add_bot("mine", "python -m bots.random_bot")
     store.close()
     before = fingerprint(tmp_path)
-    refused = arena("demo", cwd=tmp_path, check=False)
+    refused = cli("demo", cwd=tmp_path, check=False)
     assert refused.returncode == 1
     assert refused.stderr.strip().splitlines() == [
         "error: arena-demo.db exists and is not a database made by `arena demo`; the demo "
@@ -82,7 +82,7 @@ def test_the_demo_refuses_a_database_of_its_name_that_it_did_not_make(tmp_path: 
 def test_the_demo_refuses_a_file_that_is_no_arena_database(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
-    refused = arena("demo", "--db", "notes.txt", cwd=tmp_path, check=False)
+    refused = cli("demo", "--db", "notes.txt", cwd=tmp_path, check=False)
     assert refused.returncode == 1
     assert refused.stderr.startswith("error: notes.txt exists and is not a database made by")
     assert notes.read_text() == "my notes\n" and sorted(tmp_path.iterdir()) == [notes]

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 
 from arena.storage.store import Store
-from tests.helpers import arena, eventually
+from tests.helpers import arena, cli, eventually
 
 
 def _start(*args: str) -> subprocess.Popen[str]:
@@ -73,7 +73,7 @@ def test_arena_web_serves_the_pages_until_ctrl_c(tmp_path: Path) -> None:
 
 def test_arena_web_on_a_missing_database_says_so_and_creates_nothing(tmp_path: Path) -> None:
     missing = tmp_path / "missing.db"
-    result = arena("web", "--port", "0", db=missing, check=False, timeout=30)
+    result = cli("web", "--port", "0", db=missing, check=False)
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [
         f"error: no database '{missing}' (this command creates none): give --db the file your "

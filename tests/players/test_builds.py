@@ -27,7 +27,14 @@ from arena.players.submissions import BuildError
 from arena.storage.store import Store
 from benchmarks.archives import many_entries_zip
 from benchmarks.builds import DISK_FILL, FORK_BOMB, HOG, contained, wheel
-from tests.helpers import cgroup_required, cli, eventually, new_marker, processes_with
+from tests.helpers import (
+    cgroup_required,
+    cli,
+    eventually,
+    fault_reasons,
+    new_marker,
+    processes_with,
+)
 from tests.served import Served
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
@@ -418,6 +425,9 @@ def test_a_deps_folder_replaced_by_a_link_is_never_shown(tmp_path: Path) -> None
     matches = Store(str(db)).list_matches(None, 10)
     assert len(matches) == 2 and {m.status for m in matches} == {"finished"}
     assert {s.fault for m in matches for s in m.seats if s.bot == "spy@v1"} == {"no-show"}
+    # each match knew its process had ended, and waited no start timeout for it
+    assert {reason for *_, reason in fault_reasons(db)} == {
+        "its process ended before it connected"}
     logs = "".join(p.read_text() for p in (tmp_path / "arena-data" / "logs").iterdir())
     assert "hole cards" not in logs
     assert "arena: not started: 'deps' is not a folder (a link or a file in its place)" in logs
