@@ -13,7 +13,13 @@ import pytest
 
 from arena.match.referee import MAX_NOTICES, MAX_REJECTED_IN_TURN, MatchReport, MatchSettings
 from arena.match.replay import read_log
-from arena.net.bot_service import MAX_ATTEND_STREAMS, MAX_RECEIVE_BYTES, MatchHost
+from arena.net.bot_service import (
+    MAX_ATTEND_STREAMS,
+    MAX_RECEIVE_BYTES,
+    SEND_TIMEOUT_S,
+    MatchHost,
+    send_timeout,
+)
 from arena.v1 import arena_pb2 as pb
 from arena.wire.messages import ATTENDING_MARK
 from tests.helpers import GAME, _varint, attend_call, on_server, play_call, spec, started, unknown_field
@@ -251,6 +257,12 @@ def test_a_bot_that_stops_reading_cannot_stall_the_referee(tmp_path: Path, bank:
     assert report.faults == ("",) * 7 + ("disconnected",)
     assert report.ranks[7] == max(report.ranks)
     assert took >= settings.move_timeout_s + bank  # the blocked write waited that long
+
+
+def test_the_write_deadline_is_the_seats_clock_and_bank_or_ten_seconds_without_a_clock() -> None:
+    assert send_timeout(MatchSettings(move_timeout_s=0.1, time_bank_s=30)) == pytest.approx(30.1)
+    assert send_timeout(MatchSettings(move_timeout_s=2)) == 2
+    assert send_timeout(MatchSettings(move_timeout_s=0, time_bank_s=30)) == SEND_TIMEOUT_S == 10
 
 
 def test_a_flood_of_messages_hangs_up_on_the_seat(tmp_path: Path) -> None:
