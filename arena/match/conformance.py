@@ -183,33 +183,29 @@ def _cards_in(value: Any) -> set[Any]:
     stack = [value]
     while stack:
         item = stack.pop()
-        kind = type(item)
-        shape = _SHAPES.get(kind)
+        shape = _SHAPES.get(type(item))
         if shape is None:
-            shape = _SHAPES[kind] = _shape(kind)
-        if shape is _CARD:
+            shape = _SHAPES[type(item)] = _shape(type(item))
+        if shape == "card":
             cards.add(item)
-        elif shape is _ITEMS:
+        elif shape == "items":
             stack.extend(item)
         else:
             stack.extend(getattr(item, name) for name in shape)
     return cards
 
 
-_CARD: tuple[str, ...] = ("a card",)
-_ITEMS: tuple[str, ...] = ("a collection",)
-_SHAPES: dict[type, tuple[str, ...]] = {}
-"""What :func:`_cards_in` does with a value of each type (worked out once per type): a card is
-kept, a collection's items and a dataclass's fields (by name) are looked into, and anything
-else (no field names) is passed by."""
+_SHAPES: dict[type, str | tuple[str, ...]] = {}
+"""What :func:`_cards_in` does with a value of each type, worked out once per type: keep it
+(``"card"``), look into its ``"items"``, or into the dataclass fields named (none: pass it by)."""
 
 
-def _shape(kind: type) -> tuple[str, ...]:
+def _shape(kind: type) -> str | tuple[str, ...]:
     if dataclasses.is_dataclass(kind):
         names = tuple(f.name for f in dataclasses.fields(kind))
-        return _CARD if hasattr(kind, "code") or "code" in names else names
+        return "card" if hasattr(kind, "code") or "code" in names else names
     if issubclass(kind, (tuple, list, frozenset, set)):
-        return _ITEMS
+        return "items"
     return ()
 
 

@@ -134,14 +134,14 @@ async def run_match(
     is_alive: Callable[[int], Awaitable[bool]] | None = None,
     watch: Watch | None = None,
     journal: list[LogEntry] | None = None,
-    ended: Sequence[Awaitable[object] | None] = (),
+    ended: Callable[[int], Awaitable[object] | None] | None = None,
 ) -> MatchReport:
     """Play one match to the end. ``links[s]`` resolves when seat s's bot connects.
 
     ``is_alive(seat)`` tells whether the process behind a seat still runs, to
-    tell a crash from a disconnect. ``ended[s]``, when given, resolves once seat s's bot
-    can no longer connect (its process ended): a seat not connected by then is a no-show
-    at once, not at the start timeout. ``watch`` sees the engine at every step.
+    tell a crash from a disconnect; ``ended(seat)``, an awaitable (or None) that resolves
+    once the seat's bot can no longer connect (its process ended): a seat not connected by
+    then is a no-show at once, not at the start timeout. ``watch`` sees the engine at every step.
     ``journal``: the list the log's entries are appended to as the match is played
     (``MatchReport.entries``; a new one by default), which the caller may read meanwhile
     from the event loop, for a live view: whenever the referee waits, it ends on a whole
@@ -239,36 +239,44 @@ async def _dismiss(seat: _Seat, end: MatchEnd) -> None:
 
 
 async def _connect(links: Sequence[Awaitable[Link]], timeout: float,
-                   ended: Sequence[Awaitable[object] | None] = ()) -> list[_Seat]:
-    """Wait (together, up to ``timeout``) for every seat's bot to connect, or for its
-    ``ended`` (a seat whose bot is gone is waited for no longer)."""
-    tasks = [asyncio.ensure_future(link) for link in links]
-    gone = [None if e is None else asyncio.ensure_future(e) for e in ended] or [None] * len(tasks)
-    deadline = time.monotonic() + timeout if timeout else None
-    try:
-        while waiting := [t for t, g in zip(tasks, gone, strict=True)
-                          if not t.done() and (g is None or not g.done())]:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                break
-            ends = [g for t, g in zip(tasks, gone, strict=True) if t in waiting and g is not None]
-            await asyncio.wait([*waiting, *ends], timeout=left,
-                               return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for g in gone:
-            if g is not None:
-                g.cancel()
+                   ended: Callable[[int], Awaitable[object] | None] | None) -> list[_Seat]:
+    """Wait (together, up to ``timeout``) for every seat's bot to connect; a seat whose bot
+    is gone (``ended``) is waited for no longer."""
+    tasks = [asyncio.ensure_future(_claimed(link, None if ended is None else ended(seat)))
+             for seat, link in enumerate(links)]
+    if tasks:
+        await asyncio.wait(tasks, timeout=timeout or None)
     seats = []
-    for task, g in zip(tasks, gone, strict=True):
+    for task in tasks:
         if task.done() and not task.cancelled() and task.exception() is None:
             seats.append(_Seat(task.result()))
             continue
+        gone = task.done() and not task.cancelled() and isinstance(task.exception(), _Gone)
         task.cancel()
-        reason = f"did not connect within {timeout:g} s"
-        if g is not None and g.done() and not g.cancelled():
-            reason = "its process ended before it connected"
-        seats.append(_Seat(None, fault=Fault.NO_SHOW, reason=reason))
+        seats.append(_Seat(None, fault=Fault.NO_SHOW,
+                           reason="its process ended before it connected" if gone
+                           else f"did not connect within {timeout:g} s"))
     return seats
+
+
+class _Gone(Exception):
+    """A seat's bot ended before it connected."""
+
+
+async def _claimed(link: Awaitable[Link], ended: Awaitable[object] | None) -> Link:
+    """``link`` once its bot connects; :class:`_Gone` if ``ended`` comes first."""
+    if ended is None:
+        return await link
+    claim, end = asyncio.ensure_future(link), asyncio.ensure_future(ended)
+    try:
+        await asyncio.wait((claim, end), return_when=asyncio.FIRST_COMPLETED)
+    finally:  # also when the start timeout cancels the wait
+        end.cancel()
+        if not claim.done():
+            claim.cancel()
+    if claim.cancelled():
+        raise _Gone
+    return claim.result()
 
 
 async def _ask(seat: _Seat, decision_id: int, observation: Any, legal: list[Any],

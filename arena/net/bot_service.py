@@ -325,7 +325,8 @@ class MatchHost:
     async def play(self, spec: MatchSpec,
                    is_alive: Callable[[int], Awaitable[bool]] | None = None,
                    journal: list[LogEntry] | None = None,
-                   ended: Sequence[Awaitable[object] | None] = ()) -> MatchReport:
+                   ended: Callable[[int], Awaitable[object] | None] | None = None,
+                   ) -> MatchReport:
         """Offer every seat to its bot, then referee the match to its end (``journal``: the
         log so far, as :func:`~arena.match.referee.run_match` keeps it; ``ended``: when each
         seat's bot can no longer connect, as ``run_match`` takes it)."""

@@ -49,6 +49,7 @@ DONE = (MatchStatus.FINISHED, MatchStatus.VOID)
 TO_PLAY = (MatchStatus.PENDING, MatchStatus.RUNNING)
 """A match in one of these statuses is still to play."""
 
+
 def deal_in_play() -> sa.ColumnElement[bool]:
     """Whether another match of a match's tournament deals the same cards (a seat rotation of
     its duplicate deal) and is still to play: until none is, its hidden cards are shown to

@@ -34,7 +34,7 @@ import contextlib
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -291,11 +291,14 @@ class LocalExecutor(Executor):
                 return host.attending(seat_bots[seat].token_hash)
             return await process.is_alive()
 
+        def ended(seat: int) -> Awaitable[None] | None:
+            # a managed bot whose process ends before it takes its seat is a no-show at once
+            # (one that dies at every start, or is refused its folder, would hold each of its
+            # matches up to the start timeout)
+            process = seat_bots[seat].process
+            return None if process is None else process.ended()
+
         journal = self._journals[job.match_id] = []
-        # a managed bot whose process ends before it takes its seat is a no-show at once (a
-        # bot that dies at every start, or one refused its folder, would hold each of its
-        # matches up to the start timeout)
-        ended = [None if b.process is None else b.process.ended() for b in seat_bots]
         try:
             report = await host.play(spec, is_alive, journal, ended)
         finally:
