@@ -242,41 +242,40 @@ async def _connect(links: Sequence[Awaitable[Link]], timeout: float,
                    ended: Callable[[int], Awaitable[object] | None] | None) -> list[_Seat]:
     """Wait (together, up to ``timeout``) for every seat's bot to connect; a seat whose bot
     is gone (``ended``) is waited for no longer."""
-    tasks = [asyncio.ensure_future(_claimed(link, None if ended is None else ended(seat)))
-             for seat, link in enumerate(links)]
-    if tasks:
-        await asyncio.wait(tasks, timeout=timeout or None)
+    claims = [asyncio.ensure_future(_claimed(link, seat, ended)) for seat, link in enumerate(links)]
+    try:
+        if claims:
+            await asyncio.wait(claims, timeout=timeout or None)
+    finally:  # nothing is left waiting: not after the timeout, nor when the match is cancelled
+        for claim in claims:
+            claim.cancel()
     seats = []
-    for task in tasks:
-        if task.done() and not task.cancelled() and task.exception() is None:
-            seats.append(_Seat(task.result()))
-            continue
-        gone = task.done() and not task.cancelled() and isinstance(task.exception(), _Gone)
-        task.cancel()
-        seats.append(_Seat(None, fault=Fault.NO_SHOW,
-                           reason="its process ended before it connected" if gone
-                           else f"did not connect within {timeout:g} s"))
+    for claim in claims:
+        answered = claim.done() and not claim.cancelled() and claim.exception() is None
+        link = claim.result() if answered else None
+        if link is not None:
+            seats.append(_Seat(link))
+        else:
+            seats.append(_Seat(None, fault=Fault.NO_SHOW,
+                               reason="its process ended before it connected" if answered
+                               else f"did not connect within {timeout:g} s"))
     return seats
 
 
-class _Gone(Exception):
-    """A seat's bot ended before it connected."""
-
-
-async def _claimed(link: Awaitable[Link], ended: Awaitable[object] | None) -> Link:
-    """``link`` once its bot connects; :class:`_Gone` if ``ended`` comes first."""
-    if ended is None:
+async def _claimed(link: Awaitable[Link], seat: int,
+                   ended: Callable[[int], Awaitable[object] | None] | None) -> Link | None:
+    """``link`` once its bot connects, or None if the bot's ``ended`` comes first."""
+    gone = None if ended is None else ended(seat)
+    if gone is None:
         return await link
-    claim, end = asyncio.ensure_future(link), asyncio.ensure_future(ended)
+    claim, end = asyncio.ensure_future(link), asyncio.ensure_future(gone)
     try:
         await asyncio.wait((claim, end), return_when=asyncio.FIRST_COMPLETED)
-    finally:  # also when the start timeout cancels the wait
+    finally:  # also when the wait is cancelled
         end.cancel()
         if not claim.done():
             claim.cancel()
-    if claim.cancelled():
-        raise _Gone
-    return claim.result()
+    return None if claim.cancelled() else claim.result()
 
 
 async def _ask(seat: _Seat, decision_id: int, observation: Any, legal: list[Any],

@@ -283,6 +283,43 @@ def test_no_show_is_recorded_after_the_start_timeout(tmp_path: Path) -> None:
     assert report.ranks == (2, 1)
 
 
+def test_a_match_cancelled_while_its_seats_wait_leaves_no_task_behind() -> None:
+    """A match cancelled (the server stopping) before its bots connect: when their processes
+    end afterwards, no waiting task is left to fail unretrieved (asyncio would print its
+    traceback)."""
+    import gc
+
+    from arena.match.referee import run_match
+
+    async def scenario() -> list[str]:
+        loop = asyncio.get_running_loop()
+        problems: list[str] = []
+        loop.set_exception_handler(lambda _, context: problems.append(context["message"]))
+        never: list[asyncio.Future[Any]] = [loop.create_future() for _ in range(4)]
+        processes_end = asyncio.Event()
+        waiting = asyncio.Event()
+
+        async def ended(seat: int) -> None:
+            waiting.set()
+            await processes_end.wait()
+
+        match = asyncio.ensure_future(run_match(
+            game_name="king", players=4, seed=1, options=dict(get_game("king").parse_options(4)),
+            links=never, settings=MatchSettings(move_timeout_s=1, start_timeout_s=600),
+            ended=ended))
+        await waiting.wait()  # the referee waits for the seats
+        match.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await match
+        processes_end.set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        gc.collect()
+        return problems
+
+    assert asyncio.run(scenario()) == []
+
+
 def test_unknown_credentials_and_tokens_are_refused(tmp_path: Path) -> None:
     async def scenario(host: MatchHost, port: int, tmp: Path) -> tuple[Any, Any]:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
