@@ -1,13 +1,14 @@
 """The games as reinforcement-learning environments (:mod:`sdk.rl`): steps per CPU second.
 
 Per game, a random agent plays every seat through PettingZoo's AEC loop (``env.last()``, an
-action drawn from the mask, ``env.step``), matches dealt again as they end; and the same
-through :class:`sdk.rl.selfplay.SelfPlay`, 64 matches at once. The references, in the same
-run and the same loop: RLCard's Bridge environment (the engine reference of section 1;
-``env.step`` builds the next seat's state), and PettingZoo's own classic card environments
-built on RLCard (Leduc and Texas Hold'em, Gin Rummy), which need ``pygame`` as well as
-``rlcard`` (``pip install -e '.[bench]'``; without them the rows say so). Reference and
-subject in alternating slices, so that a drift in the machine's load hits both.
+action drawn from the mask with :mod:`random` as the Bridge loop draws, ``env.step``),
+matches dealt again as they end; and the same through :class:`sdk.rl.selfplay.SelfPlay`, 64
+matches at once. The references, in the same run and the same loop: RLCard's Bridge
+environment (the engine reference of section 1; ``env.step`` builds the next seat's state),
+and PettingZoo's own classic card environments built on RLCard (Leduc and Texas Hold'em, Gin
+Rummy), which need ``pygame`` as well as ``rlcard`` (``pip install -e '.[bench]'``; without
+them the rows say so). Reference and subject in alternating slices, so that a drift in the
+machine's load hits both.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def _aec_steps(make: Callable[[], Any], seconds: float) -> tuple[int, float]:
     ``seconds`` of this process's CPU time: (steps, seconds)."""
     env = make()  # any PettingZoo AEC environment (pettingzoo ships no types)
     env.reset(seed=1)
-    moves = np.random.default_rng(1)
+    moves = random.Random(1)  # as the Bridge loop draws (numpy's Generator.choice: 7 us a draw)
     steps, began = 0, time.process_time()
     while time.process_time() - began < seconds:
         observation, _, termination, truncation, _ = env.last()
@@ -52,7 +53,7 @@ def _selfplay_steps(game: str, seconds: float) -> tuple[int, float]:
     from sdk.rl.selfplay import SelfPlay
 
     games = SelfPlay(game, 64, seed=1)
-    moves = np.random.default_rng(1)
+    moves = random.Random(1)
     steps, began = 0, time.process_time()
     while time.process_time() - began < seconds:
         batch = games.observe()
