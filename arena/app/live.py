@@ -142,6 +142,11 @@ class Feed(Generic[T]):
         self.expired = False
         self.closed = False
 
+    @property
+    def pending_limit_s(self) -> float:
+        """How long it follows a match that has not started (then :attr:`expired`)."""
+        return self._feeds.pending_limit_s
+
     async def updates(self, keepalive_s: float | None = None) -> AsyncIterator[Update[T] | None]:
         """Each new update; ``None`` after ``keepalive_s`` without one (for a comment line that
         keeps a connection open). Ends after the match's last update, or on expiry; a

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from arena.app.live import PENDING_LIMIT_S
 from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, errors, open_store
 from arena.cli.options import ExecutorOption, RayAddressOption
 from arena.cli.remote import LocalOnlyArenaOption, local_only
@@ -42,6 +43,10 @@ def serve_command(
         "--web-port", min=0, max=65535, help="The web app's port, on the same --host (0: any "
         "free one; the URL is printed).")] = WEB_PORT,
     no_web: Annotated[bool, typer.Option("--no-web", help="Serve no web app.")] = False,
+    live_wait: Annotated[float, typer.Option(
+        "--live-wait", min=1.0, max=86_400.0, metavar="SECONDS", help="How long a live feed "
+        "(the web's, or `arena match watch`) follows a match that has not started before it "
+        "ends, freeing its place.")] = PENDING_LIMIT_S,
     parallel: Annotated[int, typer.Option(
         min=1, max=256, help="Matches the scheduler plays at once, over all the queued "
         "tournaments it plays side by side (each also keeps to its own --parallel).")] = 2,
@@ -113,7 +118,8 @@ def serve_command(
     if not no_web:
         try:
             web = WebServer(store, host, bind(host, web_port), embedded=True,
-                            door=Door("web", budget.web_total, budget.per_address, log))
+                            door=Door("web", budget.web_total, budget.per_address, log),
+                            live_wait_s=live_wait)
         except OSError as err:
             raise Failure(f"cannot serve the web app on {host}:{web_port}: "
                           f"{err.strerror or err} (--web-port PORT, or --no-web)") from None
@@ -130,7 +136,8 @@ def serve_command(
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(store, f"{host}:{port}", console, token.hash, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
-                              per_run=per_run, ladders=ladders, budget=budget, log=log))
+                              per_run=per_run, ladders=ladders, budget=budget, log=log,
+                              live_wait_s=live_wait))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

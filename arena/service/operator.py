@@ -130,7 +130,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     plays them)."""
 
     def __init__(self, store: Store, data_dir: Path | None = None,
-                 scheduler: Scheduler | None = None) -> None:
+                 scheduler: Scheduler | None = None, *,
+                 live_wait_s: float = PENDING_LIMIT_S) -> None:
         self.store = store
         self.data_dir = data_dir if data_dir is not None else Path("arena-data").resolve()
         self.scheduler = scheduler
@@ -139,7 +140,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         self._submitting: set[int] = set()  # authors with a submission under way
         self._building: set[int] = set()  # of those, the ones whose build runs
         self._watches = LiveFeeds(store, watch_events, total=MAX_WATCHERS, per_match=None,
-                                  per_client=MAX_WATCHES_PER_AUTHOR)
+                                  per_client=MAX_WATCHES_PER_AUTHOR, pending_limit_s=live_wait_s)
 
     def _authors(self) -> dict[int, str]:
         return bots.authors_by_id(self.store)
@@ -426,8 +427,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         of its deal is unfinished: such a watch ends PERMISSION_DENIED). Fed by one reader per
         match (:mod:`arena.app.live`); an author may hold :data:`MAX_WATCHES_PER_AUTHOR` watches
         at once, and authors :data:`MAX_WATCHERS` in all (the operator's are not counted); a
-        watch of a match that has not started ends DEADLINE_EXCEEDED after
-        :data:`arena.app.live.PENDING_LIMIT_S`."""
+        watch of a match that has not started ends DEADLINE_EXCEEDED after ``live_wait_s``
+        (:data:`arena.app.live.PENDING_LIMIT_S` unless ``arena serve --live-wait`` says)."""
         who = await _who(context)
         match_id = request.match_id
         if match_id <= 0:
@@ -460,7 +461,7 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             if feed.expired:
                 await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
                                     f"match {match_id} has not started after "
-                                    f"{PENDING_LIMIT_S:g} s: watch it again once it runs")
+                                    f"{feed.pending_limit_s:g} s: watch it again once it runs")
 
     # ---------------------------------------------------------------- ratings
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import grpc
 from rich.console import Console
 
+from arena.app.live import PENDING_LIMIT_S
 from arena.errors import ArenaError
 from arena.net.bot_service import bind
 from arena.net.doors import (
@@ -189,7 +190,7 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
                 operator_socket: Path | None = None, web: WebServer | None = None, *,
                 data_dir: Path | None = None, parallel: int = 2, per_run: PerRun = EVERY_RUN,
                 ladders: Sequence[int] = (), budget: Budget | None = None,
-                log: IntervalLog | None = None) -> None:
+                log: IntervalLog | None = None, live_wait_s: float = PENDING_LIMIT_S) -> None:
     """Serve the operator service on ``address`` until cancelled or SIGTERM; with
     ``credentials`` over TLS, with ``operator_socket`` also on that Unix socket,
     without a token (see :func:`prepare_socket_path`), and with ``web`` the web app (its
@@ -205,7 +206,7 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
     scheduler = None if data_dir is None else Scheduler(
         store, data_dir, parallel, per_run=per_run, stop_grace_s=10.0,
         say=lambda text: console.print(text, highlight=False))
-    operator = OperatorServicer(store, data_dir, scheduler)
+    operator = OperatorServicer(store, data_dir, scheduler, live_wait_s=live_wait_s)
     front = await _start_operator_server(operator, address, operator_token, credentials,
                                          budget, log)
     stalls = loop_watch.from_environment()  # how long the loop is blocked, when asked

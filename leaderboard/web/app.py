@@ -24,6 +24,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from arena.app.live import PENDING_LIMIT_S
 from arena.app.records import Store
 from arena.errors import ArenaError
 from leaderboard.web import pages, replay
@@ -66,7 +67,7 @@ def warm_routes(app: FastAPI) -> None:
     warming.join()
 
 
-def create_app(store: Store) -> FastAPI:
+def create_app(store: Store, *, live_wait_s: float = PENDING_LIMIT_S) -> FastAPI:
     """The web app over ``store`` (kept in ``app.state.store`` for every router): registers
     the routers (:mod:`leaderboard.web.pages`, :mod:`leaderboard.web.replay`), which import
     only what the app's modules share (:mod:`leaderboard.web.common`), never this module."""
@@ -76,7 +77,7 @@ def create_app(store: Store) -> FastAPI:
                   docs_url=None, redoc_url=None, openapi_url="/openapi.json")
     app.state.store = store
     app.state.reports = pages.ReportCache()
-    app.state.feeds = replay.live_feeds(store)  # one reader per followed match, and the caps
+    app.state.feeds = replay.live_feeds(store, live_wait_s)  # a reader per followed match, caps
     warm_templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)

@@ -22,8 +22,8 @@ The live feeds share one reader per match (:mod:`arena.app.live`: it polls the m
 status and the size of its running log, and builds the new public frames once for every
 spectator) and have caps: :data:`MAX_FEEDS` in all, :data:`MAX_FEEDS_PER_MATCH` on one match,
 :data:`MAX_FEEDS_PER_CLIENT` from one address; over a cap is a 429 with one line. A feed on a
-match that has not started ends after :data:`arena.app.live.PENDING_LIMIT_S`, its ``end``
-saying why.
+match that has not started ends after :data:`arena.app.live.PENDING_LIMIT_S` (or what
+``arena serve --live-wait`` says), its ``end`` saying why.
 
 The frames are built by stepping the engine through the stored log (from the match's
 stored deal seed, which never leaves the server) and kept, serialized, in a cache by
@@ -300,10 +300,11 @@ def _live_frames(snapshot: Snapshot) -> LiveFrames:
     return match, build(match, snapshot.log, View(), final=over)
 
 
-def live_feeds(store: Store) -> LiveFeeds[LiveFrames]:
-    """The web app's live feeds over ``store``, with the web's caps."""
+def live_feeds(store: Store, wait_s: float = PENDING_LIMIT_S) -> LiveFeeds[LiveFrames]:
+    """The web app's live feeds over ``store``, with the web's caps; a feed on a match not
+    started ends after ``wait_s``."""
     return LiveFeeds(store, _live_frames, total=MAX_FEEDS, per_match=MAX_FEEDS_PER_MATCH,
-                     per_client=MAX_FEEDS_PER_CLIENT)
+                     per_client=MAX_FEEDS_PER_CLIENT, pending_limit_s=wait_s)
 
 
 def feeds_of(request: Request) -> LiveFeeds[LiveFrames]:
@@ -348,7 +349,7 @@ async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
         if feed.expired:
             yield _end(str(MatchStatus.PENDING), sent,
                        reason=f"match {feed.match_id} has not started after "
-                              f"{PENDING_LIMIT_S:g} s: this feed ends; open it again once "
+                              f"{feed.pending_limit_s:g} s: this feed ends; open it again once "
                               "the match runs")
 
 

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 import uvicorn
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from arena.app.live import PENDING_LIMIT_S
 from arena.app.records import Store
 from arena.net.doors import (
     ACCEPT_BATCH,
@@ -66,11 +67,12 @@ class WebServer:
     ``door`` (by default :func:`web_door`)."""
 
     def __init__(self, store: Store, host: str, sock: socket.socket, *, embedded: bool,
-                 door: Door | None = None) -> None:
+                 door: Door | None = None, live_wait_s: float = PENDING_LIMIT_S) -> None:
         self.sock = sock
         self.url = url_of(host, sock)
         self.door = door if door is not None else web_door()
-        config = uvicorn.Config(create_app(store), log_level="warning", access_log=False,
+        app = create_app(store, live_wait_s=live_wait_s)
+        config = uvicorn.Config(app, log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=2, lifespan="off",
                                 http=capped_protocol(AutoHTTPProtocol, self.door), ws="none",
                                 backlog=ACCEPT_BATCH)
