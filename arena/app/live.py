@@ -42,6 +42,12 @@ PENDING_LIMIT_S = 60.0
 OVER = (MatchStatus.FINISHED, MatchStatus.VOID)
 
 
+def not_started(match_id: int, waited_s: float) -> str:
+    """Why a feed that waited ``waited_s`` for a match to start has ended (each front end
+    adds what to do next)."""
+    return f"match {match_id} has not started after {waited_s:g} s"
+
+
 class FeedRefused(Exception):
     """A feed over a cap: ``cap`` is which (``client``, ``match`` or ``total``), ``limit`` its
     value. The message is one line; adapters may say it in their own words."""
@@ -252,4 +258,4 @@ class LiveFeeds(Generic[T]):
 
 
 __all__ = ["OVER", "PENDING_LIMIT_S", "POLL_S", "Feed", "FeedRefused", "LiveFeeds", "Snapshot",
-           "Update"]
+           "Update", "not_started"]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.app.live import OVER, PENDING_LIMIT_S, POLL_S
+from arena.app.live import OVER, PENDING_LIMIT_S, POLL_S, not_started
 from arena.errors import ArenaError, ErrorKind
 from arena.match.replay import read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
@@ -92,8 +92,8 @@ def follow(store: Store, match_id: int, *, poll_s: float = POLL_S,
                 yield _update(match, (), False)
                 first = False
             if time.monotonic() - began > pending_limit_s:
-                raise NotStarted(f"match {match_id} has not started after {pending_limit_s:g} s: "
-                                 "watch it again once it runs")
+                raise NotStarted(f"{not_started(match_id, pending_limit_s)}: watch it again "
+                                 "once it runs")
         elif first or now != size:
             events = public_events(match.game, None if now is None else store.live_log(match_id))
             if first or len(events) > sent:

@@ -183,9 +183,10 @@ def _cards_in(value: Any) -> set[Any]:
     stack = [value]
     while stack:
         item = stack.pop()
-        shape = _SHAPES.get(type(item))
+        kind = type(item)
+        shape = _SHAPES.get(kind)
         if shape is None:
-            shape = _SHAPES[type(item)] = _shape(type(item))
+            shape = _SHAPES[kind] = _shape(kind)
         if shape == "card":
             cards.add(item)
         elif shape == "items":

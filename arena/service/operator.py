@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import grpc
 
 from arena.app import boards, bots, documents, ladders, matches, reports, tournaments
-from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds
+from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, not_started
 from arena.app.matches import Hidden
 from arena.app.reports import Progress
 from arena.errors import ArenaError, ErrorKind
@@ -460,8 +460,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                 await _abort(context, err)
             if feed.expired:
                 await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                    f"match {match_id} has not started after "
-                                    f"{feed.pending_limit_s:g} s: watch it again once it runs")
+                                    f"{not_started(match_id, feed.pending_limit_s)}: watch it "
+                                    "again once it runs")
 
     # ---------------------------------------------------------------- ratings
 

@@ -46,7 +46,7 @@ from starlette.concurrency import run_in_threadpool
 
 from arena.app import matches
 from arena.app.documents import JSON_VERSION, match_json
-from arena.app.live import PENDING_LIMIT_S, Feed, FeedRefused, LiveFeeds, Snapshot
+from arena.app.live import PENDING_LIMIT_S, Feed, FeedRefused, LiveFeeds, Snapshot, not_started
 from arena.app.matches import ShownMatch
 from arena.app.records import MatchInfo, MatchStatus, Store, StoreError
 from arena.app.visibility import Refusal, Sight
@@ -348,9 +348,8 @@ async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
             return
         if feed.expired:
             yield _end(str(MatchStatus.PENDING), sent,
-                       reason=f"match {feed.match_id} has not started after "
-                              f"{feed.pending_limit_s:g} s: this feed ends; open it again once "
-                              "the match runs")
+                       reason=f"{not_started(feed.match_id, feed.pending_limit_s)}: this feed "
+                              "ends; open it again once the match runs")
 
 
 __all__ = ["MAX_FEEDS", "MAX_FEEDS_PER_CLIENT", "MAX_FEEDS_PER_MATCH", "FrameCache",
