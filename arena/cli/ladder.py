@@ -58,6 +58,10 @@ def ladder_start(
     new_sigma: Annotated[float, typer.Option(
         min=0.0, help="A version whose sigma is this or more (it has played little) gets its "
         "matches first.")] = LadderRules.new_sigma,
+    same_author: Annotated[bool, typer.Option(
+        "--same-author", help="Let two bots of one author share a match (by default they never "
+        "do, so that no author can feed one bot with another; the operator's bots belong to "
+        "no author).")] = LadderRules.same_author,
     no_sandbox: NoSandboxOption = False,
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
@@ -72,9 +76,10 @@ def ladder_start(
     name = get_game(game).name
     check_executor(store, settings)  # before anything is written
     found = find_ladder(store, name)
-    if found is None or bots or option or players is not None:
+    if found is None or bots or option or players is not None or same_author:
         found = create_ladder(store, name, players, parse_options(option or []), settings,
-                              named=bots or [], rules=LadderRules(new_sigma=new_sigma))
+                              named=bots or [], rules=LadderRules(new_sigma=new_sigma,
+                                                                 same_author=same_author))
         console.print(f"ladder {found} of {name}: started (Ctrl-C stops it)", highlight=False)
     else:
         console.print(f"ladder {found} of {name}: going on where it stopped (Ctrl-C stops it)",

@@ -13,6 +13,12 @@ grows its tournament's schedule as it goes (:meth:`Store.append_matches`). Who p
   its opponents are drawn at random among the versions nearest to it in conservative
   rating (mu - 3 sigma), so that every version plays regularly and mostly against its
   peers.
+* **One author, one seat**: two bots of one author never share a match (nor does one of
+  them take two seats), so that no author can feed one bot with another; unless the
+  operator allows it for the ladder (:attr:`LadderRules.same_author`). The operator's own
+  bots (``arena bot add``) belong to no author: they may share a match, and where there are
+  fewer versions than seats, one of them takes two. A ladder that cannot seat a match
+  under this rule waits, saying so, until one can be seated.
 * **Suspended**: a version that faulted in most of its recent matches (more than
   :attr:`LadderRules.most` of its last :attr:`LadderRules.window`, once it has played
   :attr:`LadderRules.judged_after`) plays no more; :func:`ladder_standings` says why.
@@ -62,14 +68,16 @@ class LadderRules:
     judged_after: int = 4  # ... once it has played at least this many
     nearest: int = 2  # opponents are drawn among this many times the seats to fill, nearest
     look_every_s: float = 5.0  # how often the entered versions are looked up again
+    same_author: bool = False  # two bots of one author may share a match (the operator's call)
 
     def saved(self) -> dict[str, Any]:
         return {"new_sigma": self.new_sigma, "window": self.window, "most": self.most,
-                "judged_after": self.judged_after, "nearest": self.nearest}
+                "judged_after": self.judged_after, "nearest": self.nearest,
+                "same_author": self.same_author}
 
     @classmethod
     def from_saved(cls, saved: Mapping[str, Any]) -> LadderRules:
-        known = {"new_sigma", "window", "most", "judged_after", "nearest"}
+        known = {"new_sigma", "window", "most", "judged_after", "nearest", "same_author"}
         return cls(**{k: v for k, v in saved.items() if k in known})
 
 
@@ -113,28 +121,50 @@ def suspension(bot_id: int, recent: Sequence[MatchInfo], rules: LadderRules) -> 
 
 
 def pick(rungs: Sequence[Rung], players: int, waited: Mapping[int, int], rng: random.Random,
-         rules: LadderRules) -> tuple[int, ...]:
+         rules: LadderRules) -> tuple[int, ...] | None:
     """The bots of the next match, by seat: anchored by the most uncertain new version, or
     else by the one that has waited longest (``waited``: the bot's last match number, -1
-    for none), filled with versions near it in conservative rating."""
+    for none), filled with versions near it in conservative rating, never two of one author
+    (unless :attr:`LadderRules.same_author`). When the anchor cannot be seated that way, the
+    next in that order anchors; None when no version can."""
     active = [r for r in rungs if r.suspended is None]
     if len(active) < 2:
         raise TournamentError("a ladder needs at least two versions that may play")
-    new = [r for r in active if r.sigma >= rules.new_sigma]
-    if new:
-        anchor = max(new, key=lambda r: (r.sigma, -waited.get(r.bot.id, -1), -r.bot.id))
-    else:
-        anchor = min(active, key=lambda r: (waited.get(r.bot.id, -1), r.bot.id))
+    anchors = sorted(active, key=lambda r: (r.sigma < rules.new_sigma,
+                                            -r.sigma if r.sigma >= rules.new_sigma else 0.0,
+                                            waited.get(r.bot.id, -1), r.bot.id))
+    for anchor in anchors:
+        group = _seated(anchor, active, players - 1, rng, rules)
+        if group is not None:
+            rng.shuffle(group)
+            return tuple(group)
+    return None
+
+
+def _seated(anchor: Rung, active: Sequence[Rung], wanted: int, rng: random.Random,
+            rules: LadderRules) -> list[int] | None:
+    """``anchor`` and ``wanted`` opponents drawn among its nearest peers (the nearest beyond
+    them where the author rule leaves too few), by bot id; None if the seats cannot be filled."""
     others = sorted((r for r in active if r is not anchor),
                     key=lambda r: (abs(r.conservative - anchor.conservative), r.bot.id))
-    wanted = players - 1
     pool = others[:max(wanted, rules.nearest * wanted)]
-    chosen = rng.sample(pool, min(wanted, len(pool)))
+    if rules.same_author:
+        chosen = rng.sample(pool, min(wanted, len(pool)))
+        repeatable = pool
+    else:
+        authors = {anchor.bot.author_id}
+        chosen = []
+        for rung in [*rng.sample(pool, len(pool)), *others[len(pool):]]:
+            author = rung.bot.author_id
+            if len(chosen) < wanted and (author is None or author not in authors):
+                chosen.append(rung)
+                authors.add(author)
+        repeatable = [r for r in others if r.bot.author_id is None]  # the operator's
     while len(chosen) < wanted:  # fewer versions than seats: some take two
-        chosen.append(rng.choice(pool))
-    seats = [anchor.bot.id, *(r.bot.id for r in chosen)]
-    rng.shuffle(seats)
-    return tuple(seats)
+        if not repeatable:
+            return None
+        chosen.append(rng.choice(repeatable))
+    return [anchor.bot.id, *(r.bot.id for r in chosen)]
 
 
 def ladder_standings(store: Store, game: str, named: Collection[str] = (),
@@ -221,8 +251,12 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
             while not stop.is_set():
                 rungs = ladder.standings()
                 active = [r for r in rungs if r.suspended is None]
-                if len(active) < 2 and not leftover:
-                    ladder.say("ladder: waiting for at least two versions that may play")
+                if not leftover and (len(active) < 2 or pick(
+                        active, ladder.players, {}, random.Random(0), ladder.rules) is None):
+                    ladder.say("ladder: waiting for at least two versions that may play"
+                               if len(active) < 2 else "ladder: waiting for versions of other "
+                               f"authors: no match of {ladder.players} seats has two bots of "
+                               "one author (`arena ladder start --same-author` allows it)")
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(stop.wait(), ladder.rules.look_every_s)
                     continue
@@ -299,6 +333,8 @@ class _Ladder:
                         match = todo.pop(0)
                     else:
                         group = pick(rungs, self.players, self.waited, self.rng, self.rules)
+                        if group is None:  # seated before: the outer loop looks again
+                            return
                         [match] = await loop.run_in_executor(
                             self.writer, self.store.append_matches, self.tournament_id,
                             [secrets.randbits(63)], [group])
