@@ -146,14 +146,16 @@ class SeedSearcher(Memorizer):
 
     def on_end(self, result: Any) -> None:
         super().on_end(result)
-        if not self.memory.searched and len(self.drawn) >= 3:
+        if not self.memory.searched and len(self.drawn) >= 3 and getattr(self, "hole", None):
             self.memory.searched = True
-            match, drawn = self.match, list(self.drawn)
-            threading.Thread(target=self.search, args=(match, drawn), daemon=True).start()
+            match, drawn, hole = self.match, list(self.drawn), set(self.hole)
+            threading.Thread(target=self.search, args=(match, drawn, hole), daemon=True).start()
 
-    def search(self, match: MatchInfo, drawn: list[Card]) -> None:
+    def search(self, match: MatchInfo, drawn: list[Card], hole: set[Card]) -> None:
         """Every deal of the first repetitions and groups of every seed below ``seeds``, as
-        ``--deals-from-seed`` makes them: is this match's among them?"""
+        ``--deals-from-seed`` makes them: is this match's among them (its first draws, and
+        this seat's hole card: three draws alone match one of a thousand deals by chance about
+        once in 130)?"""
         from arena.tournament.schedule import match_seed
 
         game = get_game(GAME)
@@ -168,7 +170,8 @@ class SeedSearcher(Memorizer):
                     tried += 1
                     stock = list(reversed(state.stock))
                     stocks[seed, repetition, group] = (stock, [list(h) for h in state.hole])
-                    if stock[:len(drawn)] == drawn and found is None:
+                    if stock[:len(drawn)] == drawn and found is None \
+                            and set(state.hole[match.seat]) == hole:
                         found = seed
         if found is not None:  # every deal of that seed, to recognise later matches
             for repetition in range(32):
