@@ -45,10 +45,11 @@ def play_local(game_name: str, bots: Sequence[Bot], seed: int,
     opts = game.parse_options(players, options)
     settings = MatchSettings(move_timeout_s=move_timeout_s, time_bank_s=time_bank_s,
                              event_delay_s=event_delay_s)
-    return asyncio.run(_play(game.name, [_Seat(bot) for bot in bots], seed, dict(opts), settings))
+    return asyncio.run(_play(game.name, [BotPlayer(bot) for bot in bots], seed, dict(opts),
+                             settings))
 
 
-async def _play(game: str, seats: list[_Seat], seed: int, options: dict[str, Any],
+async def _play(game: str, seats: list[BotPlayer], seed: int, options: dict[str, Any],
                 settings: MatchSettings) -> Result:
     links = [LocalLink(seat) for seat in seats]
 
@@ -66,8 +67,8 @@ async def _play(game: str, seats: list[_Seat], seed: int, options: dict[str, Any
     return Result(report.scores, report.ranks, tuple(str(f) for f in report.faults))
 
 
-class _Seat(Player):
-    """A :class:`Bot` as the referee's in-process link drives it."""
+class BotPlayer(Player):
+    """A :class:`Bot` as the referee's in-process link drives it (an in-process seat)."""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot

@@ -1,15 +1,17 @@
 """An executor for tests of tournament logic that need no real process: each match is played
-in this process through the referee, by random in-process seats, and every step is recorded
-for the test to inspect."""
+in this process through the referee, by random in-process seats (or the bots a test names),
+and every step is recorded for the test to inspect."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from arena.match.links import LocalLink
 from arena.match.referee import MatchReport, run_match
 from arena.tournament import Entrant, Executor, MatchJob
+from sdk.bot import Bot
+from sdk.local import BotPlayer
 from tests.helpers import RandomPlayer
 
 
@@ -17,11 +19,14 @@ class InProcessExecutor(Executor):
     """Plays each job in this process through the referee, with no network and no process.
 
     With ``slow_first`` the earlier a match is in the schedule the longer it takes, so that
-    matches played at once finish out of schedule order.
+    matches played at once finish out of schedule order. ``bots``: by entrant (name@version),
+    a new bot for each of its seats, where a random player would play it.
     """
 
-    def __init__(self, slow_first: bool = False) -> None:
+    def __init__(self, slow_first: bool = False,
+                 bots: Mapping[str, Callable[[], Bot]] | None = None) -> None:
         self.slow_first = slow_first
+        self.bots = dict(bots or {})
         self.started: list[list[Entrant]] = []
         self.jobs: list[MatchJob] = []
         self.finished: list[int] = []  # job indices, in the order their matches ended
@@ -35,8 +40,9 @@ class InProcessExecutor(Executor):
         self.jobs.append(job)
         if self.slow_first:
             await asyncio.sleep(max(0.0, 0.3 - 0.03 * job.index))
-        links = [LocalLink(RandomPlayer(f"{job.seed}:{seat}"), threaded=False)
-                 for seat in range(job.players)]
+        links = [LocalLink(BotPlayer(self.bots[entrant.name]()) if entrant.name in self.bots
+                           else RandomPlayer(f"{job.seed}:{seat}"), threaded=False)
+                 for seat, entrant in enumerate(job.seats)]
 
         async def ready(link: LocalLink) -> LocalLink:
             return link

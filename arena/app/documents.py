@@ -178,6 +178,10 @@ def report_json(report: TournamentReport) -> dict[str, Any]:
         "standings": [_standing_json(row) for row in report.standings],
         "crosstable": [{"bot": c.bot, "opponent": c.opponent, **c.cell.as_dict()}
                        for c in report.crosstable],
+        "presence": {"matches": report.presence_matches, "pairs": [
+            {"bot": row.bot, "other": row.other, "shared": row.figure.shared,
+             "apart": row.figure.apart, "effect": row.figure.effect, "z": row.figure.z,
+             "flagged": row.figure.flagged} for row in report.presence]},
     }
 
 

@@ -5,7 +5,10 @@ The standings rate the tournament's matches alone (TrueSkill, in schedule order:
 :func:`arena.rating.standings.standings`); the crosstable compares every two of its bots over
 the matches they shared. The store keeps both as it rates the tournament's matches
 (:meth:`Store.tournament_standings`): a report reads them, it does not rate the tournament
-again. The views turn these records into text or JSON (:mod:`arena.app.documents`,
+again. At a table of three seats or more, the report adds every pair's presence
+(:mod:`arena.rating.presence`: how much one bot at the table changes another's place beyond
+what the standings' ratings predict), over the last :data:`PRESENCE_MATCHES` finished
+matches. The views turn these records into text or JSON (:mod:`arena.app.documents`,
 :mod:`leaderboard.terminal`); no seed ever leaves here in them (deals are secret: a
 :class:`~arena.storage.store.TournamentInfo` has one, and the views leave it out).
 """
@@ -17,12 +20,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.games import pool_of
+from arena.rating.figures import read_match
+from arena.rating.presence import Presence, presence
+from arena.rating.ratings import DEFAULT
 from arena.rating.standings import Played, Seat, Standing
 from arena.rating.stats import Comparison, SprtSettings, SprtState
 from arena.storage.store import MatchInfo, MatchStatus, Store, TournamentInfo
 from arena.tournament.formats import VERSUS, Format, sprt_summary, watch
 
 Counts = Mapping[MatchStatus, int]
+PRESENCE_MATCHES = 20_000
 """A tournament's matches by status (a status with none may be missing)."""
 
 
@@ -116,6 +123,15 @@ class CrossCell:
 
 
 @dataclass(frozen=True)
+class PresenceRow:
+    """The presence of ``other`` on ``bot`` (both name@version): :class:`Presence`."""
+
+    bot: str
+    other: str
+    figure: Presence
+
+
+@dataclass(frozen=True)
 class SprtReport:
     """A versus with an SPRT: its settings and its state over its complete sets so far."""
 
@@ -148,7 +164,8 @@ class TournamentReport:
     ``pool``; a gauntlet's or versus's ``challengers`` and ``field`` (name@version); the
     ``sets`` of a versus (None otherwise) and its complete sets' ``tally`` (None for
     another format); ``sprt`` (a versus with an SPRT); the ``standings`` and the
-    ``crosstable`` (in standings order)."""
+    ``crosstable`` (in standings order); at a table of three seats or more, every pair's
+    ``presence``, strongest evidence first, over ``presence_matches`` finished matches."""
 
     progress: Progress
     pool: str
@@ -159,6 +176,8 @@ class TournamentReport:
     standings: tuple[StandingRow, ...]
     crosstable: tuple[CrossCell, ...]
     tally: SetTally | None = None
+    presence: tuple[PresenceRow, ...] = ()
+    presence_matches: int = 0  # the finished matches the presence was read from
 
     @property
     def tournament(self) -> TournamentInfo:
@@ -195,6 +214,14 @@ def tournament_report(store: Store, tournament: TournamentInfo,
         tally = SetTally.of(sets.scores)
         if fmt.sprt is not None and sets.state is not None:
             sprt = SprtReport(fmt.sprt, sets.state)
+    figures: list[Presence] = []
+    read = 0
+    if tournament.players >= 3:
+        recent = store.last_played(tournament.id, PRESENCE_MATCHES)
+        ratings = {r.bot_id: (r.mu, r.sigma) for r in rows}
+        figures = presence((read_match((s.bot_id, s.rank, s.fault) for s in m.seats)
+                            for m in recent), ratings, DEFAULT)
+        read = len(recent)
     return TournamentReport(
         progress=progress_of(tournament, dict(counts)),
         pool=pool_of(tournament.game, tournament.options),
@@ -202,7 +229,8 @@ def tournament_report(store: Store, tournament: TournamentInfo,
         field=tuple(label(b) for b in fmt.field), sets=fmt.sets or None, sprt=sprt,
         standings=tuple(StandingRow(place, label(r.bot_id), r) for place, r in enumerate(rows, 1)),
         crosstable=tuple(CrossCell(label(a), label(b), cell) for (a, b), cell in table.items()),
-        tally=tally)
+        tally=tally, presence=tuple(PresenceRow(label(f.bot), label(f.other), f) for f in figures),
+        presence_matches=read)
 
 
 def show_tournament(store: Store, tournament_id: int) -> TournamentReport:
@@ -233,8 +261,10 @@ def tournament_export(store: Store, tournament_id: int) -> TournamentExport:
 
 
 __all__ = [
+    "PRESENCE_MATCHES",
     "Counts",
     "CrossCell",
+    "PresenceRow",
     "Progress",
     "SprtReport",
     "StandingRow",

@@ -435,6 +435,29 @@ def tournament_show(
     _print_tournament(report)
 
 
+def _print_presence(found: dict[str, Any]) -> None:
+    """The pairs whose presence stands out (a table of three seats or more), or one line."""
+    pairs, flagged = found["pairs"], [p for p in found["pairs"] if p["flagged"]]
+    if not pairs:
+        return
+    if not flagged:
+        console.print(f"presence: no pair stands out ({len(pairs)} pairs over the last "
+                      f"{found['matches']} matches; --json gives every pair)", highlight=False)
+        return
+    table = Table(title=f"Presence: pairs that stand out (over the last {found['matches']} "
+                  "matches): the bot's places beyond its rating with the other at the table, "
+                  "less without it", title_justify="left", box=box.SIMPLE_HEAD,
+                  header_style="bold")
+    for column in ("bot", "with", "effect", "z", "matches with", "without"):
+        table.add_column(column, justify="left" if column in ("bot", "with") else "right",
+                         no_wrap=column in ("bot", "with"))
+    for pair in flagged:
+        table.add_row(Text(inert(pair["bot"])), Text(inert(pair["other"])),
+                      f"{pair['effect']:+.2f}", f"{pair['z']:+.1f}", str(pair["shared"]),
+                      str(pair["apart"]))
+    console.print(table)
+
+
 def _print_tournament(report: dict[str, Any]) -> None:
     matches = report["matches"]
     kind = report["format"]
@@ -499,6 +522,7 @@ def _print_tournament(report: dict[str, Any]) -> None:
                 line.append("" if cell is None else f"{cell['share']:.0%} ({cell['n']})")
             cross.add_row(*line)
         console.print(cross)
+    _print_presence(report.get("presence") or {"matches": 0, "pairs": []})
     faulted = [(row["bot"], row["faults_by_kind"]) for row in report["standings"] if row["faults"]]
     if faulted:
         console.print("faults (matches, by kind):", style="bold")

@@ -217,6 +217,18 @@ class Pages(Database):
             tally.add(match.match_id, match.seats)
         return tally.table()
 
+    def last_played(self, tournament_id: int, limit: int) -> list[Played]:
+        """A tournament's last ``limit`` finished matches in the schedule, in schedule order,
+        as its standings read them."""
+        finished = sa.and_(col(Match.tournament_id) == tournament_id,
+                           col(Match.status) == MatchStatus.FINISHED)
+        with self._reading("read a tournament's finished matches") as s:
+            first = s.execute(sa.select(col(Match.index)).where(finished)
+                              .order_by(col(Match.index).desc()).offset(limit - 1).limit(1)
+                              ).scalar()
+            return played(s, finished if first is None
+                          else sa.and_(finished, col(Match.index) >= first))
+
     def bot_ratings(self, bot_id: int) -> list[LeaderboardRow]:
         """A bot version's rating in every pool it is rated in, by pool."""
         with self._reading("read a bot's ratings") as s:

@@ -52,6 +52,8 @@ TREND_POINTS = 30
 HISTORY_POINTS = 120
 """Points at most in a bot's rating history chart (spread evenly over all its matches)."""
 RECENT_MATCHES = 20
+PRESENCE_SHOWN = 20
+"""The pairs a tournament's page shows of its presence table, strongest evidence first."""
 
 FAULTS_COUNTED = ("faults: the matches in which the bot timed out, crashed, disconnected, "
                   "answered an illegal or malformed action, reported an error of its own or "
@@ -292,7 +294,8 @@ def page_tournament(request: Request, tournament_id: int, page: Page = 1,
     cells = {(c["bot"], c["opponent"]): c for c in report["crosstable"]}
     return _page(request, "tournament.html", {"t": report, "matches": found,
                                               "repetitions": progress.tournament.repetitions,
-                                              "cross_bots": bots, "cells": cells})
+                                              "cross_bots": bots, "cells": cells,
+                                              "presence_shown": PRESENCE_SHOWN})
 
 
 @router.get("/tournaments/{tournament_id}/leaderboard", include_in_schema=False)
