@@ -29,7 +29,7 @@ from arena.storage.store import MatchInfo, MatchStatus, Store, TournamentInfo
 from arena.tournament.formats import VERSUS, Format, sprt_summary, watch
 
 Counts = Mapping[MatchStatus, int]
-PRESENCE_MATCHES = 20_000
+PRESENCE_MATCHES = 2_000
 """A tournament's matches by status (a status with none may be missing)."""
 
 

@@ -24,9 +24,9 @@ there is its best seat's, not one seat's), as is a match of one bot alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from statistics import NormalDist, fmean, variance
+from statistics import NormalDist
 
 from arena.rating.figures import MatchReading
 from arena.rating.ratings import BETA, RatingPair
@@ -57,25 +57,57 @@ class Presence:
 def win_chance(winner: RatingPair, loser: RatingPair, beta: float = BETA) -> float:
     """The chance that a bot rated ``winner`` places above one rated ``loser``."""
     spread = math.sqrt(2 * beta * beta + winner[1] ** 2 + loser[1] ** 2)
-    return NormalDist().cdf((winner[0] - loser[0]) / spread)
+    return 0.5 * math.erfc((loser[0] - winner[0]) / (spread * math.sqrt(2)))
 
 
 def surpluses(reading: MatchReading, ratings: Mapping[int, RatingPair],
               default: RatingPair, beta: float = BETA) -> dict[int, float]:
     """Every bot of one counted match that filled one seat: the place its rating predicted
     less the place it took (nothing for a match that is not counted)."""
+    return _surpluses(reading, _Chances(ratings, default, beta))
+
+
+class _Chances(dict[tuple[int, int], float]):
+    """:func:`win_chance` of two bots by id, each pair worked out once."""
+
+    def __init__(self, ratings: Mapping[int, RatingPair], default: RatingPair,
+                 beta: float) -> None:
+        super().__init__()
+        self.ratings, self.default, self.beta = ratings, default, beta
+
+    def __missing__(self, pair: tuple[int, int]) -> float:
+        chance = self[pair] = win_chance(self.ratings.get(pair[0], self.default),
+                                         self.ratings.get(pair[1], self.default), self.beta)
+        return chance
+
+
+def _surpluses(reading: MatchReading, chances: _Chances) -> dict[int, float]:
     if not reading.counted:
         return {}
-    out = {}
-    for bot in reading.bots:
-        if bot.seats != 1:
-            continue
-        mine = ratings.get(bot.bot_id, default)
-        expected = 1.0 + sum(other.seats * win_chance(ratings.get(other.bot_id, default), mine,
-                                                      beta)
-                             for other in reading.bots if other.bot_id != bot.bot_id)
-        out[bot.bot_id] = expected - bot.rank
-    return out
+    return {bot.bot_id: 1.0 + sum(other.seats * chances[other.bot_id, bot.bot_id]
+                                  for other in reading.bots if other is not bot) - bot.rank
+            for bot in reading.bots if bot.seats == 1}
+
+
+class _Sums:
+    """How many surpluses, their sum and the sum of their squares."""
+
+    __slots__ = ("n", "squares", "total")
+
+    def __init__(self) -> None:
+        self.n, self.total, self.squares = 0, 0.0, 0.0
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+
+    def mean(self) -> float:
+        return self.total / self.n
+
+    def variance(self) -> float:
+        """The sample variance (n - 1), never below 0 for rounding."""
+        return max(0.0, (self.squares - self.total * self.total / self.n) / (self.n - 1))
 
 
 def presence(readings: Iterable[MatchReading], ratings: Mapping[int, RatingPair],
@@ -84,18 +116,19 @@ def presence(readings: Iterable[MatchReading], ratings: Mapping[int, RatingPair]
     """Every ordered pair of bots that shared a match, strongest evidence first (by ``|z|``,
     the pairs without one last): see the module's docstring. ``default``: the rating of a bot
     missing from ``ratings``."""
-    samples: dict[int, list[tuple[float, frozenset[int]]]] = {}
+    alone: dict[int, _Sums] = {}
+    shared: dict[tuple[int, int], _Sums] = {}
+    chances = _Chances(ratings, default, beta)
     for reading in readings:
-        present = frozenset(bot.bot_id for bot in reading.bots)
-        for bot_id, surplus in surpluses(reading, ratings, default, beta).items():
-            samples.setdefault(bot_id, []).append((surplus, present))
-    pairs = []
-    for bot_id, sample in samples.items():
-        others = frozenset().union(*(present for _, present in sample)) - {bot_id}
-        for other in others:
-            shared = [s for s, present in sample if other in present]
-            apart = [s for s, present in sample if other not in present]
-            pairs.append(_pair(bot_id, other, shared, apart))
+        found = _surpluses(reading, chances)
+        for bot_id, surplus in found.items():
+            (alone.get(bot_id) or alone.setdefault(bot_id, _Sums())).add(surplus)
+            for other in reading.bots:
+                if other.bot_id != bot_id:
+                    pair = (bot_id, other.bot_id)
+                    (shared.get(pair) or shared.setdefault(pair, _Sums())).add(surplus)
+    pairs = [_pair(bot, other, with_other, alone[bot])
+             for (bot, other), with_other in shared.items()]
     tested = [p for p in pairs if p.z is not None]
     if tested:
         threshold = NormalDist().inv_cdf(1 - alpha / (2 * len(tested)))
@@ -103,13 +136,16 @@ def presence(readings: Iterable[MatchReading], ratings: Mapping[int, RatingPair]
     return sorted(pairs, key=lambda p: (p.z is None, -abs(p.z or 0.0), p.bot, p.other))
 
 
-def _pair(bot: int, other: int, shared: Sequence[float], apart: Sequence[float]) -> Presence:
-    effect = fmean(shared) - fmean(apart) if shared and apart else 0.0
+def _pair(bot: int, other: int, with_other: _Sums, every: _Sums) -> Presence:
+    apart = _Sums()
+    apart.n, apart.total = every.n - with_other.n, every.total - with_other.total
+    apart.squares = every.squares - with_other.squares
+    effect = with_other.mean() - apart.mean() if apart.n else 0.0
     z = None
-    if len(shared) >= 2 and len(apart) >= 2:
-        error = math.sqrt(variance(shared) / len(shared) + variance(apart) / len(apart))
-        z = effect / error if error > 0 else None
-    return Presence(bot, other, len(shared), len(apart), effect, z)
+    if with_other.n >= 2 and apart.n >= 2:
+        error = math.sqrt(with_other.variance() / with_other.n + apart.variance() / apart.n)
+        z = effect / error if error > 1e-12 else None
+    return Presence(bot, other, with_other.n, apart.n, effect, z)
 
 
 def _flag(pair: Presence, threshold: float, min_matches: int) -> Presence:
