@@ -28,7 +28,14 @@ from arena.app.records import (
     Store,
     TournamentInfo,
 )
-from arena.app.reports import Progress, StandingRow, TournamentExport, TournamentReport, progress_of
+from arena.app.reports import (
+    Progress,
+    StandingRow,
+    TournamentExport,
+    TournamentPresence,
+    TournamentReport,
+    progress_of,
+)
 from arena.errors import ArenaError, ErrorKind
 from arena.games.base import Game
 
@@ -178,11 +185,16 @@ def report_json(report: TournamentReport) -> dict[str, Any]:
         "standings": [_standing_json(row) for row in report.standings],
         "crosstable": [{"bot": c.bot, "opponent": c.opponent, **c.cell.as_dict()}
                        for c in report.crosstable],
-        "presence": {"matches": report.presence_matches, "pairs": [
-            {"bot": row.bot, "other": row.other, "shared": row.figure.shared,
-             "apart": row.figure.apart, "effect": row.figure.effect, "z": row.figure.z,
-             "flagged": row.figure.flagged} for row in report.presence]},
+        "presence": None if report.presence is None else presence_json(report.presence),
     }
+
+
+def presence_json(found: TournamentPresence) -> dict[str, Any]:
+    """A tournament's presence table as plain data (docs/json.md)."""
+    return {"matches": found.matches, "pairs": [
+        {"bot": row.bot, "other": row.other, "shared": row.figure.shared,
+         "apart": row.figure.apart, "effect": row.figure.effect, "z": row.figure.z,
+         "flagged": row.figure.flagged} for row in found.pairs]}
 
 
 def tournament_report(store: Store, tournament: TournamentInfo,
@@ -258,5 +270,6 @@ def export_text(store: Store, tournament_id: int, export_format: str = "json") -
 __all__ = ["CSV_FIELDS", "EXPORT_FORMATS", "JSON_VERSION", "ExportFormatError", "ExportText",
            "bot_json", "counts_json", "document", "export_csv", "export_json", "export_text",
            "game_json", "iso", "leaderboard_json", "leaderboard_row_json", "match_json",
-           "progress_json", "report_json", "seat_json", "standings_leaderboard_json",
+           "presence_json", "progress_json", "report_json", "seat_json",
+           "standings_leaderboard_json",
            "tournament_json", "tournament_report"]

@@ -15,7 +15,7 @@ matches. The views turn these records into text or JSON (:mod:`arena.app.documen
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,6 +132,16 @@ class PresenceRow:
 
 
 @dataclass(frozen=True)
+class TournamentPresence:
+    """A tournament's presence table: every ordered pair that shared a match, strongest
+    evidence first (none at a table of two seats), read from its last ``matches`` finished
+    matches."""
+
+    matches: int
+    pairs: tuple[PresenceRow, ...]
+
+
+@dataclass(frozen=True)
 class SprtReport:
     """A versus with an SPRT: its settings and its state over its complete sets so far."""
 
@@ -164,8 +174,7 @@ class TournamentReport:
     ``pool``; a gauntlet's or versus's ``challengers`` and ``field`` (name@version); the
     ``sets`` of a versus (None otherwise) and its complete sets' ``tally`` (None for
     another format); ``sprt`` (a versus with an SPRT); the ``standings`` and the
-    ``crosstable`` (in standings order); at a table of three seats or more, every pair's
-    ``presence``, strongest evidence first, over ``presence_matches`` finished matches."""
+    ``crosstable`` (in standings order); and, when asked for, its ``presence``."""
 
     progress: Progress
     pool: str
@@ -176,8 +185,7 @@ class TournamentReport:
     standings: tuple[StandingRow, ...]
     crosstable: tuple[CrossCell, ...]
     tally: SetTally | None = None
-    presence: tuple[PresenceRow, ...] = ()
-    presence_matches: int = 0  # the finished matches the presence was read from
+    presence: TournamentPresence | None = None  # None: not asked for
 
     @property
     def tournament(self) -> TournamentInfo:
@@ -195,10 +203,11 @@ def _labels(store: Store, tournament: TournamentInfo, bot_ids: Iterable[int]) ->
 
 
 def tournament_report(store: Store, tournament: TournamentInfo,
-                      counts: Counts | None = None) -> TournamentReport:
+                      counts: Counts | None = None, *, presence: bool = False) -> TournamentReport:
     """The report of a tournament read already; ``counts``: its matches by status, when the
     caller has them (:meth:`Store.match_counts`). Only a versus reads its matches whole,
-    which its sets (and its SPRT) are counted from."""
+    which its sets (and its SPRT) are counted from; ``presence``: with the presence table
+    (:func:`tournament_presence`, which reads the last matches)."""
     if counts is None:
         counts = store.match_counts([tournament.id]).get(tournament.id, {})
     fmt = Format.from_settings(tournament.settings)
@@ -214,14 +223,6 @@ def tournament_report(store: Store, tournament: TournamentInfo,
         tally = SetTally.of(sets.scores)
         if fmt.sprt is not None and sets.state is not None:
             sprt = SprtReport(fmt.sprt, sets.state)
-    figures: list[Presence] = []
-    read = 0
-    if tournament.players >= 3:
-        recent = store.last_played(tournament.id, PRESENCE_MATCHES)
-        ratings = {r.bot_id: (r.mu, r.sigma) for r in rows}
-        figures = presence((read_match((s.bot_id, s.rank, s.fault) for s in m.seats)
-                            for m in recent), ratings, DEFAULT)
-        read = len(recent)
     return TournamentReport(
         progress=progress_of(tournament, dict(counts)),
         pool=pool_of(tournament.game, tournament.options),
@@ -229,14 +230,34 @@ def tournament_report(store: Store, tournament: TournamentInfo,
         field=tuple(label(b) for b in fmt.field), sets=fmt.sets or None, sprt=sprt,
         standings=tuple(StandingRow(place, label(r.bot_id), r) for place, r in enumerate(rows, 1)),
         crosstable=tuple(CrossCell(label(a), label(b), cell) for (a, b), cell in table.items()),
-        tally=tally, presence=tuple(PresenceRow(label(f.bot), label(f.other), f) for f in figures),
-        presence_matches=read)
+        tally=tally, presence=_presence(store, tournament, rows, label) if presence else None)
+
+
+def _presence(store: Store, tournament: TournamentInfo, rows: Sequence[Standing],
+              label: Callable[[int], str]) -> TournamentPresence:
+    if tournament.players < 3:
+        return TournamentPresence(0, ())
+    recent = store.last_played(tournament.id, PRESENCE_MATCHES)
+    ratings = {r.bot_id: (r.mu, r.sigma) for r in rows}
+    figures = presence((read_match((s.bot_id, s.rank, s.fault) for s in m.seats)
+                        for m in recent), ratings, DEFAULT)
+    return TournamentPresence(len(recent), tuple(PresenceRow(label(f.bot), label(f.other), f)
+                                                 for f in figures))
+
+
+def tournament_presence(store: Store, tournament_id: int) -> TournamentPresence:
+    """Tournament ``tournament_id``'s presence table: how much one bot at the table changes
+    another's place beyond what the tournament's ratings predict (:mod:`arena.rating.presence`);
+    an unknown tournament: :class:`~arena.storage.store.NotFoundError`."""
+    report = tournament_report(store, store.get_tournament(tournament_id), presence=True)
+    assert report.presence is not None
+    return report.presence
 
 
 def show_tournament(store: Store, tournament_id: int) -> TournamentReport:
-    """The report of tournament ``tournament_id`` (``arena tournament show``); an unknown
-    tournament: :class:`~arena.storage.store.NotFoundError`."""
-    return tournament_report(store, store.get_tournament(tournament_id))
+    """The report of tournament ``tournament_id`` (``arena tournament show``), with its
+    presence table; an unknown tournament: :class:`~arena.storage.store.NotFoundError`."""
+    return tournament_report(store, store.get_tournament(tournament_id), presence=True)
 
 
 # ---------------------------------------------------------------- export
@@ -270,6 +291,7 @@ __all__ = [
     "StandingRow",
     "TournamentExport",
     "TournamentPage",
+    "TournamentPresence",
     "TournamentReport",
     "all_tournaments",
     "played",
@@ -278,6 +300,7 @@ __all__ = [
     "show_tournament",
     "tournament_export",
     "tournament_page",
+    "tournament_presence",
     "tournament_progress",
     "tournament_report",
 ]

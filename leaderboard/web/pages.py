@@ -33,6 +33,7 @@ from arena.app.documents import (
     leaderboard_json,
     leaderboard_row_json,
     match_json,
+    presence_json,
     progress_json,
     report_json,
     standings_leaderboard_json,
@@ -52,8 +53,6 @@ TREND_POINTS = 30
 HISTORY_POINTS = 120
 """Points at most in a bot's rating history chart (spread evenly over all its matches)."""
 RECENT_MATCHES = 20
-PRESENCE_SHOWN = 20
-"""The pairs a tournament's page shows of its presence table, strongest evidence first."""
 
 FAULTS_COUNTED = ("faults: the matches in which the bot timed out, crashed, disconnected, "
                   "answered an illegal or malformed action, reported an error of its own or "
@@ -294,8 +293,24 @@ def page_tournament(request: Request, tournament_id: int, page: Page = 1,
     cells = {(c["bot"], c["opponent"]): c for c in report["crosstable"]}
     return _page(request, "tournament.html", {"t": report, "matches": found,
                                               "repetitions": progress.tournament.repetitions,
-                                              "cross_bots": bots, "cells": cells,
-                                              "presence_shown": PRESENCE_SHOWN})
+                                              "cross_bots": bots, "cells": cells})
+
+
+@router.get("/api/tournaments/{tournament_id}/presence", tags=["tournaments"],
+            summary="A tournament's presence table: how much each bot at the table changes "
+            "another's place beyond what the ratings predict (tables of three seats or more)")
+def api_tournament_presence(request: Request, tournament_id: int) -> JSONResponse:
+    found = reports.tournament_presence(store_of(request), tournament_id)
+    return JSONResponse(document("presence", presence_json(found)))
+
+
+@router.get("/tournaments/{tournament_id}/presence", include_in_schema=False)
+def page_tournament_presence(request: Request, tournament_id: int) -> Response:
+    store = store_of(request)
+    found = reports.tournament_presence(store, tournament_id)
+    return _page(request, "presence.html", {"presence": presence_json(found),
+                                            "tournament": store.get_tournament(tournament_id)},
+                 title=f"Tournament {tournament_id}: presence")
 
 
 @router.get("/tournaments/{tournament_id}/leaderboard", include_in_schema=False)

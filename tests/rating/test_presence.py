@@ -89,15 +89,15 @@ def test_a_feeder_in_a_round_robin_of_king_stands_out_and_honest_pairs_do_not(
     run_until_done(store, tid, tmp_path, RunSettings(parallel=4),
                    executor=InProcessExecutor(bots=bots))
 
-    report = show_tournament(store, tid)
-    assert report.presence_matches == 120 == report.progress.tournament.finished
-    flagged = {(row.bot, row.other) for row in report.presence if row.figure.flagged}
+    found = show_tournament(store, tid).presence
+    assert found is not None and found.matches == 120 == store.get_tournament(tid).finished
+    flagged = {(row.bot, row.other) for row in found.pairs if row.figure.flagged}
     colluders = {"feeder@1", "ben@1"}
     assert ("feeder@1", "ben@1") in flagged or ("ben@1", "feeder@1") in flagged
     assert all(set(pair) & colluders for pair in flagged)  # no pair of honest bots
-    top = report.presence[0]
+    top = found.pairs[0]
     assert {top.bot, top.other} == colluders and top.figure.effect < 0  # the feeder throws
-    honest = [r for r in report.presence if not {r.bot, r.other} & colluders]
+    honest = [r for r in found.pairs if not {r.bot, r.other} & colluders]
     assert len(honest) == 12 and all(abs(r.figure.z or 0) < 3 for r in honest)
 
     shown = cli("tournament", "show", str(tid), db=db).stdout
@@ -107,8 +107,13 @@ def test_a_feeder_in_a_round_robin_of_king_stands_out_and_honest_pairs_do_not(
     assert pairs[0]["bot"] == top.bot and pairs[0]["flagged"] == top.figure.flagged
     assert len(pairs) == 30  # every ordered pair of six bots that met
 
-    page = TestClient(create_app(store)).get(f"/tournaments/{tid}")
+    web = TestClient(create_app(store))
+    assert f'href="/tournaments/{tid}/presence"' in web.get(f"/tournaments/{tid}").text
+    assert web.get(f"/api/tournaments/{tid}").json()["tournament"]["presence"] is None
+    assert web.get(f"/api/tournaments/{tid}/presence").json()["presence"]["pairs"] == pairs
+    page = web.get(f"/tournaments/{tid}/presence")
     assert page.status_code == 200
-    section = page.text.split('id="presence"')[1].split("</section>")[0]
-    assert section.count("stands out") >= 1 + len(flagged)  # the legend and each flagged row
+    rows = page.text.split("<tbody>")[1].split("</tbody>")[0].split("<tr")[1:]
+    assert len(rows) == 30 and sum('class="flagged"' in row for row in rows) == len(flagged)
+    assert "feeder@1" in rows[0] and "stands out" in rows[0]
     store.close()
