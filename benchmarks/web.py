@@ -59,6 +59,8 @@ PAGES: list[Page] = [
     Page("leaderboard", 100, lambda ids: _cycle([f"/leaderboard/{p}" for p in ids.leaderboards])),
     Page("bot", 100, lambda ids: _cycle([f"/bots/{b}" for b in ids.bots])),
     Page("tournament", 100, lambda ids: _cycle([f"/tournaments/{t}" for t in ids.tournaments])),
+    Page("tournament presence", 300,
+         lambda ids: _cycle([f"/tournaments/{t}/presence" for t in ids.tournaments])),
     Page("tournament matches p.10", 100,
          lambda ids: _cycle([f"/tournaments/{t}?page=10" for t in ids.tournaments])),
     Page("bot matches (older)", 100,
