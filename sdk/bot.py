@@ -22,6 +22,10 @@ class Result:
     faults: tuple[str, ...]
 
 
+NOTE_SENT_BYTES = 16 * 1024
+"""The most of a note the SDK sends (the arena keeps 256 bytes of it and counts the rest)."""
+
+
 class Bot:
     """Subclass this and write :meth:`act`. One instance plays one seat of one match.
 
@@ -30,8 +34,26 @@ class Bot:
     returns one of them. The other hooks are optional.
     """
 
+    _note = ""
+
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         raise NotImplementedError("a bot must implement act(observation, legal_actions)")
+
+    def note(self, text: str) -> None:
+        """Attach ``text`` to the answer :meth:`act` is about to give (call it from ``act``):
+        what the bot thought, for its author. The replay shows it beside the decision, to the
+        bot's author and the operator once the match and the other rotations of its deal are
+        over (to everyone where the tournament's notes are public). The arena keeps the
+        first 256 bytes of UTF-8 and counts the rest; a longer note is never a fault (the SDK
+        sends at most :data:`NOTE_SENT_BYTES` of it, well within a message's size). A second
+        call before the answer replaces the first."""
+        data = str(text).encode("utf-8", "replace")[:NOTE_SENT_BYTES]
+        self._note = data.decode("utf-8", "ignore")
+
+    def take_note(self) -> str:
+        """The note on the answer just given (the SDK sends it with the answer), once."""
+        note, self._note = self._note, ""
+        return note
 
     def on_start(self, match: MatchInfo) -> None:
         """The match starts; ``match`` says the game, options and this bot's seat."""

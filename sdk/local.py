@@ -82,5 +82,8 @@ class BotPlayer(Player):
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         return self.bot.act(observation, list(legal_actions))
 
+    def note(self) -> str:
+        return self.bot.take_note()
+
     def end(self, end: MatchEnd) -> None:
         self.bot.on_end(Result(end.scores, end.ranks, tuple(str(f) for f in end.faults)))

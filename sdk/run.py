@@ -282,7 +282,7 @@ def _decide(bot: Bot, codec: Any, request: pb.DecisionRequest,
     observation = codec.decode_observation(request.observation)
     legal = [codec.decode_action(a) for a in request.legal_actions]
     action = bot.act(observation, legal)
-    choice = pb.Choice(decision_id=request.decision_id)
+    choice = pb.Choice(decision_id=request.decision_id, note=bot.take_note())
     try:
         choice.index = legal.index(action)
     except ValueError:

@@ -46,6 +46,18 @@ def shown(store: Store, match: MatchInfo, sight: Sight = Sight.PUBLIC, *,
                                in_play=in_play))
 
 
+def notes_public(store: Store, match: MatchInfo) -> bool:
+    """Whether the bots' notes in ``match``'s log are everyone's: its tournament made them
+    public (``--public-notes``), and the match is shown whole to anyone (finished, every other
+    rotation of its deal over: :mod:`arena.app.visibility`)."""
+    if match.status is not MatchStatus.FINISHED or not match.tournament_id:
+        return False
+    if may_show(match.id, match.status, Sight.FULL, operator=False,
+                in_play=in_play_of(store, match.id, match.status, False)) is not None:
+        return False
+    return bool(store.get_tournament(match.tournament_id).settings.get("public_notes"))
+
+
 def show_match(store: Store, match_id: int, sight: Sight = Sight.PUBLIC, *,
                operator: bool = False) -> ShownMatch:
     """Match ``match_id`` (its log too) and what of it is shown (:func:`shown`); an unknown
@@ -206,5 +218,6 @@ def bot_faults(store: Store, bot_id: int, before: int | None, limit: int) -> Fau
 
 __all__ = ["FaultPage", "Hidden", "MatchLog", "MatchPage", "MatchRecord", "NoSuchSeat",
            "ShownMatch", "bot_faults", "bot_matches", "feed_refusal", "list_matches", "match_log",
-           "match_record", "public_faults", "recent_matches", "show_match", "shown",
+           "match_record", "notes_public", "public_faults", "recent_matches", "show_match",
+           "shown",
            "tournament_match_page"]

@@ -45,6 +45,7 @@ class TournamentRequest:
     time_bank_s: float = DEFAULTS.time_bank_s
     event_delay_s: float = DEFAULTS.event_delay_s
     limits: LimitTexts = DEFAULT_LIMIT_TEXTS
+    public_notes: bool = DEFAULTS.public_notes
 
     def plan(self) -> Plan:
         return Plan(kind=self.format, field=list(self.field), sets=self.sets,
@@ -54,7 +55,8 @@ class TournamentRequest:
         """How it is played (what is saved with it; a run adds where and how it runs)."""
         return RunSettings(self.parallel, self.move_timeout_s, self.start_timeout_s,
                            self.time_bank_s, event_delay_s=self.event_delay_s,
-                           limits=ResourceLimits.from_texts(self.limits))
+                           limits=ResourceLimits.from_texts(self.limits),
+                           public_notes=self.public_notes)
 
 
 def create(store: Store, request: TournamentRequest, settings: RunSettings | None = None, *,

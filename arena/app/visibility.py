@@ -26,6 +26,11 @@ its deal over
 
 The operator (who holds the tournament's deal key anyway) sees everything, always.
 
+A bot's **notes** on its answers (``Choice.note``: what it thought, which may name its cards)
+are its author's and the operator's; anyone else sees them only where the tournament made
+them public (``--public-notes``), and then as the full view: once every rotation of the deal
+is over (:func:`arena.app.matches.notes_public`).
+
 :func:`may_show` is the rule itself, pure, over what the store says; :func:`refusal` asks the
 store only what the rule needs (whether a rotation of the deal is in play, only for a
 finished match); :func:`hidden_reasons` does it for a page of faults in one query.

@@ -107,6 +107,10 @@ def match_show(
             how = " (fallback)" if line.fallback else ""
             console.print(f"  seat {line.seat} chose {describe(line.value)}{how}",
                           highlight=False)
+            if line.note or line.note_cut:  # the bot's own words: inert
+                cut = f" ({line.note_cut} more bytes cut)" if line.note_cut else ""
+                console.print(Text(inert(f"    note: {line.note!r}{cut}"), style="cyan"),
+                              highlight=False)
         elif line.kind == "fault":
             # the reason may be the bot's own words (an error it reported): inert
             console.print(Text(inert(f"  seat {line.seat} is out of the match: "

@@ -90,6 +90,9 @@ StartTimeoutOption = Annotated[float, typer.Option(min=0.001,
                                                    help="Seconds for bots to connect.")]
 TimeBankOption = Annotated[float, typer.Option(
     min=0.0, help="Extra seconds per seat and match for moves slower than --move-timeout.")]
+PublicNotesOption = Annotated[bool, typer.Option(
+    "--public-notes", help="Show the bots' notes on their answers in the replays to everyone "
+    "(by default only to each bot's author and the operator), once each deal is over.")]
 EventDelayOption = Annotated[float, typer.Option(
     min=0.0, help="Longest an event waits to ride with a seat's next decision request before "
     "it is sent on its own; 0 sends every event at once.")]

@@ -144,10 +144,13 @@ def _log_line_json(line: LogLine) -> dict[str, Any]:
         return {"kind": "fault", "seat": line.seat, "type": "Fault",
                 "value": f"{line.value.fault}: {line.value.reason}", "audience": [line.seat],
                 "fallback": False, "fault": line.value.fault, "reason": line.value.reason}
-    return {"kind": line.kind, "seat": line.seat, "type": type(line.value).__name__,
-            "value": describe(line.value),
-            "audience": None if line.audience is None else sorted(line.audience),
-            "fallback": line.fallback}
+    shown = {"kind": line.kind, "seat": line.seat, "type": type(line.value).__name__,
+             "value": describe(line.value),
+             "audience": None if line.audience is None else sorted(line.audience),
+             "fallback": line.fallback}
+    if line.kind == "decision":
+        shown["note"], shown["note_cut"] = line.note, line.note_cut
+    return shown
 
 
 __all__ = ["CSV_FIELDS", "JSON_VERSION", "InertConsole", "JsonOption", "bot_json", "document",

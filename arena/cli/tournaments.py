@@ -51,6 +51,7 @@ from arena.cli.options import (
     MoveTimeoutOption,
     NoSandboxOption,
     PlayersOption,
+    PublicNotesOption,
     RayAddressOption,
     RepetitionsOption,
     SeedOption,
@@ -106,6 +107,7 @@ def tournament_run(
     move_timeout: MoveTimeoutOption = DEFAULTS.move_timeout_s,
     start_timeout: StartTimeoutOption = DEFAULTS.start_timeout_s,
     time_bank: TimeBankOption = DEFAULTS.time_bank_s,
+    public_notes: PublicNotesOption = DEFAULTS.public_notes,
     event_delay: EventDelayOption = DEFAULTS.event_delay_s,
     bot_memory: BotMemoryOption = DEFAULT_LIMIT_TEXTS.memory,
     bot_cpu_seconds: BotCpuSecondsOption = DEFAULT_LIMIT_TEXTS.cpu_seconds,
@@ -150,7 +152,7 @@ def _request(given: dict[str, Any]) -> TournamentRequest:
         move_timeout_s=v["move_timeout"], start_timeout_s=v["start_timeout"],
         time_bank_s=v["time_bank"], event_delay_s=v["event_delay"],
         limits=LimitTexts(v["bot_memory"], v["bot_cpu_seconds"], v["bot_processes"],
-                          v["bot_cpus"], v["bot_open_files"]))
+                          v["bot_cpus"], v["bot_open_files"]), public_notes=v["public_notes"])
 
 
 def warn(text: str) -> None:
@@ -177,6 +179,7 @@ def tournament_create(
     move_timeout: MoveTimeoutOption = DEFAULTS.move_timeout_s,
     start_timeout: StartTimeoutOption = DEFAULTS.start_timeout_s,
     time_bank: TimeBankOption = DEFAULTS.time_bank_s,
+    public_notes: PublicNotesOption = DEFAULTS.public_notes,
     event_delay: EventDelayOption = DEFAULTS.event_delay_s,
     bot_memory: BotMemoryOption = DEFAULT_LIMIT_TEXTS.memory,
     bot_cpu_seconds: BotCpuSecondsOption = DEFAULT_LIMIT_TEXTS.cpu_seconds,

@@ -65,6 +65,10 @@ class Player:
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         raise NotImplementedError
 
+    def note(self) -> str:
+        """The note on the answer ``act`` just gave (``Choice.note``), taken once."""
+        return ""
+
     def end(self, end: MatchEnd) -> None:
         pass
 
@@ -104,7 +108,8 @@ class LocalLink:
         def choose() -> Reply:
             if decision.events:
                 self.player.events(decision.events)
-            return _choice(decision, self.player.act(decision.observation, decision.legal_actions))
+            action = self.player.act(decision.observation, decision.legal_actions)
+            return _choice(decision, action, self.player.note())
 
         answers = self._answers
         if not self._threaded:
@@ -190,16 +195,16 @@ def _hand_over(loop: asyncio.AbstractEventLoop, answers: asyncio.Queue[Reply | N
         loop.call_soon_threadsafe(answers.put_nowait, answer)
 
 
-def _choice(decision: Decision, action: Any) -> Choice:
+def _choice(decision: Decision, action: Any, note: str = "") -> Choice:
     """The answer a player's action makes: its index among the legal actions. An action
     that is not one of them is answered as the SDK answers it over gRPC: with an index
     past the end, which the referee refuses as an illegal action."""
     legal = decision.legal_actions
     for index, offered in enumerate(legal):
         if offered is action:
-            return Choice(decision.decision_id, index=index)
+            return Choice(decision.decision_id, index=index, note=note)
     try:
-        return Choice(decision.decision_id, index=list(legal).index(action))
+        return Choice(decision.decision_id, index=list(legal).index(action), note=note)
     except ValueError:
         log.warning("a local bot chose %r, which is not a legal action", action)
-        return Choice(decision.decision_id, index=len(legal))
+        return Choice(decision.decision_id, index=len(legal), note=note)

@@ -19,6 +19,19 @@ from typing import Any
 from arena.games.base import OptionValue
 from arena.match.faults import Fault
 
+NOTE_BYTES = 256
+"""The most of a note on an answer that is kept, in bytes of UTF-8."""
+
+
+def cut_note(note: str) -> tuple[str, int]:
+    """A bot's note as the log keeps it: its first :data:`NOTE_BYTES` bytes of UTF-8 (never
+    half a character), and how many bytes were cut. A note is never a fault."""
+    data = note.encode("utf-8", "replace")  # a surrogate from an in-process bot: "?"
+    if len(data) <= NOTE_BYTES:
+        return data.decode("utf-8"), 0
+    kept = data[:NOTE_BYTES].decode("utf-8", "ignore")
+    return kept, len(data) - len(kept.encode("utf-8"))
+
 
 @dataclass(frozen=True, slots=True)
 class MatchStart:
@@ -69,6 +82,7 @@ class Choice:
     index: int | None = None
     action: Any = None
     unreadable: bool = False
+    note: str = ""  # the bot's note on its answer, as sent (:func:`cut_note` cuts it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,15 @@ from arena.games import get_game
 from arena.games.base import Game, OptionValue, Outcome, Tagged, competition_ranks
 from arena.match.faults import Fault
 from arena.match.links import Link
-from arena.match.protocol import Choice, Decision, Failed, Garbled, MatchEnd, MatchStart
+from arena.match.protocol import (
+    Choice,
+    Decision,
+    Failed,
+    Garbled,
+    MatchEnd,
+    MatchStart,
+    cut_note,
+)
 from arena.wire.codec import codec_for
 from arena.wire.messages import LogEntry, LoggedFault, match_log
 
@@ -104,6 +112,7 @@ class _Seat:
     rejected: int = 0
     waiting: list[Any] = field(default_factory=list)  # its events, not yet delivered
     waiting_since: float = 0.0  # when the oldest of them happened (monotonic)
+    note: tuple[str, int] = ("", 0)  # its note on the answer just taken, and the bytes cut
 
     @property
     def playing(self) -> bool:
@@ -198,8 +207,10 @@ async def run_match(
         events = game.apply(state, action)
         if watch is not None:
             watch.applied(state, to_act, action, events)
+        note, cut = seat.note if not used_fallback else ("", 0)
+        seat.note = ("", 0)
         log.append((0 if used_fallback else decision_id, to_act, action, used_fallback,
-                    time.monotonic() - asked_at))
+                    time.monotonic() - asked_at, note, cut))
         mail.post(events)
 
     return await _finish(game, state, seats, log, decision_id, started_at, clock)
@@ -314,6 +325,8 @@ async def _answer(seat: _Seat, decision_id: int, legal: list[Any], deadline: flo
             seat.faulted(Fault.DISCONNECTED, "its stream closed")
             return None
         if type(reply) is Choice and reply.decision_id == decision_id:
+            if reply.note:
+                seat.note = cut_note(reply.note)
             if reply.index is not None:
                 if reply.index < len(legal):
                     return legal[reply.index]

@@ -34,6 +34,8 @@ class LogLine:
     fallback: bool = False             # chosen by the fallback policy (decisions)
     audience: frozenset[int] | None = None  # events: who may see it (None: everyone)
     seconds: float = field(default=0.0, compare=False)  # decisions: from the request to the answer
+    note: str = field(default="", compare=False)  # decisions: the bot's note on its answer
+    note_cut: int = field(default=0, compare=False)  # the bytes of it that were cut
 
     def visible(self, seat: int | None) -> bool:
         """Whether this line belongs to ``seat``'s view (``None``: the full record). A fault
@@ -48,8 +50,9 @@ class LogLine:
 def _line(entry: LogEntry) -> LogLine:
     if isinstance(entry, LoggedFault):
         return LogLine("fault", entry, entry.seat)
-    if len(entry) == 5:
-        return LogLine("decision", entry[2], entry[1], entry[3], seconds=entry[4])
+    if len(entry) == 7:
+        return LogLine("decision", entry[2], entry[1], entry[3], seconds=entry[4], note=entry[5],
+                       note_cut=entry[6])
     return LogLine("event", entry[0], audience=entry[1])
 
 

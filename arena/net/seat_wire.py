@@ -78,7 +78,7 @@ class SeatWire:
             return Garbled()
         choice = message.choice  # the usual answer first: the index of a legal action
         if choice.decision_id == asked and choice.HasField("index") and message.HasField("choice"):
-            return Choice(asked, index=choice.index)
+            return Choice(asked, index=choice.index, note=choice.note)
         kind = message.WhichOneof("kind")
         if kind == "failure":
             return Failed(message.failure.message[:REASON_LENGTH])
@@ -86,10 +86,11 @@ class SeatWire:
             return OtherMessage(kind or "")
         pick = choice.WhichOneof("pick")
         if pick == "index":
-            return Choice(choice.decision_id, index=choice.index)
+            return Choice(choice.decision_id, index=choice.index, note=choice.note)
         if pick == "action":
             try:
-                return Choice(choice.decision_id, action=self.codec.decode_action(choice.action))
+                return Choice(choice.decision_id, action=self.codec.decode_action(choice.action),
+                              note=choice.note)
             except (GameError, ValueError):
                 pass
         return Choice(choice.decision_id, unreadable=True)

@@ -201,7 +201,8 @@ class ArenaClient:
             start_timeout_s=asked.start_timeout_s, time_bank_s=asked.time_bank_s,
             event_delay_s=asked.event_delay_s, bot_memory=limits.memory,
             bot_cpu_seconds=limits.cpu_seconds, bot_processes=limits.processes,
-            bot_cpus=limits.cpus, bot_open_files=limits.open_files)
+            bot_cpus=limits.cpus, bot_open_files=limits.open_files,
+            public_notes=asked.public_notes)
         if asked.players is not None:
             request.players = asked.players
         if asked.sets is not None:

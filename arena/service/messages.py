@@ -123,7 +123,7 @@ def tournament_request(request: pb.CreateTournamentRequest) -> TournamentRequest
                  for k, v in request.options.items()},
         format=checked_text(request.format, "the format", 32) or ROUND_ROBIN, sprt=sprt or None,
         deals=checked_text(request.deals, "deals", 32) or None, deals_from_seed=request.deals_from_seed,
-        limits=limits, **sent)
+        limits=limits, public_notes=request.public_notes, **sent)
 
 
 def export_format(value: str) -> str:

@@ -50,6 +50,7 @@ class RunSettings:
     tls_cert: str | None = None  # PEM files securing ``listen`` (both or neither)
     tls_key: str | None = None
     wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
+    public_notes: bool = False  # the bots' notes in the replays are everyone's, once shown
     sandbox: bool = True  # managed bots in the sandbox; asked for at every run, never saved
     keep_going: bool = False  # play on when a managed bot does not start (never saved)
     executor: str = "local"  # where matches are played: "local" or "ray" (never saved)

@@ -133,14 +133,16 @@ class Failure(_message.Message):
     def __init__(self, message: _Optional[str] = ...) -> None: ...
 
 class Choice(_message.Message):
-    __slots__ = ("decision_id", "index", "action")
+    __slots__ = ("decision_id", "index", "action", "note")
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     decision_id: int
     index: int
     action: GameAction
-    def __init__(self, decision_id: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[GameAction, _Mapping]] = ...) -> None: ...
+    note: str
+    def __init__(self, decision_id: _Optional[int] = ..., index: _Optional[int] = ..., action: _Optional[_Union[GameAction, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
     __slots__ = ("start", "decision", "events", "end", "notice")
@@ -360,7 +362,7 @@ class ListTournamentsResponse(_message.Message):
     def __init__(self, tournaments: _Optional[_Iterable[_Union[TournamentInfo, _Mapping]]] = ...) -> None: ...
 
 class CreateTournamentRequest(_message.Message):
-    __slots__ = ("game", "bots", "players", "repetitions", "format", "field", "sets", "sprt", "options", "parallel", "seed", "deals", "deals_from_seed", "move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s", "bot_memory", "bot_cpu_seconds", "bot_processes", "bot_cpus", "bot_open_files")
+    __slots__ = ("game", "bots", "players", "repetitions", "format", "field", "sets", "sprt", "options", "parallel", "seed", "deals", "deals_from_seed", "move_timeout_s", "start_timeout_s", "time_bank_s", "event_delay_s", "bot_memory", "bot_cpu_seconds", "bot_processes", "bot_cpus", "bot_open_files", "public_notes")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -390,6 +392,7 @@ class CreateTournamentRequest(_message.Message):
     BOT_PROCESSES_FIELD_NUMBER: _ClassVar[int]
     BOT_CPUS_FIELD_NUMBER: _ClassVar[int]
     BOT_OPEN_FILES_FIELD_NUMBER: _ClassVar[int]
+    PUBLIC_NOTES_FIELD_NUMBER: _ClassVar[int]
     game: str
     bots: _containers.RepeatedScalarFieldContainer[str]
     players: int
@@ -412,7 +415,8 @@ class CreateTournamentRequest(_message.Message):
     bot_processes: str
     bot_cpus: str
     bot_open_files: str
-    def __init__(self, game: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., players: _Optional[int] = ..., repetitions: _Optional[int] = ..., format: _Optional[str] = ..., field: _Optional[_Iterable[str]] = ..., sets: _Optional[int] = ..., sprt: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., parallel: _Optional[int] = ..., seed: _Optional[int] = ..., deals: _Optional[str] = ..., deals_from_seed: _Optional[bool] = ..., move_timeout_s: _Optional[float] = ..., start_timeout_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ..., event_delay_s: _Optional[float] = ..., bot_memory: _Optional[str] = ..., bot_cpu_seconds: _Optional[str] = ..., bot_processes: _Optional[str] = ..., bot_cpus: _Optional[str] = ..., bot_open_files: _Optional[str] = ...) -> None: ...
+    public_notes: bool
+    def __init__(self, game: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., players: _Optional[int] = ..., repetitions: _Optional[int] = ..., format: _Optional[str] = ..., field: _Optional[_Iterable[str]] = ..., sets: _Optional[int] = ..., sprt: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., parallel: _Optional[int] = ..., seed: _Optional[int] = ..., deals: _Optional[str] = ..., deals_from_seed: _Optional[bool] = ..., move_timeout_s: _Optional[float] = ..., start_timeout_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ..., event_delay_s: _Optional[float] = ..., bot_memory: _Optional[str] = ..., bot_cpu_seconds: _Optional[str] = ..., bot_processes: _Optional[str] = ..., bot_cpus: _Optional[str] = ..., bot_open_files: _Optional[str] = ..., public_notes: _Optional[bool] = ...) -> None: ...
 
 class GetTournamentRequest(_message.Message):
     __slots__ = ("tournament_id",)
@@ -643,18 +647,22 @@ class LogEntry(_message.Message):
     def __init__(self, decision: _Optional[_Union[LoggedDecision, _Mapping]] = ..., event: _Optional[_Union[LoggedEvent, _Mapping]] = ..., fault: _Optional[_Union[LoggedFault, _Mapping]] = ...) -> None: ...
 
 class LoggedDecision(_message.Message):
-    __slots__ = ("decision_id", "seat", "action", "fallback", "seconds")
+    __slots__ = ("decision_id", "seat", "action", "fallback", "seconds", "note", "note_cut")
     DECISION_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     FALLBACK_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    NOTE_CUT_FIELD_NUMBER: _ClassVar[int]
     decision_id: int
     seat: int
     action: GameAction
     fallback: bool
     seconds: float
-    def __init__(self, decision_id: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[GameAction, _Mapping]] = ..., fallback: _Optional[bool] = ..., seconds: _Optional[float] = ...) -> None: ...
+    note: str
+    note_cut: int
+    def __init__(self, decision_id: _Optional[int] = ..., seat: _Optional[int] = ..., action: _Optional[_Union[GameAction, _Mapping]] = ..., fallback: _Optional[bool] = ..., seconds: _Optional[float] = ..., note: _Optional[str] = ..., note_cut: _Optional[int] = ...) -> None: ...
 
 class LoggedFault(_message.Message):
     __slots__ = ("seat", "fault", "reason")

@@ -98,7 +98,9 @@ def end_message(codec: GameCodec, scores: Sequence[float], ranks: Sequence[int],
 
 
 # -- match logs ------------------------------------------------------------------
-LoggedDecision = tuple[int, int, Any, bool, float]  # decision id, seat, action, fallback, seconds
+LoggedDecision = tuple[int, int, Any, bool, float, str, int]
+"""A decision: its id, the seat, the action, whether the fallback chose it, its seconds, the
+bot's note on it and the note's bytes that were cut."""
 LoggedEvent = tuple[Any, frozenset[int] | None]  # the event, its audience (None: all)
 
 
@@ -129,8 +131,8 @@ _LOGGED_EVENT = _key(pb.LoggedEvent, "event")
 
 
 def match_log(codec: GameCodec, entries: Iterable[LogEntry]) -> bytes:
-    """A ``MatchLog``'s bytes from its entries in order: decisions (decision id, seat,
-    action, fallback, seconds), events (event, audience) and faults."""
+    """A ``MatchLog``'s bytes from its entries in order: decisions (:data:`LoggedDecision`),
+    events (event, audience) and faults."""
     log = pb.MatchLog()
     add = log.entries.add
     actions, events = codec.action_pieces, codec.event_pieces
@@ -139,11 +141,13 @@ def match_log(codec: GameCodec, entries: Iterable[LogEntry]) -> bytes:
             fault = add().fault
             fault.seat, fault.fault = entry.seat, FAULT_NUMBERS[entry.fault]
             fault.reason = entry.reason[:REASON_LENGTH]
-        elif len(entry) == 5:
+        elif len(entry) == 7:
             decision = add().decision
             decision.decision_id, decision.seat = entry[0], entry[1]
             decision.MergeFromString(actions(_LOGGED_ACTION, [entry[2]]))
             decision.fallback, decision.seconds = entry[3], entry[4]
+            if entry[5] or entry[6]:
+                decision.note, decision.note_cut = entry[5], entry[6]
         else:
             logged = add().event
             logged.MergeFromString(events(_LOGGED_EVENT, [entry[0]]))
@@ -187,7 +191,7 @@ def _read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:
         if kind == "decision":
             d = entry.decision
             entries.append((d.decision_id, d.seat, codec.decode_action(d.action), d.fallback,
-                            d.seconds))
+                            d.seconds, d.note, d.note_cut))
         elif kind == "fault":
             f = entry.fault
             entries.append(LoggedFault(f.seat, FAULT_NAMES.get(f.fault, str(f.fault)), f.reason))

@@ -110,14 +110,16 @@ class _Changes:
 
 
 def frames(game_name: str, players: int, seed: int, options: dict[str, OptionValue],
-           lines: Sequence[LogLine], view: View) -> list[dict[str, Any]]:
+           lines: Sequence[LogLine], view: View, notes: bool = False) -> list[dict[str, Any]]:
     """The match's frames from ``view``: frame 0 is the deal, then one per decision.
 
     Each frame: ``step``; ``to_act``; ``decision`` (None in frame 0): the deciding
     ``seat``, its think time ``seconds``, ``fallback`` (played by the referee for a seat
     that faulted), and where the view may see it the ``choice`` (as text and as JSON), the
-    ``offered`` actions and the index ``chosen`` among them; ``events``: what the view saw
-    happen, each with ``type``, ``text``, ``data`` and (full view) its audience ``to``;
+    ``offered`` actions and the index ``chosen`` among them, and with ``notes`` the bot's
+    ``note`` on its answer and the bytes of it cut, ``note_cut`` (where it wrote one);
+    ``events``: what the view saw happen, each with ``type``, ``text``, ``data`` and (full
+    view) its audience ``to``;
     ``faults`` logged at that step (their reasons only in the faulting seat's view and the
     full one); ``public``: the public view's fields that changed; ``seats``: per seat
     whose cards the view shows, the changed fields of its observation's own part.
@@ -131,7 +133,8 @@ def frames(game_name: str, players: int, seed: int, options: dict[str, OptionVal
     for step in steps(game_name, players, seed, options, lines, offered):
         state = step.state
         frame: dict[str, Any] = {"step": step.index, "to_act": game.to_act(state),
-                                 "decision": _decision(step.decision, step.seat, step.legal, view)}
+                                 "decision": _decision(step.decision, step.seat, step.legal, view,
+                                                       notes)}
         frame["events"] = [_event(line, view) for line in step.events if view.sees(line.audience)]
         frame["faults"] = [_fault(line, view) for line in step.faults]
         public = game.spectate(state)
@@ -147,7 +150,7 @@ def frames(game_name: str, players: int, seed: int, options: dict[str, OptionVal
 
 
 def _decision(line: LogLine | None, seat: int | None, legal: Sequence[Any],
-              view: View) -> dict[str, Any] | None:
+              view: View, notes: bool) -> dict[str, Any] | None:
     if line is None:
         return None
     decision: dict[str, Any] = {"seat": seat, "seconds": round(line.seconds, 6),
@@ -158,6 +161,8 @@ def _decision(line: LogLine | None, seat: int | None, legal: Sequence[Any],
         decision["offered"] = [describe(action) for action in legal]
         decision["chosen"] = next((i for i, action in enumerate(legal) if action == line.value),
                                   None)
+    if notes and (line.note or line.note_cut):
+        decision["note"], decision["note_cut"] = line.note, line.note_cut
     return decision
 
 

@@ -127,12 +127,13 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def build(match: MatchInfo, data: bytes, view: View, final: bool) -> Built:
+def build(match: MatchInfo, data: bytes, view: View, final: bool, notes: bool = False) -> Built:
     """The frames of a match from its log's bytes (never raises for a log that does not
-    replay: the error is kept, and the frames up to it)."""
+    replay: the error is kept, and the frames up to it); ``notes``: with the bots' notes."""
     lines = read_log(match.game, data)
     try:
-        made = frames(match.game, len(match.seats), match.seed, dict(match.options), lines, view)
+        made = frames(match.game, len(match.seats), match.seed, dict(match.options), lines, view,
+                      notes)
         error = None
     except ReplayError as failed:
         made, error = [], str(failed)
@@ -186,7 +187,10 @@ def replay_frames(request: Request, match: MatchInfo, view: View) -> Built:
         key: tuple[Any, ...] = (match.id, view.name)
         built = cache.get(key)
         if built is None or not built.final:
-            built = build(match, match.log, view, final=True)
+            # a finished match shown: every rotation of its deal is over, so the bots' notes
+            # are shown where its tournament made them public
+            built = build(match, match.log, view, final=True,
+                          notes=matches.notes_public(store, match))
             cache.put(key, built)
         return built
     log = matches.match_log(store, match)

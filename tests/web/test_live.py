@@ -135,7 +135,7 @@ def test_logs_concatenate() -> None:
     for number, action in enumerate(trace.actions, start=1):
         seat = game.to_act(state)
         assert seat is not None
-        store_log.append((number, seat, action, False, 0.001 * number))
+        store_log.append((number, seat, action, False, 0.001 * number, "", 0))
         store_log.extend((t.event, t.visible_to) for t in game.apply(state, action))
     codec = codec_for("king")
     cut = len(store_log) // 3

@@ -25,7 +25,7 @@ import pytest
 
 from arena.games import all_games, get_game
 from arena.storage.store import MatchStatus, Store
-from tests.helpers import migrated_store
+from tests.helpers import arena, migrated_store
 from tests.web.replay_fixtures import Server, gated_tournament, store_played_match
 from tests.web.test_browser import CHROMIUM, page, playwright  # noqa: F401  (the browser, reused)
 from tests.web.test_replay_views import kill_match
@@ -242,3 +242,32 @@ def test_every_step_has_a_url_that_opens_the_viewer_there_in_any_view(
         page.goto(f"{server.url}/matches/{match_id}?view=public#step=x")  # not a step: the first
         expect(counter).to_have_attribute("data-step", "0")
         assert page.url.endswith("?view=public#step=0")
+
+
+def test_the_viewer_shows_a_bot_s_note_beside_its_decision_where_notes_are_public(
+        tmp_path: Path, page: Any) -> None:  # noqa: F811
+    """A real tournament with --public-notes, the noting bot a real sandboxed process: the
+    viewer shows its note at its decision's step, as text (its markup shown, never obeyed),
+    and says how much of a long one was cut."""
+    expect = playwright.expect
+    db = tmp_path / "arena.db"
+    store = migrated_store(db)
+    store.add_bot("noter", "python -m tests.bots.noter")
+    store.add_bot("random", "python -m bots.random_bot")
+    arena("tournament", "run", "--game", "kings-corner", "--bot", "noter", "--bot", "random",
+          "--players", "2", "--seed", "4", "--public-notes", db=db)
+    match = store.list_matches(limit=1)[0]
+    with Server(store) as server:
+        frames = httpx.get(f"{server.url}/api/matches/{match.id}/replay",
+                           timeout=60).json()["frames"]
+        noted = [f for f in frames if f["decision"] and "note" in f["decision"]]
+        assert len(noted) >= 2  # the noter's answers: a short note, then a long one, cut
+        first, second = noted[0], noted[1]
+        page.goto(f"{server.url}/matches/{match.id}#step={first['step']}")
+        note = page.locator("#decision .note")
+        expect(note).to_have_text("its note: " + first["decision"]["note"])
+        assert first["decision"]["note"].startswith("<b>") and note.locator("b").count() == 0
+        page.goto(f"{server.url}/matches/{match.id}?view=full#step={second['step']}")
+        expect(page.locator("#decision .note")).to_contain_text(
+            f"({16 * 1024 - 256} more bytes cut)")
+    store.close()

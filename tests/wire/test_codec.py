@@ -130,16 +130,18 @@ def test_match_log_is_the_log_built_field_by_field_and_reads_back() -> None:
     state = game.new(4, 1, dict(game.parse_options(4, None)))
     action = game.legal_actions(state)[0]
     event = game.opening_events(state)[0].event
-    decisions = [(0, 0, action, True, 0.0), (1, 3, action, False, 0.25),
-                 (70_000, 1, action, False, -0.0), (2**40, 2**20, action, True, 1e9)]
+    decisions = [(0, 0, action, True, 0.0, "", 0), (1, 3, action, False, 0.25, "mine: 7♥", 0),
+                 (70_000, 1, action, False, -0.0, "", 0),
+                 (2**40, 2**20, action, True, 1e9, "x" * 256, 2**31)]
     events = [(event, None), (event, frozenset({2, 0})), (event, frozenset()),
               (event, frozenset(range(300)))]
     entries: list[Any] = [entry for pair in zip(decisions, events, strict=True) for entry in pair]
     expected = pb.MatchLog()
-    for decision_id, seat, value, fallback, seconds in decisions:
+    for decision_id, seat, value, fallback, seconds, note, cut in decisions:
         logged = expected.entries.add().decision
         logged.decision_id, logged.seat, logged.fallback, logged.seconds = (
             decision_id, seat, fallback, seconds)
+        logged.note, logged.note_cut = note, cut
         logged.action.CopyFrom(codec.action(value))
         told_event, audience = events[len(expected.entries) // 2]
         told = expected.entries.add().event

@@ -406,6 +406,9 @@
       add(decisionBox, el("div", "", "decided in " + seconds(d.seconds) + (d.fallback ? " (fallback)" : "")),
           el("div", "dim", "its choice and the actions it was offered are hidden from this view"));
     }
+    if (d.note !== undefined) {  // the bot's own words: text, never markup
+      add(decisionBox, el("div", "note", "its note: " + d.note + (d.note_cut ? " (" + d.note_cut + " more bytes cut)" : "")));
+    }
   }
 
   // ------------------------------------------------------------ showing a step
