@@ -90,17 +90,20 @@ class MatchRecord:
     match: MatchInfo
     seat: int | None
     lines: tuple[LogLine, ...] | None
+    notes: tuple[tuple[int, LogLine], ...] = ()  # (decision number, its line) the asker may read
 
 
 def match_record(store: Store, match_id: int, seat: int | None = None, *,
-                 operator: bool) -> MatchRecord:
+                 operator: bool, author_id: int | None = None) -> MatchRecord:
     """Match ``match_id`` with its log as ``seat`` saw it, or whole (``arena match show``,
     the operator service's ``GetMatch``), as the secrecy rule allows the operator
     (``operator``) or anyone else: a seat's view, or a finished match's full log, only once
     every rotation of its deal is over (else :class:`Hidden`); for anyone else, a match not
     finished shows its public lines only. A seat the match does not have:
     :class:`NoSuchSeat`; an unknown match: :class:`~arena.storage.store.NotFoundError`.
-    Decoding a long log takes a while: an event loop calls this in a worker thread."""
+    With the bots' notes the asker may read (:func:`readable_notes`; ``author_id``: the
+    asking author's). Decoding a long log takes a while: an event loop calls this in a worker
+    thread."""
     match = store.get_match(match_id)
     if seat is not None and not 0 <= seat < len(match.seats):
         raise NoSuchSeat(f"match {match_id} has seats 0 to {len(match.seats) - 1}, not {seat}")
@@ -112,9 +115,30 @@ def match_record(store: Store, match_id: int, seat: int | None = None, *,
     if match.log is None:
         return MatchRecord(match, seat, None)
     lines = read_log(match.game, match.log)
+    notes = readable_notes(store, match, lines, operator=operator, author_id=author_id)
     if seat is None and not operator and match.status is not MatchStatus.FINISHED:
         lines = [line for line in lines if line.audience is None]
-    return MatchRecord(match, seat, tuple(view(lines, seat)))
+    return MatchRecord(match, seat, tuple(view(lines, seat)), notes)
+
+
+def readable_notes(store: Store, match: MatchInfo, lines: Sequence[LogLine], *,
+                   operator: bool, author_id: int | None) -> tuple[tuple[int, LogLine], ...]:
+    """The decisions of ``lines`` (with their numbers, from 1) whose notes the asker may read
+    (:mod:`arena.app.visibility`): the operator every one; where the tournament made them
+    public, anyone; else an author those of its own bots' seats, once the match is shown
+    whole (finished, every other rotation of its deal over)."""
+    noted = [(number, line) for number, line in
+             enumerate((line for line in lines if line.kind == "decision"), 1)
+             if line.note or line.note_cut]
+    if not noted or operator or notes_public(store, match):
+        return tuple(noted)
+    if author_id is None or match.status is not MatchStatus.FINISHED or may_show(
+            match.id, match.status, Sight.FULL, operator=False,
+            in_play=in_play_of(store, match.id, match.status, False)) is not None:
+        return ()
+    authors = {bot.id: bot.author_id for bot in store.bots_by_id({s.bot_id for s in match.seats})}
+    own = {s.seat for s in match.seats if authors.get(s.bot_id) == author_id}
+    return tuple((number, line) for number, line in noted if line.seat in own)
 
 
 def feed_refusal(snapshot: Snapshot, *, operator: bool = False) -> Refusal | None:
@@ -218,6 +242,5 @@ def bot_faults(store: Store, bot_id: int, before: int | None, limit: int) -> Fau
 
 __all__ = ["FaultPage", "Hidden", "MatchLog", "MatchPage", "MatchRecord", "NoSuchSeat",
            "ShownMatch", "bot_faults", "bot_matches", "feed_refusal", "list_matches", "match_log",
-           "match_record", "notes_public", "public_faults", "recent_matches", "show_match",
-           "shown",
-           "tournament_match_page"]
+           "match_record", "notes_public", "public_faults", "readable_notes", "recent_matches",
+           "show_match", "shown", "tournament_match_page"]

@@ -156,6 +156,8 @@ def match_record(record: MatchRecord) -> pb.MatchRecord:
         codec = codec_for(record.match.game)
         answer.events.extend(codec.event(line.value) for line in record.lines
                              if line.kind == "event")
+    answer.notes.extend(pb.DecisionNote(decision=number, seat=line.seat or 0, note=line.note,
+                                        note_cut=line.note_cut) for number, line in record.notes)
     return answer
 
 

@@ -413,7 +413,8 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         try:
             # a whole log decoded and encoded: in a worker thread
             return await _read(context, lambda: match_record(matches.match_record(
-                self.store, request.match_id, seat, operator=who.operator)))
+                self.store, request.match_id, seat, operator=who.operator,
+                author_id=who.author_id)))
         except Hidden as err:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, refusal_text(err.refusal))
             raise AssertionError("abort returned") from None  # pragma: no cover

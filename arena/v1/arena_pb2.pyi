@@ -579,12 +579,26 @@ class GetMatchRequest(_message.Message):
     def __init__(self, match_id: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
 
 class MatchRecord(_message.Message):
-    __slots__ = ("match", "events")
+    __slots__ = ("match", "events", "notes")
     MATCH_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
     match: MatchInfo
     events: _containers.RepeatedCompositeFieldContainer[GameEvent]
-    def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ...) -> None: ...
+    notes: _containers.RepeatedCompositeFieldContainer[DecisionNote]
+    def __init__(self, match: _Optional[_Union[MatchInfo, _Mapping]] = ..., events: _Optional[_Iterable[_Union[GameEvent, _Mapping]]] = ..., notes: _Optional[_Iterable[_Union[DecisionNote, _Mapping]]] = ...) -> None: ...
+
+class DecisionNote(_message.Message):
+    __slots__ = ("decision", "seat", "note", "note_cut")
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
+    NOTE_CUT_FIELD_NUMBER: _ClassVar[int]
+    decision: int
+    seat: int
+    note: str
+    note_cut: int
+    def __init__(self, decision: _Optional[int] = ..., seat: _Optional[int] = ..., note: _Optional[str] = ..., note_cut: _Optional[int] = ...) -> None: ...
 
 class LeaderboardRequest(_message.Message):
     __slots__ = ("game", "pool", "tournament_id")
