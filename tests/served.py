@@ -34,10 +34,12 @@ class Served:
     ``env`` goes over this environment (a value of None removes the variable), which has
     ARENA_OPERATOR_TOKEN set to :data:`OPERATOR`; ``descriptors`` is a limit on its open
     files (soft and hard: it cannot raise it); ``stderr``, a file for its stderr instead of
-    :attr:`lines`."""
+    :attr:`lines`. New versions are accepted without their validation (``--no-validation``:
+    the tests submit bots meant to misbehave later) unless ``validation``."""
 
     def __init__(self, db: Path, *extra: str, env: Mapping[str, str | None] | None = None,
-                 descriptors: int | None = None, stderr: Path | None = None) -> None:
+                 descriptors: int | None = None, stderr: Path | None = None,
+                 validation: bool = False) -> None:
         web = "--no-web" not in extra
         environ = {**os.environ, "COLUMNS": "200", "ARENA_OPERATOR_TOKEN": OPERATOR, **(env or {})}
         limit = None if descriptors is None else functools.partial(  # in the child
@@ -47,7 +49,8 @@ class Served:
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "arena", "serve", "--port", "0",
-                 *(["--web-port", "0"] if web else []), "--db", str(db), *extra],
+                 *(["--web-port", "0"] if web else []), "--db", str(db),
+                 *([] if validation else ["--no-validation"]), *extra],
                 stdout=subprocess.PIPE, stderr=err, text=True, preexec_fn=limit,
                 env={k: v for k, v in environ.items() if v is not None})
         finally:

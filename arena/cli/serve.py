@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from arena.app.live import PENDING_LIMIT_S
+from arena.app.validation import ValidationRules
 from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, errors, open_store
 from arena.cli.options import ExecutorOption, RayAddressOption
 from arena.cli.remote import LocalOnlyArenaOption, local_only
@@ -56,6 +57,13 @@ def serve_command(
         "flag the server refuses to start there).")] = False,
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
+    no_validation: Annotated[bool, typer.Option(
+        "--no-validation", help="Accept new versions without their validation (by default each "
+        "first plays, unrated, one match against copies of itself and one against the random "
+        "bot in each game it plays, and a fault refuses it).")] = False,
+    validation_game: Annotated[list[str] | None, typer.Option(
+        "--validation-game", metavar="GAME", help="Validate new versions in this game only "
+        "(repeat for more; default: every game a version plays).")] = None,
     ladder: Annotated[list[str] | None, typer.Option(
         "--ladder", metavar="GAME", help="Keep this game's ladder playing while the server runs "
         "(its newest ladder, or a new one with the game's defaults); repeat for more games.")]
@@ -104,6 +112,9 @@ def serve_command(
     checked = per_run.applied(RunSettings())  # now, not at the first tournament
     store = open_store(db)
     check_executor(store, checked)
+    validation = ValidationRules(
+        enabled=not no_validation, sandbox=not no_sandbox,
+        games=None if not validation_game else tuple(get_game(g).name for g in validation_game))
     ladders = []
     for game in ladder or []:
         name = get_game(game).name
@@ -137,7 +148,7 @@ def serve_command(
             asyncio.run(serve(store, f"{host}:{port}", console, token.hash, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
                               per_run=per_run, ladders=ladders, budget=budget, log=log,
-                              live_wait_s=live_wait))
+                              live_wait_s=live_wait, validation=validation))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

@@ -24,6 +24,7 @@ from arena.app import boards, bots, documents, ladders, matches, reports, tourna
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, not_started
 from arena.app.matches import Hidden
 from arena.app.reports import Progress
+from arena.app.validation import NOT_VALIDATED, ValidationFailed, ValidationRules, validate
 from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games, get_game
 from arena.players import builds, submissions
@@ -47,7 +48,7 @@ from arena.service.messages import (
     watch_events,
     watch_refusal,
 )
-from arena.storage.store import Store, StoreError
+from arena.storage.store import NotFoundError, Store, StoreError
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.setup import name_version
 from arena.v1 import arena_pb2 as pb
@@ -131,8 +132,10 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
     def __init__(self, store: Store, data_dir: Path | None = None,
                  scheduler: Scheduler | None = None, *,
-                 live_wait_s: float = PENDING_LIMIT_S) -> None:
+                 live_wait_s: float = PENDING_LIMIT_S,
+                 validation: ValidationRules = NOT_VALIDATED) -> None:
         self.store = store
+        self.validation = validation  # new versions' validation (arena serve's: on)
         self.data_dir = data_dir if data_dir is not None else Path("arena-data").resolve()
         self.scheduler = scheduler
         self._uploads = asyncio.Semaphore(MAX_UPLOADS)
@@ -217,17 +220,35 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                         new=False,
                                         files=submission.files, size=submission.size)
         try:
-            _installed, built_s = await self._install(who.author_id, submission)
+            installed, built_s = await self._install(who.author_id, submission)
         except submissions.BuildError as err:
             context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
             raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
                 from None
+        if games := self.validation.games_of(manifest.games):
+            try:
+                await validate(manifest.name, manifest.command, installed, submission.sha256,
+                               games, self.data_dir, use_sandbox=self.validation.sandbox)
+            except ValidationFailed as err:
+                await asyncio.to_thread(self._forget_code, submission.sha256)
+                context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
+                raise submissions.SubmissionError(
+                    f"submission of {manifest.name} refused: {err} (the end of its log is "
+                    "above)") from None
         bot, new = await asyncio.to_thread(bots.record, self.store, submission, label,
                                            who.author_id)
         authors = await asyncio.to_thread(self._authors)
         return pb.SubmitBotResponse(bot=bot_info(bot, _author(bot.author_id, authors)), new=new,
                                     files=submission.files, size=submission.size,
                                     build_s=built_s or 0.0)
+
+    def _forget_code(self, sha256: str) -> None:
+        """Remove a refused version's installed code, unless a kept version has the same."""
+        try:
+            self.store.bot_code(sha256)
+        except NotFoundError:
+            submissions.remove(builds.version_folder(self.data_dir / submissions.SUBMITTED_DIR,
+                                                     sha256))
 
     async def _install(self, author: int | None, submission: submissions.Submission) -> \
             tuple[builds.Installed, float | None]:

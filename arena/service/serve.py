@@ -29,6 +29,7 @@ import grpc
 from rich.console import Console
 
 from arena.app.live import PENDING_LIMIT_S
+from arena.app.validation import VALIDATED, ValidationRules
 from arena.errors import ArenaError
 from arena.net.bot_service import bind
 from arena.net.doors import (
@@ -190,7 +191,8 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
                 operator_socket: Path | None = None, web: WebServer | None = None, *,
                 data_dir: Path | None = None, parallel: int = 2, per_run: PerRun = EVERY_RUN,
                 ladders: Sequence[int] = (), budget: Budget | None = None,
-                log: IntervalLog | None = None, live_wait_s: float = PENDING_LIMIT_S) -> None:
+                log: IntervalLog | None = None, live_wait_s: float = PENDING_LIMIT_S,
+                validation: ValidationRules = VALIDATED) -> None:
     """Serve the operator service on ``address`` until cancelled or SIGTERM; with
     ``credentials`` over TLS, with ``operator_socket`` also on that Unix socket,
     without a token (see :func:`prepare_socket_path`), and with ``web`` the web app (its
@@ -199,14 +201,17 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
     ``per_run`` says (:mod:`arena.tournament.scheduler`: the executor, the sandbox), and keeps the
     ``ladders`` (tournament ids, :mod:`arena.tournament.ladder`) playing for as long as it runs.
     ``budget``: the doors' caps (by default from the descriptor limit, raised first); ``log``:
-    where refusals and failed accepts are counted (by default a line a while on stderr)."""
+    where refusals and failed accepts are counted (by default a line a while on stderr);
+    ``validation``: which new versions play a validation before they are accepted
+    (:mod:`arena.app.validation`)."""
     budget = budget if budget is not None else descriptor_budget()
     log = log if log is not None else IntervalLog()
     install_accept_log(asyncio.get_running_loop(), log)
     scheduler = None if data_dir is None else Scheduler(
         store, data_dir, parallel, per_run=per_run, stop_grace_s=10.0,
         say=lambda text: console.print(text, highlight=False))
-    operator = OperatorServicer(store, data_dir, scheduler, live_wait_s=live_wait_s)
+    operator = OperatorServicer(store, data_dir, scheduler, live_wait_s=live_wait_s,
+                                validation=validation)
     front = await _start_operator_server(operator, address, operator_token, credentials,
                                          budget, log)
     stalls = loop_watch.from_environment()  # how long the loop is blocked, when asked
