@@ -9,7 +9,8 @@ Per game it plays (the games its manifest names, or those of them the operator c
 Each with the game's default table and options, a fresh secret deal, the tournament's default
 clocks and bot limits. Nothing of it is stored: no match, no rating; only the version, once it
 passed. A fault (a crash, a timeout, an illegal or malformed answer, a no-show) refuses the
-version with the fault, the match it happened in, and the end of the version's log.
+version with the fault, the match it happened in, and the end of the version's log; so does
+a version that does not start.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from arena.players import sandbox
 from arena.players.builds import Installed
 from arena.players.process import log_name
 from arena.storage.names import RANDOM_BOT
+from arena.tournament.errors import BotsDidNotStart
 from arena.tournament.executor import Entrant, MatchJob
 from arena.tournament.local import LocalExecutor
 from arena.tournament.settings import DEFAULTS, RunSettings
@@ -97,7 +99,11 @@ async def validate(name: str, command: str, installed: Installed, sha256: str,
     executor = LocalExecutor(folder, run)
     played = 0
     try:
-        await executor.start([candidate, random])
+        try:
+            await executor.start([candidate, random])
+        except BotsDidNotStart:
+            raise ValidationFailed(f"the new version of {name} did not start for its validation",
+                                   _tail(folder / "logs" / log_name(label))) from None
         for game_name in games:
             game = get_game(game_name)
             players = game.default_players

@@ -72,8 +72,15 @@ def test_a_version_that_faults_in_its_validation_is_refused_and_a_sound_one_acce
                                "itself: error (RuntimeError: this version is broken)"), line
         assert line.endswith("(the end of its log is above)")
         assert "broken version starting" in refused.stdout  # the end of its log, for its author
+        dead = _folder(tmp_path, "ann-bot", "dead")
+        (dead / "bot.py").write_text('print("dead version starting", flush=True)\nraise SystemExit(3)\n')
+        refused = remote(served, token, "bot", "submit", str(dead), check=False)
+        assert refused.returncode == 1 and refused.stderr.strip().splitlines()[-1] == \
+            "error: submission of ann-bot refused: the new version of ann-bot did not start for " \
+            "its validation (the end of its log is above)"
+        assert "dead version starting" in refused.stdout
         kept = sorted(p.name for p in (tmp_path / "arena-data" / SUBMITTED_DIR).iterdir())
-        assert len(kept) == 1  # the sound version's code; the refused one's is gone
+        assert len(kept) == 1  # the sound version's code; the refused ones' are gone
         listed = json.loads(remote(served, token, "bot", "list", "--json").stdout)["bots"]
     finally:
         served.stop()
