@@ -33,11 +33,12 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+from typing import TYPE_CHECKING
 
 from arena.players.archives import SubmissionError, zip_entries_over
+
+if TYPE_CHECKING:  # packaging is imported where a requirement is read: its import costs
+    from packaging.requirements import Requirement  # 50 ms of every command's start-up
 
 MAX_LINES = 500
 """Requirement lines a file may hold."""
@@ -168,6 +169,8 @@ def _is_path(spec: str) -> bool:
 
 
 def _requirement(spec: str, where: str) -> Requirement:
+    from packaging.requirements import InvalidRequirement, Requirement
+
     try:
         requirement = Requirement(spec)
     except InvalidRequirement as err:
@@ -205,6 +208,8 @@ def _wheel(code: Path, spec: str, where: str) -> Path:
             ("/", ".tar.gz", ".zip", ".tgz", ".tar.bz2", ".tar")) else "not a wheel"
         raise RequirementError(f"{where}: {spec[:80]!r} is {kind}; only wheels (.whl) of the "
                                "submission are installed (no package's build runs here)")
+    from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+
     path = _inside(code, spec, f"{where}: the wheel")
     try:
         parse_wheel_filename(path.name)
@@ -237,6 +242,8 @@ def _check_wheel_dependencies(wheel: Path, code: Path) -> None:
         why = getattr(err, "strerror", None) or (str(err).splitlines() or [""])[0][:200]
         raise RequirementError(f"{name}: not a readable wheel ({why or type(err).__name__})") \
             from None
+    from packaging.requirements import InvalidRequirement, Requirement
+
     message = email.parser.Parser().parsestr(metadata, headersonly=True)
     for spec in message.get_all("Requires-Dist") or []:
         try:

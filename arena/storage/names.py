@@ -9,7 +9,7 @@ names read alike is decided by :func:`fold` alone; :func:`fold_sql` is the same 
 SQL expression (built from the same table, so the two cannot drift apart), to find the
 look-alikes of a name in the database without reading every name.
 
-The bundled bots' names (:data:`RESERVED`) are the operator's to register, never an
+The bundled bots' names (:func:`reserved_folds`) are the operator's to register, never an
 author's: an author cannot submit under them or under anything that folds like them.
 
 :func:`claim` is the rule as the store applies it, in the transaction that writes the
@@ -88,14 +88,17 @@ def bundled_names() -> tuple[str, ...]:
     return (RANDOM_BOT, SEARCH_BOT, *(heuristic_bot(game) for game in all_games()))
 
 
-RESERVED: frozenset[str] = frozenset(fold(name) for name in bundled_names())
-"""The folds of the bundled bots' names: no author may own a name that folds to one."""
+@functools.cache
+def reserved_folds() -> frozenset[str]:
+    """The folds of the bundled bots' names: no author may own a name that folds to one
+    (worked out when first asked: it reads every game)."""
+    return frozenset(fold(name) for name in bundled_names())
 
 
 def reserved(name: str) -> str | None:
     """The bundled bot's name that ``name`` reads like, or None."""
     folded = fold(name)
-    if folded not in RESERVED:
+    if folded not in reserved_folds():
         return None
     return next(n for n in bundled_names() if fold(n) == folded)
 
@@ -180,6 +183,6 @@ def check_unambiguous(s: Session, name: str) -> None:
                               "which version with NAME@VERSION (`arena bot list` lists them)")
 
 
-__all__ = ["BOT_NAME", "RANDOM_BOT", "RESERVED", "SEARCH_BOT", "bundled_names", "check_bot_name",
+__all__ = ["BOT_NAME", "RANDOM_BOT", "SEARCH_BOT", "bundled_names", "check_bot_name",
            "check_unambiguous", "claim", "fold", "fold_sql", "heuristic_bot", "look_alikes",
-           "reserved"]
+           "reserved", "reserved_folds"]
