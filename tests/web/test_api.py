@@ -41,7 +41,14 @@ def test_the_leaderboard_is_the_clis(played: Arena) -> None:
 
 
 def test_a_tournament_is_the_clis_show(played: Arena) -> None:
-    assert played.json("/api/tournaments/1") == played.cli["show"]
+    shown = played.cli["show"]
+    web = played.json("/api/tournaments/1")
+    # its presence (thousands of matches read) is a page of its own on the web
+    assert web["tournament"].pop("presence") is None
+    presence = {**shown["tournament"]}.pop("presence")
+    assert web == {**shown, "tournament": {k: v for k, v in shown["tournament"].items()
+                                           if k != "presence"}}
+    assert played.json("/api/tournaments/1/presence") == {"version": 1, "presence": presence}
     assert played.json("/api/tournaments/1/leaderboard") == played.cli["own_leaderboard"]
     report = played.cli["show"]["tournament"]
     assert report["matches"]["finished"] == 6 and "deal_key" not in str(played.json(
