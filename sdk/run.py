@@ -184,24 +184,28 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
     """
     codec = codec_for(assignment.game)
     call = stub.Play()
+    late: str | None = None  # the clock's verdict on the answer sent last, if it was late
     try:
         await call.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
         async for message in call:
+            late = None
             kind = message.WhichOneof("kind")
             if kind == "decision":
                 request = message.decision
                 if request.events:  # what happened since the last delivery comes first
                     bot.on_events([codec.decode_event(e) for e in request.events])
                 asked = time.monotonic()
+                choice = _decide(bot, codec, request, assignment)
+                took = time.monotonic() - asked
                 try:
-                    await call.write(pb.BotMessage(choice=_decide(bot, codec, request,
-                                                                  assignment)))
+                    await call.write(pb.BotMessage(choice=choice))
                 except (grpc.RpcError, asyncio.InvalidStateError):
-                    why = await _why_ended(call, time.monotonic() - asked, request.time_left_s)
-                    log.warning("match %s seat %s: the referee ended this seat's stream before "
-                                "its answer went out (%s); the match goes on without it",
-                                assignment.match_id, assignment.seat, why)
+                    _say_late(assignment, await _why_ended(call, took, request.time_left_s))
                     return
+                if request.time_left_s and took > request.time_left_s:
+                    # the write may still go out (the stream's end not come through yet): the
+                    # referee refuses it, and the end of the stream says so below
+                    late = _out_of_time(took, request.time_left_s)
             elif kind == "events":
                 bot.on_events([codec.decode_event(e) for e in message.events.events])
             elif kind == "start":
@@ -224,7 +228,9 @@ async def play_seat(stub: Any, assignment: pb.Assignment, bot: Bot) -> None:
     except (grpc.RpcError, asyncio.InvalidStateError) as err:
         # The referee ends a seat's stream when the seat is out of the match, with a status
         # that says why (its clock ran out, say); a late write is refused without one.
-        if _status(err) in (None, grpc.StatusCode.CANCELLED):
+        if late is not None:  # an answer past its time went out as the stream ended
+            _say_late(assignment, late)
+        elif _status(err) in (None, grpc.StatusCode.CANCELLED):
             log.warning("match %s seat %s: the referee ended this seat's stream; "
                         "the match goes on without it", assignment.match_id, assignment.seat)
         else:
@@ -256,12 +262,22 @@ async def _give_up(call: Any, error: Exception) -> None:
         raise
 
 
+def _say_late(assignment: pb.Assignment, why: str) -> None:
+    log.warning("match %s seat %s: the referee ended this seat's stream before its answer went "
+                "out (%s); the match goes on without it", assignment.match_id, assignment.seat,
+                why)
+
+
+def _out_of_time(took_s: float, time_left_s: float) -> str:
+    return f"out of time: the answer took {took_s:.2f} s of the {time_left_s:.2f} s it had"
+
+
 async def _why_ended(call: Any, took_s: float, time_left_s: float, wait_s: float = 5.0) -> str:
     """Why the referee ended a seat's call while its bot was deciding: the status the
     referee ended it with, where it came through (``no answer in time: this seat is out of
     the match``), else what the clock says: the referee's clock and this one run alike."""
     if time_left_s and took_s > time_left_s:
-        return f"out of time: the answer took {took_s:.2f} s of the {time_left_s:.2f} s it had"
+        return _out_of_time(took_s, time_left_s)
     try:  # a failed write has no status of its own: the call's comes with reading on
         async with asyncio.timeout(wait_s):
             async for _ in call:
