@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -204,32 +204,42 @@ def page_tournaments(request: Request, before: Before = None,
 
 
 class ReportCache:
-    """The latest tournament reports' documents, each kept while its tournament has the same
-    status and match counts (the store keeps a tournament's standings and crosstable as it
-    rates its matches, so a report costs a few indexed reads; this saves even those while a
-    page is polled). A finished tournament never changes (voiding it changes its counts)."""
+    """The latest tournament reports' documents (and presence tables), each kept while its
+    tournament has the same status and match counts (the store keeps a tournament's standings
+    and crosstable as it rates its matches, so a report costs a few indexed reads; this saves
+    even those while a page is polled; a presence table reads up to 2,000 matches). A finished
+    tournament never changes (voiding it changes its counts)."""
 
     def __init__(self, size: int = 64) -> None:
         self.size = size
         self._lock = threading.Lock()
-        self._reports: OrderedDict[int, tuple[object, dict[str, Any]]] = OrderedDict()
+        self._reports: OrderedDict[tuple[int, str], tuple[object, dict[str, Any]]] = OrderedDict()
 
     def report(self, store: Store, progress: Progress) -> dict[str, Any]:
+        return self._kept(progress, "report", lambda: report_json(
+            reports.tournament_report(store, progress.tournament, progress.counts)))
+
+    def presence(self, store: Store, progress: Progress) -> dict[str, Any]:
+        return self._kept(progress, "presence", lambda: presence_json(
+            reports.tournament_presence(store, progress.tournament.id)))
+
+    def _kept(self, progress: Progress, what: str,
+              make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         tournament = progress.tournament
         key = (str(tournament.status),
                tuple(sorted((str(k), v) for k, v in progress.counts.items())))
         with self._lock:
-            found = self._reports.get(tournament.id)
+            found = self._reports.get((tournament.id, what))
             if found is not None and found[0] == key:
-                self._reports.move_to_end(tournament.id)
+                self._reports.move_to_end((tournament.id, what))
                 return found[1]
-        report = report_json(reports.tournament_report(store, tournament, progress.counts))
+        made = make()
         with self._lock:
-            self._reports[tournament.id] = (key, report)
-            self._reports.move_to_end(tournament.id)
+            self._reports[tournament.id, what] = (key, made)
+            self._reports.move_to_end((tournament.id, what))
             while len(self._reports) > self.size:
                 self._reports.popitem(last=False)
-        return report
+        return made
 
 
 def tournament_matches_data(store: Store, request: Request, tournament_id: int,
@@ -300,16 +310,20 @@ def page_tournament(request: Request, tournament_id: int, page: Page = 1,
             summary="A tournament's presence table: how much each bot at the table changes "
             "another's place beyond what the ratings predict (tables of three seats or more)")
 def api_tournament_presence(request: Request, tournament_id: int) -> JSONResponse:
-    found = reports.tournament_presence(store_of(request), tournament_id)
-    return JSONResponse(document("presence", presence_json(found)))
+    return JSONResponse(document("presence", _presence(request, tournament_id)[1]))
+
+
+def _presence(request: Request, tournament_id: int) -> tuple[Progress, dict[str, Any]]:
+    progress = reports.tournament_progress(store_of(request), tournament_id)
+    reports_cache: ReportCache = request.app.state.reports
+    return progress, reports_cache.presence(store_of(request), progress)
 
 
 @router.get("/tournaments/{tournament_id}/presence", include_in_schema=False)
 def page_tournament_presence(request: Request, tournament_id: int) -> Response:
-    store = store_of(request)
-    found = reports.tournament_presence(store, tournament_id)
-    return _page(request, "presence.html", {"presence": presence_json(found),
-                                            "tournament": store.get_tournament(tournament_id)},
+    progress, found = _presence(request, tournament_id)
+    return _page(request, "presence.html", {"presence": found,
+                                            "tournament": progress.tournament},
                  title=f"Tournament {tournament_id}: presence")
 
 
