@@ -29,8 +29,9 @@ from arena.storage.store import MatchInfo, MatchStatus, Store, TournamentInfo
 from arena.tournament.formats import VERSUS, Format, sprt_summary, watch
 
 Counts = Mapping[MatchStatus, int]
-PRESENCE_MATCHES = 2_000
 """A tournament's matches by status (a status with none may be missing)."""
+PRESENCE_MATCHES = 2_000
+"""The finished matches a presence table reads: a tournament's last (what its bots do now)."""
 
 
 def played(matches: Sequence[MatchInfo]) -> list[Played]:
@@ -192,14 +193,16 @@ class TournamentReport:
         return self.progress.tournament
 
 
-def _labels(store: Store, tournament: TournamentInfo, bot_ids: Iterable[int]) -> dict[int, str]:
-    """name@version of the tournament's bots and of any other of ``bot_ids`` (a ladder seats
-    new versions as it plays: its standings may name one the tournament read before did not)."""
+def _labels(store: Store, tournament: TournamentInfo,
+            bot_ids: Iterable[int]) -> Callable[[int], str]:
+    """name@version of a bot of the tournament or of ``bot_ids`` (a ladder seats new versions
+    as it plays: its standings may name one the tournament read before did not), ``#ID`` for
+    one neither names."""
     labels = dict(zip(tournament.bot_ids, tournament.bots, strict=True))
     missing = {b for b in bot_ids if b not in labels}
     if missing:
         labels.update({bot.id: bot.label for bot in store.bots_by_id(missing)})
-    return labels
+    return lambda bot_id: labels.get(bot_id, f"#{bot_id}")
 
 
 def tournament_report(store: Store, tournament: TournamentInfo,
@@ -212,11 +215,7 @@ def tournament_report(store: Store, tournament: TournamentInfo,
         counts = store.match_counts([tournament.id]).get(tournament.id, {})
     fmt = Format.from_settings(tournament.settings)
     rows, table = store.tournament_standings(tournament.id)  # table: in standings order
-    labels = _labels(store, tournament, [r.bot_id for r in rows])
-
-    def label(bot_id: int) -> str:
-        return labels.get(bot_id, f"#{bot_id}")
-
+    label = _labels(store, tournament, [r.bot_id for r in rows])
     sprt = tally = None
     if fmt.kind == VERSUS:
         sets = watch(store.tournament_matches(tournament.id), fmt, tournament.players)
@@ -248,10 +247,11 @@ def _presence(store: Store, tournament: TournamentInfo, rows: Sequence[Standing]
 def tournament_presence(store: Store, tournament_id: int) -> TournamentPresence:
     """Tournament ``tournament_id``'s presence table: how much one bot at the table changes
     another's place beyond what the tournament's ratings predict (:mod:`arena.rating.presence`);
-    an unknown tournament: :class:`~arena.storage.store.NotFoundError`."""
-    report = tournament_report(store, store.get_tournament(tournament_id), presence=True)
-    assert report.presence is not None
-    return report.presence
+    an unknown tournament: :class:`~arena.storage.store.NotFoundError`. Its standings are
+    read, not the rest of its report."""
+    tournament = store.get_tournament(tournament_id)
+    rows, _ = store.tournament_standings(tournament.id)
+    return _presence(store, tournament, rows, _labels(store, tournament, [r.bot_id for r in rows]))
 
 
 def show_tournament(store: Store, tournament_id: int) -> TournamentReport:
