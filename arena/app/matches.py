@@ -49,13 +49,14 @@ def shown(store: Store, match: MatchInfo, sight: Sight = Sight.PUBLIC, *,
 def notes_public(store: Store, match: MatchInfo) -> bool:
     """Whether the bots' notes in ``match``'s log are everyone's: its tournament made them
     public (``--public-notes``), and the match is shown whole to anyone (finished, every other
-    rotation of its deal over: :mod:`arena.app.visibility`)."""
-    if match.status is not MatchStatus.FINISHED or not match.tournament_id:
-        return False
-    if may_show(match.id, match.status, Sight.FULL, operator=False,
-                in_play=in_play_of(store, match.id, match.status, False)) is not None:
-        return False
-    return bool(store.get_tournament(match.tournament_id).settings.get("public_notes"))
+    rotation of its deal over: :func:`shown`)."""
+    return match.status is MatchStatus.FINISHED and shown(store, match).private_refusal is None \
+        and _public_notes(store, match)
+
+
+def _public_notes(store: Store, match: MatchInfo) -> bool:
+    return match.tournament_id is not None and bool(
+        store.get_tournament(match.tournament_id).settings.get("public_notes"))
 
 
 def show_match(store: Store, match_id: int, sight: Sight = Sight.PUBLIC, *,
@@ -101,7 +102,7 @@ def match_record(store: Store, match_id: int, seat: int | None = None, *,
     every rotation of its deal is over (else :class:`Hidden`); for anyone else, a match not
     finished shows its public lines only. A seat the match does not have:
     :class:`NoSuchSeat`; an unknown match: :class:`~arena.storage.store.NotFoundError`.
-    With the bots' notes the asker may read (:func:`readable_notes`; ``author_id``: the
+    With the bots' notes the asker may read (:func:`_readable_notes`; ``author_id``: the
     asking author's). Decoding a long log takes a while: an event loop calls this in a worker
     thread."""
     match = store.get_match(match_id)
@@ -109,32 +110,35 @@ def match_record(store: Store, match_id: int, seat: int | None = None, *,
         raise NoSuchSeat(f"match {match_id} has seats 0 to {len(match.seats) - 1}, not {seat}")
     sight = Sight.SEAT if seat is not None else \
         Sight.FULL if match.status is MatchStatus.FINISHED else Sight.PUBLIC
-    refused = shown(store, match, sight, operator=operator).refusal
-    if refused is not None:
-        raise Hidden(refused)
+    found = shown(store, match, sight, operator=operator)
+    if found.refusal is not None:
+        raise Hidden(found.refusal)
     if match.log is None:
         return MatchRecord(match, seat, None)
     lines = read_log(match.game, match.log)
-    notes = readable_notes(store, match, lines, operator=operator, author_id=author_id)
+    whole = match.status is MatchStatus.FINISHED and found.private_refusal is None
+    notes = _readable_notes(store, match, lines, whole, operator=operator, author_id=author_id)
     if seat is None and not operator and match.status is not MatchStatus.FINISHED:
         lines = [line for line in lines if line.audience is None]
     return MatchRecord(match, seat, tuple(view(lines, seat)), notes)
 
 
-def readable_notes(store: Store, match: MatchInfo, lines: Sequence[LogLine], *,
-                   operator: bool, author_id: int | None) -> tuple[tuple[int, LogLine], ...]:
+def _readable_notes(store: Store, match: MatchInfo, lines: Sequence[LogLine], whole: bool, *,
+                    operator: bool, author_id: int | None) -> tuple[tuple[int, LogLine], ...]:
     """The decisions of ``lines`` (with their numbers, from 1) whose notes the asker may read
-    (:mod:`arena.app.visibility`): the operator every one; where the tournament made them
-    public, anyone; else an author those of its own bots' seats, once the match is shown
-    whole (finished, every other rotation of its deal over)."""
+    (:mod:`arena.app.visibility`): the operator every one; once the match is shown ``whole``
+    to anyone (finished, every other rotation of its deal over), anyone where the tournament
+    made them public, else an author those of its own bots' seats."""
     noted = [(number, line) for number, line in
              enumerate((line for line in lines if line.kind == "decision"), 1)
              if line.note or line.note_cut]
-    if not noted or operator or notes_public(store, match):
+    if not noted or operator:
         return tuple(noted)
-    if author_id is None or match.status is not MatchStatus.FINISHED or may_show(
-            match.id, match.status, Sight.FULL, operator=False,
-            in_play=in_play_of(store, match.id, match.status, False)) is not None:
+    if not whole:
+        return ()
+    if _public_notes(store, match):
+        return tuple(noted)
+    if author_id is None:
         return ()
     authors = {bot.id: bot.author_id for bot in store.bots_by_id({s.bot_id for s in match.seats})}
     own = {s.seat for s in match.seats if authors.get(s.bot_id) == author_id}
@@ -242,5 +246,5 @@ def bot_faults(store: Store, bot_id: int, before: int | None, limit: int) -> Fau
 
 __all__ = ["FaultPage", "Hidden", "MatchLog", "MatchPage", "MatchRecord", "NoSuchSeat",
            "ShownMatch", "bot_faults", "bot_matches", "feed_refusal", "list_matches", "match_log",
-           "match_record", "notes_public", "public_faults", "readable_notes", "recent_matches",
+           "match_record", "notes_public", "public_faults", "recent_matches",
            "show_match", "shown", "tournament_match_page"]
