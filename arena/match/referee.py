@@ -112,7 +112,6 @@ class _Seat:
     rejected: int = 0
     waiting: list[Any] = field(default_factory=list)  # its events, not yet delivered
     waiting_since: float = 0.0  # when the oldest of them happened (monotonic)
-    note: tuple[str, int] = ("", 0)  # its note on the answer just taken, and the bytes cut
 
     @property
     def playing(self) -> bool:
@@ -188,10 +187,10 @@ async def run_match(
             watch.deciding(state, to_act, legal)
         seat = seats[to_act]
         asked_at = time.monotonic()
-        action: Any = None
+        answer: Answer | None = None
         if seat.playing:
             decision_id += 1
-            action = await _ask(seat, decision_id, game.observe(state, to_act), legal,
+            answer = await _ask(seat, decision_id, game.observe(state, to_act), legal,
                                 settings.move_timeout_s, mail)
             if settings.move_timeout_s > 0:  # time beyond the move's own comes from the bank
                 over = time.monotonic() - asked_at - settings.move_timeout_s
@@ -201,16 +200,14 @@ async def run_match(
                 seat.faulted(Fault.CRASHED, "its process died")
             if seat.fault:
                 log.append(LoggedFault(to_act, seat.fault.value, seat.reason))
-        used_fallback = action is None
-        if used_fallback:
-            action = fallback.choice(legal)
+        used_fallback = answer is None
+        action, note = (fallback.choice(legal), "") if answer is None else answer
         events = game.apply(state, action)
         if watch is not None:
             watch.applied(state, to_act, action, events)
-        note, cut = seat.note if not used_fallback else ("", 0)
-        seat.note = ("", 0)
+        kept, cut = cut_note(note) if note else ("", 0)
         log.append((0 if used_fallback else decision_id, to_act, action, used_fallback,
-                    time.monotonic() - asked_at, note, cut))
+                    time.monotonic() - asked_at, kept, cut))
         mail.post(events)
 
     return await _finish(game, state, seats, log, decision_id, started_at, clock)
@@ -289,9 +286,13 @@ async def _claimed(link: Awaitable[Link], seat: int,
     return None if claim.cancelled() else claim.result()
 
 
+Answer = tuple[Any, str]
+"""A seat's answer taken: the action, and the bot's note on it as sent."""
+
+
 async def _ask(seat: _Seat, decision_id: int, observation: Any, legal: list[Any],
-               timeout_s: float, mail: _Mail) -> Any:
-    """Ask a seat for a decision; the action, or ``None`` with the seat's fault set.
+               timeout_s: float, mail: _Mail) -> Answer | None:
+    """Ask a seat for a decision; its :data:`Answer`, or ``None`` with the seat's fault set.
 
     The request carries the seat's waiting events. While the bot thinks, the
     other seats' events go out as they fall due (see :class:`_Mail`).
@@ -310,7 +311,8 @@ async def _ask(seat: _Seat, decision_id: int, observation: Any, legal: list[Any]
             await sending
 
 
-async def _answer(seat: _Seat, decision_id: int, legal: list[Any], deadline: float | None) -> Any:
+async def _answer(seat: _Seat, decision_id: int, legal: list[Any],
+                  deadline: float | None) -> Answer | None:
     """The seat's answer to the decision (rejecting whatever else it sent meanwhile)."""
     assert seat.link is not None
     rejected = 0
@@ -325,17 +327,15 @@ async def _answer(seat: _Seat, decision_id: int, legal: list[Any], deadline: flo
             seat.faulted(Fault.DISCONNECTED, "its stream closed")
             return None
         if type(reply) is Choice and reply.decision_id == decision_id:
-            if reply.note:
-                seat.note = cut_note(reply.note)
             if reply.index is not None:
                 if reply.index < len(legal):
-                    return legal[reply.index]
+                    return legal[reply.index], reply.note
                 seat.faulted(Fault.ILLEGAL_ACTION,
                              f"chose index {reply.index} of {len(legal)} legal actions")
             elif reply.unreadable:
                 seat.faulted(Fault.MALFORMED, "answered something that is no action of this game")
             elif reply.action in legal:
-                return reply.action
+                return reply.action, reply.note
             else:
                 seat.faulted(Fault.ILLEGAL_ACTION, "chose an action that is not legal now")
             return None
