@@ -67,9 +67,10 @@ MAX_UPLOADS = 4
 may hold 20 MiB). A build does not hold its upload's place: another author can upload while
 one's build runs."""
 MAX_BUILDS = 2
-"""Builds of requirements at once (each may hold a CPU and 1 GiB: see
-:mod:`arena.players.buildbox`); more wait their turn, holding no upload place. An author has
-one submission under way at a time: a second one meanwhile is RESOURCE_EXHAUSTED."""
+"""Builds of requirements, and new versions' validations, at once (each may hold a CPU and
+1 GiB: see :mod:`arena.players.buildbox`); more wait their turn, holding no upload place. An
+author has one submission under way at a time, its validation included: a second one
+meanwhile is RESOURCE_EXHAUSTED."""
 MAX_WATCHERS = 64
 """WatchMatch streams of authors open at once (the operator's are not counted)."""
 MAX_WATCHES_PER_AUTHOR = 8
@@ -220,27 +221,36 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                         new=False,
                                         files=submission.files, size=submission.size)
         try:
-            installed, built_s = await self._install(who.author_id, submission)
-        except submissions.BuildError as err:
+            built_s = await self._install(who.author_id, submission)
+        except submissions.BuildError as err:  # its build or its validation: with their log
             context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
             raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
                 from None
-        if games := self.validation.games_of(manifest.games):
-            try:
-                await validate(manifest.name, manifest.command, installed, submission.sha256,
-                               games, self.data_dir, use_sandbox=self.validation.sandbox)
-            except ValidationFailed as err:
-                await asyncio.to_thread(self._forget_code, submission.sha256)
-                context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
-                raise submissions.SubmissionError(
-                    f"submission of {manifest.name} refused: {err} (the end of its log is "
-                    "above)") from None
         bot, new = await asyncio.to_thread(bots.record, self.store, submission, label,
                                            who.author_id)
         authors = await asyncio.to_thread(self._authors)
         return pb.SubmitBotResponse(bot=bot_info(bot, _author(bot.author_id, authors)), new=new,
                                     files=submission.files, size=submission.size,
                                     build_s=built_s or 0.0)
+
+    async def _validate(self, submission: submissions.Submission,
+                        installed: builds.Installed) -> None:
+        """Play a new version's validation (:mod:`arena.app.validation`), in one of the
+        :data:`MAX_BUILDS` turns: it runs the version's processes as a build does. A fault is a
+        :class:`~arena.players.submissions.BuildError` with the end of its log, and the
+        version's installed code is removed."""
+        manifest = submission.manifest
+        games = self.validation.games_of(manifest.games)
+        if not games:
+            return
+        try:
+            async with self._builds:
+                await validate(manifest.name, manifest.command, installed, submission.sha256,
+                               games, self.data_dir, use_sandbox=self.validation.sandbox)
+        except ValidationFailed as err:
+            await asyncio.to_thread(self._forget_code, submission.sha256)
+            raise submissions.BuildError(f"{err} (the end of its log is above)", err.log) \
+                from None
 
     def _forget_code(self, sha256: str) -> None:
         """Remove a refused version's installed code, unless a kept version has the same."""
@@ -251,22 +261,25 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                                                      sha256))
 
     async def _install(self, author: int | None, submission: submissions.Submission) -> \
-            tuple[builds.Installed, float | None]:
-        """Install a submission (its build waits for one of :data:`MAX_BUILDS` turns). The build
-        goes on to its end even if the caller goes away (a thread cannot be stopped): it keeps
-        its turn, and its author's one submission under way, until then, so a caller that
-        hangs up cannot start builds without bound."""
-        async def run() -> tuple[builds.Installed, float | None]:
+            float | None:
+        """Install a submission and validate it; the seconds its build took (None: nothing
+        built). Its build and its validation each wait for one of :data:`MAX_BUILDS` turns, and
+        go on to their end even if the caller goes away (a thread cannot be stopped): they keep
+        their turn, and their author's one submission under way, until then, so a caller that
+        hangs up cannot start builds or validations without bound."""
+        async def run() -> float | None:
             async with self._builds if submission.manifest.requirements is not None \
                     else contextlib.nullcontext():
-                return await asyncio.to_thread(
+                installed, built_s = await asyncio.to_thread(
                     builds.install, submission, self.data_dir / submissions.SUBMITTED_DIR)
+            await self._validate(submission, installed)
+            return built_s
 
         job = asyncio.ensure_future(run())
         if author is not None:
             self._building.add(author)
 
-        def done(finished: asyncio.Future[tuple[builds.Installed, float | None]]) -> None:
+        def done(finished: asyncio.Future[float | None]) -> None:
             if author is not None:
                 self._building.discard(author)
                 self._submitting.discard(author)

@@ -6,6 +6,8 @@ kept."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import pytest
 from arena.app.validation import NOT_VALIDATED, VALIDATED, ValidationRules
 from arena.players.submissions import SUBMITTED_DIR
 from arena.storage.store import Store
-from tests.helpers import cli
+from tests.helpers import cli, eventually
 from tests.served import Served, remote
 
 pytestmark = pytest.mark.usefixtures("sandboxed")
@@ -90,3 +92,41 @@ def test_a_version_that_faults_in_its_validation_is_refused_and_a_sound_one_acce
     assert store.list_tournaments() == [] and store.list_matches(limit=10) == []  # unrated
     store.close()
     print(f"a sound version's submission with its validation: {took:.1f} s")
+
+
+GATED = '''
+import os
+import time
+
+while not os.path.exists("release"):  # the test lets it start once it has tried a second one
+    time.sleep(0.05)
+''' + BOT.replace("KIND", "gated")
+
+
+def test_an_author_has_one_submission_under_way_until_its_validation_ends(tmp_path: Path) -> None:
+    """A second submission while the first one's validation plays is refused: an author
+    cannot run validations (bot processes) side by side."""
+    db = tmp_path / "arena.db"
+    token = cli("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
+    gated = _folder(tmp_path, "ann-bot", "gated")
+    (gated / "bot.py").write_text(GATED)
+    served = Served(db, "--no-web", validation=True)
+    try:
+        first = subprocess.Popen(
+            [sys.executable, "-m", "arena", "bot", "submit", str(gated), "--json", "--arena",
+             served.address, "--token", token], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        data = tmp_path / "arena-data"
+        eventually("its validation to start", lambda: list(data.glob("validation-*")))
+        second = remote(served, token, "bot", "submit",
+                        str(_folder(tmp_path, "ann-other", "sound")), check=False)
+        assert second.returncode == 1 and "a submission of yours is under way" in second.stderr
+        code = eventually("its code installed", lambda: next(
+            (p.parent for p in (data / SUBMITTED_DIR).rglob("bot.py")
+             if "the test lets it start" in p.read_text()), None))
+        (code / "release").touch()
+        out, err = first.communicate(timeout=180)
+        assert first.returncode == 0, err
+        assert json.loads(out)["submission"]["bot"].startswith("ann-bot@")
+    finally:
+        served.stop()
