@@ -24,6 +24,7 @@ there is its best seat's, not one seat's), as is a match of one bot alone.
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -89,18 +90,22 @@ def _surpluses(reading: MatchReading, chances: _Chances) -> dict[int, float]:
             for bot in reading.bots if bot.seats == 1}
 
 
+@dataclass(slots=True)
 class _Sums:
     """How many surpluses, their sum and the sum of their squares."""
 
-    __slots__ = ("n", "squares", "total")
-
-    def __init__(self) -> None:
-        self.n, self.total, self.squares = 0, 0.0, 0.0
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
 
     def add(self, value: float) -> None:
         self.n += 1
         self.total += value
         self.squares += value * value
+
+    def minus(self, part: _Sums) -> _Sums:
+        """These surpluses without ``part`` of them."""
+        return _Sums(self.n - part.n, self.total - part.total, self.squares - part.squares)
 
     def mean(self) -> float:
         return self.total / self.n
@@ -116,18 +121,16 @@ def presence(readings: Iterable[MatchReading], ratings: Mapping[int, RatingPair]
     """Every ordered pair of bots that shared a match, strongest evidence first (by ``|z|``,
     the pairs without one last): see the module's docstring. ``default``: the rating of a bot
     missing from ``ratings``."""
-    alone: dict[int, _Sums] = {}
-    shared: dict[tuple[int, int], _Sums] = {}
+    every: defaultdict[int, _Sums] = defaultdict(_Sums)  # a bot's surpluses in all its matches
+    shared: defaultdict[tuple[int, int], _Sums] = defaultdict(_Sums)  # ... with the other there
     chances = _Chances(ratings, default, beta)
     for reading in readings:
-        found = _surpluses(reading, chances)
-        for bot_id, surplus in found.items():
-            (alone.get(bot_id) or alone.setdefault(bot_id, _Sums())).add(surplus)
+        for bot_id, surplus in _surpluses(reading, chances).items():
+            every[bot_id].add(surplus)
             for other in reading.bots:
                 if other.bot_id != bot_id:
-                    pair = (bot_id, other.bot_id)
-                    (shared.get(pair) or shared.setdefault(pair, _Sums())).add(surplus)
-    pairs = [_pair(bot, other, with_other, alone[bot])
+                    shared[bot_id, other.bot_id].add(surplus)
+    pairs = [_pair(bot, other, with_other, every[bot].minus(with_other))
              for (bot, other), with_other in shared.items()]
     tested = [p for p in pairs if p.z is not None]
     if tested:
@@ -136,16 +139,13 @@ def presence(readings: Iterable[MatchReading], ratings: Mapping[int, RatingPair]
     return sorted(pairs, key=lambda p: (p.z is None, -abs(p.z or 0.0), p.bot, p.other))
 
 
-def _pair(bot: int, other: int, with_other: _Sums, every: _Sums) -> Presence:
-    apart = _Sums()
-    apart.n, apart.total = every.n - with_other.n, every.total - with_other.total
-    apart.squares = every.squares - with_other.squares
-    effect = with_other.mean() - apart.mean() if apart.n else 0.0
+def _pair(bot: int, other: int, shared: _Sums, apart: _Sums) -> Presence:
+    effect = shared.mean() - apart.mean() if apart.n else 0.0
     z = None
-    if with_other.n >= 2 and apart.n >= 2:
-        error = math.sqrt(with_other.variance() / with_other.n + apart.variance() / apart.n)
+    if shared.n >= 2 and apart.n >= 2:
+        error = math.sqrt(shared.variance() / shared.n + apart.variance() / apart.n)
         z = effect / error if error > 1e-12 else None
-    return Presence(bot, other, with_other.n, apart.n, effect, z)
+    return Presence(bot, other, shared.n, apart.n, effect, z)
 
 
 def _flag(pair: Presence, threshold: float, min_matches: int) -> Presence:
