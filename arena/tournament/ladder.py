@@ -130,15 +130,24 @@ def pick(rungs: Sequence[Rung], players: int, waited: Mapping[int, int], rng: ra
     active = [r for r in rungs if r.suspended is None]
     if len(active) < 2:
         raise TournamentError("a ladder needs at least two versions that may play")
-    anchors = sorted(active, key=lambda r: (r.sigma < rules.new_sigma,
-                                            -r.sigma if r.sigma >= rules.new_sigma else 0.0,
-                                            waited.get(r.bot.id, -1), r.bot.id))
-    for anchor in anchors:
+
+    def first(rung: Rung) -> tuple[bool, float, int, int]:
+        new = rung.sigma >= rules.new_sigma  # new ones first, the most uncertain first
+        return not new, -rung.sigma if new else 0.0, waited.get(rung.bot.id, -1), rung.bot.id
+
+    for anchor in sorted(active, key=first):
         group = _seated(anchor, active, players - 1, rng, rules)
         if group is not None:
             rng.shuffle(group)
             return tuple(group)
     return None
+
+
+def seatable(rungs: Sequence[Rung], players: int, rules: LadderRules) -> bool:
+    """Whether at least two versions may play and a match of ``players`` seats can be seated
+    among them under the ladder's rules (:func:`pick` with no one having waited)."""
+    active = [r for r in rungs if r.suspended is None]
+    return len(active) >= 2 and pick(active, players, {}, random.Random(0), rules) is not None
 
 
 def _seated(anchor: Rung, active: Sequence[Rung], wanted: int, rng: random.Random,
@@ -251,8 +260,7 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
             while not stop.is_set():
                 rungs = ladder.standings()
                 active = [r for r in rungs if r.suspended is None]
-                if not leftover and (len(active) < 2 or pick(
-                        active, ladder.players, {}, random.Random(0), ladder.rules) is None):
+                if not leftover and not seatable(active, ladder.players, ladder.rules):
                     ladder.say("ladder: waiting for at least two versions that may play"
                                if len(active) < 2 else "ladder: waiting for versions of other "
                                f"authors: no match of {ladder.players} seats has two bots of "
@@ -372,4 +380,4 @@ class _Ladder:
 
 
 __all__ = ["LadderRules", "LadderSummary", "Rung", "create_ladder", "entered", "find_ladder",
-           "ladder_standings", "pick", "run_ladder", "suspension"]
+           "ladder_standings", "pick", "run_ladder", "seatable", "suspension"]
