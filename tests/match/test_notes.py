@@ -3,19 +3,26 @@ log; shown to the operator, and to everyone only where the tournament made them 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
+import grpc
 from fastapi.testclient import TestClient
 
+from arena.match.faults import Fault
 from arena.match.protocol import NOTE_BYTES, cut_note
+from arena.match.referee import MatchReport
 from arena.match.replay import read_log
+from arena.net.bot_service import MatchHost
 from arena.storage.store import MatchInfo, Store
+from arena.v1 import arena_pb2 as pb
+from arena.v1 import arena_pb2_grpc as pb_grpc
 from bots.random_bot import RandomBot
 from leaderboard.web.app import create_app
 from sdk.local import play_local
 from tests.bots.noter import LONG, Noter
-from tests.helpers import cli
+from tests.helpers import RAW_SETTINGS, cli, on_server, spec
 
 GAME = "face-card-kill-card"
 
@@ -91,3 +98,37 @@ def test_a_real_bot_s_notes_reach_the_log_the_operator_and_public_replays_only(
     assert "note: '<b>decision 1</b> of" in cli("match", "show", str(hidden.id),
                                                 db=private_db).stdout
     private.close()
+
+
+def test_a_raw_client_s_huge_note_is_cut_and_counted_and_no_fault(tmp_path: Path) -> None:
+    """A bot that bypasses the SDK's 16 KB and sends a 60,000-byte note with every answer,
+    over real gRPC (the messages themselves stay under the 64 KiB a bot may send): its
+    answers are played, the log keeps 256 bytes of each note and counts the rest."""
+    huge = "n" * 60_000
+
+    async def hostile(port: int, token: str) -> None:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = pb_grpc.BotServiceStub(channel)
+            assignment = await stub.Attend(pb.AttendRequest(token=token)).read()
+            play = stub.Play()
+            await play.write(pb.BotMessage(hello=pb.Hello(credential=assignment.credential)))
+            async for message in play:
+                if message.WhichOneof("kind") == "decision":
+                    await play.write(pb.BotMessage(choice=pb.Choice(
+                        decision_id=message.decision.decision_id, index=0, note=huge)))
+                elif message.WhichOneof("kind") == "end":
+                    break
+
+    async def scenario(host: MatchHost, port: int, tmp: Path) -> MatchReport:
+        host.admit("noisy-a")
+        host.admit("noisy-b")
+        match = asyncio.ensure_future(host.play(spec("n1", ("noisy-a", "noisy-b"),
+                                                     settings=RAW_SETTINGS)))
+        await asyncio.gather(hostile(port, "noisy-a"), hostile(port, "noisy-b"))
+        return await match
+
+    report = on_server(tmp_path, scenario)
+    assert report.faults == (Fault.NONE, Fault.NONE)
+    decisions = [line for line in read_log(GAME, report.log) if line.kind == "decision"]
+    assert decisions and all(line.note == "n" * NOTE_BYTES and line.note_cut == 60_000 - 256
+                             for line in decisions)
