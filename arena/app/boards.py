@@ -9,7 +9,8 @@
 - :func:`compare`: which of two bots is better, from the matches they shared (``arena compare``);
 - :func:`head_to_head`: a bot against each opponent, per game;
 - :func:`bot_list`: the bots by name, a page at a time;
-- :func:`resolve_bot` and :func:`bot_page`: a bot version as its public page shows it.
+- :func:`resolve_bot` and :func:`bot_page`: a bot version as its public page shows it, with
+  :func:`conditions`, its figures by seat, by first to act and by its game's own conditions.
 
 Every function takes the :class:`~arena.storage.store.Store` and returns plain records (the
 store's frozen values, or the small dataclasses here); the views format them.
@@ -25,6 +26,7 @@ from arena.app.reports import played
 from arena.errors import ArenaError, ErrorKind
 from arena.games import base_game, get_game, pool_of
 from arena.match.faults import Fault
+from arena.rating.conditions import PlaceFigure, PointsFigure, places, points
 from arena.rating.standings import paired_ranks
 from arena.rating.stats import Comparison
 from arena.rating.stats import compare as compare_pairs
@@ -271,12 +273,32 @@ def pool_places(store: Store, bot: BotInfo) -> list[PoolPlace]:
     return out
 
 
+CONDITION_SEATS = 2000
+"""How many of a bot's latest seats its figures by condition read."""
+
+
+@dataclass(frozen=True)
+class Conditions:
+    """A bot version's figures by condition (:mod:`arena.rating.conditions`), read from its
+    ``seats`` latest seats in finished matches whose deal is over (at most
+    :data:`CONDITION_SEATS`)."""
+
+    seats: int
+    places: tuple[PlaceFigure, ...]
+    points: tuple[PointsFigure, ...]
+
+
+def conditions(store: Store, bot_id: int, limit: int = CONDITION_SEATS) -> Conditions:
+    seats, hands = store.bot_conditions(bot_id, limit)
+    return Conditions(len(seats), tuple(places(seats)), tuple(points(hands)))
+
+
 @dataclass(frozen=True)
 class BotPage:
     """A bot version as its public page shows it: every ``version`` of it, its ``authors``
     (by id), its ``places`` per pool, its rating ``history`` per pool, ``head_to_head``,
-    its ``fault_counts``, and a page of its ``matches`` and of its ``faults`` (the reasons
-    that the secrecy rule hides taken out)."""
+    its ``fault_counts``, a page of its ``matches`` and of its ``faults`` (the reasons
+    that the secrecy rule hides taken out), and its figures by condition."""
 
     bot: BotInfo
     versions: tuple[BotInfo, ...]
@@ -287,6 +309,7 @@ class BotPage:
     fault_counts: Mapping[Fault, int]
     matches: MatchPage
     faults: FaultPage
+    conditions: Conditions
 
 
 def bot_page(store: Store, label: str, *, before: int | None = None,
@@ -305,10 +328,12 @@ def bot_page(store: Store, label: str, *, before: int | None = None,
         head_to_head=tuple(head_to_head(store, bot)),
         fault_counts=dict(sorted(store.bot_fault_counts(bot.id).items())),
         matches=bot_matches(store, bot.id, before, limit),
-        faults=bot_faults(store, bot.id, faults_before, limit))
+        faults=bot_faults(store, bot.id, faults_before, limit),
+        conditions=conditions(store, bot.id))
 
 
-__all__ = ["BotComparison", "BotList", "BotPage", "HeadToHeadRow", "PoolBoard", "PoolPlace",
-           "SameBot", "authors_of", "bot_list", "bot_page", "compare", "game_leaders",
-           "head_to_head", "head_to_head_by_game", "leaderboard", "pool_board", "pool_places",
-           "resolve_bot", "tournament_board", "tournament_leaderboard", "trends"]
+__all__ = ["CONDITION_SEATS", "BotComparison", "BotList", "BotPage", "Conditions",
+           "HeadToHeadRow", "PoolBoard", "PoolPlace", "SameBot", "authors_of", "bot_list",
+           "bot_page", "compare", "conditions", "game_leaders", "head_to_head",
+           "head_to_head_by_game", "leaderboard", "pool_board", "pool_places", "resolve_bot",
+           "tournament_board", "tournament_leaderboard", "trends"]

@@ -187,6 +187,20 @@ class Outcome:
             raise ValueError("scores and ranks must have one entry per seat")
 
 
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """One seat's part in one stretch of a match that its game names (a hand's contract in
+    King, a seat's role in a hand of Knives, whether it dealt that hand): ``kind`` the
+    condition ("contract"), ``value`` which one ("no hearts"), ``points`` what the seat
+    scored in that stretch, in the game's own points. A bot's page shows its mean per kind
+    and value (:meth:`Game.situations`)."""
+
+    seat: int
+    kind: str
+    value: str
+    points: float
+
+
 def competition_ranks(keys: Sequence[Any], *, higher_is_better: bool = True) -> tuple[int, ...]:
     """Competition ranking ("1224"): tied keys share the best place, the next is skipped.
 
@@ -431,6 +445,15 @@ class Game(ABC, Generic[State, Action, Observation]):
     @abstractmethod
     def outcome(self, state: State) -> Outcome | None:
         """Scores and ranks once the game is over, else ``None``."""
+
+    def situations(self, events: Sequence[Any], players: int) -> list[Situation]:
+        """The game's own conditions of a played match, read from its events in order
+        (every event, private ones included: a match's record): for each stretch the game
+        scores on its own (a hand), one :class:`Situation` per seat and kind. Only what the
+        events of a finished stretch show publicly once it is scored may be used: the
+        situations are shown on the seat's bot page. A match cut short by a fault gives
+        its finished stretches. None by default: a game without such stretches."""
+        return []
 
     # -- used by the conformance suite --------------------------------------
     @abstractmethod

@@ -54,6 +54,7 @@ from arena.games.base import (
     OptionValue,
     Outcome,
     Rng,
+    Situation,
     Tagged,
     competition_ranks,
     fast_constructor,
@@ -922,6 +923,22 @@ class King(Game[State, Action, Observation]):
             return None
         return Outcome(scores=tuple(float(t) for t in state.totals),
                        ranks=competition_ranks(state.totals))
+
+    def situations(self, events: Sequence[Any], players: int) -> list[Situation]:
+        """Per scored hand and seat: its contract kind ("no hearts", "positive"...) and
+        whether it dealt (and so was the Beneficiary), with the hand's points."""
+        found: list[Situation] = []
+        dealer = 0
+        for event in events:
+            if isinstance(event, HandStarted):
+                dealer = event.dealer
+            elif isinstance(event, HandScored):
+                kind = event.kind.name.lower().replace("_", " ")
+                for seat, points in enumerate(event.scores):
+                    found += (Situation(seat, "contract", kind, points),
+                              Situation(seat, "dealer", "dealer" if seat == dealer else "not dealer",
+                                        points))
+        return found
 
     # -- conformance helpers ----------------------------------------------------------
     def cards_in_play(self, state: State) -> list[Any]:

@@ -50,6 +50,7 @@ from arena.games.base import (
     OptionValue,
     Outcome,
     Rng,
+    Situation,
     Tagged,
     all_but,
     competition_ranks,
@@ -397,6 +398,15 @@ class MatchEnded:
 
 Event = (HandStarted | CardsDealt | Declared | Picked | Passed | BankTaken | Banked | Announced
          | ModeChosen | BankSeen | BankRevealed | CardPlayed | TrickTaken | HandScored | MatchEnded)
+
+
+def _role(hand: HandScored, seat: int) -> str:
+    """``seat``'s part in the scored ``hand``, as a bot's page names it."""
+    if hand.mode is not KMode.BANKER:
+        return hand.mode.name.lower()
+    if seat == hand.banker:
+        return "banker" if hand.shadow is not None else "banker alone"
+    return "shadow" if seat == hand.shadow else "defender"
 
 
 # -- observation ---------------------------------------------------------------
@@ -838,6 +848,22 @@ class Knives(Game[State, Action, Observation]):
             return None
         return Outcome(scores=tuple(float(t) for t in state.totals),
                        ranks=competition_ranks(state.totals))
+
+    def situations(self, events: Sequence[Any], players: int) -> list[Situation]:
+        """Per scored hand and seat: its role (the banker, alone when it held the strong
+        Ghost, the shadow or a defender; in leaster and moster hands, the mode) and whether
+        it dealt, with the hand's points. ``HandScored`` names the teams to everyone."""
+        found: list[Situation] = []
+        dealer = 0
+        for event in events:
+            if isinstance(event, HandStarted):
+                dealer = event.dealer
+            elif isinstance(event, HandScored):
+                for seat, points in enumerate(event.points):
+                    found += (Situation(seat, "role", _role(event, seat), points),
+                              Situation(seat, "dealer", "dealer" if seat == dealer else "not dealer",
+                                        points))
+        return found
 
     # -- conformance helpers ----------------------------------------------------------
     def cards_in_play(self, state: State) -> list[Any]:

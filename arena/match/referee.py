@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from arena.games import get_game
-from arena.games.base import Game, OptionValue, Outcome, Tagged, competition_ranks
+from arena.games.base import Game, OptionValue, Outcome, Situation, Tagged, competition_ranks
 from arena.match.faults import Fault
 from arena.match.links import Link
 from arena.match.protocol import (
@@ -91,6 +91,16 @@ class MatchReport:
         """The log as an ``arena.v1.MatchLog``: encoded when first asked for (by whoever
         stores the match, on its own thread), not while the referee plays."""
         return match_log(codec_for(self.game), self.entries)
+
+    def first_to_act(self) -> int | None:
+        """The seat that took the match's first decision (None: nobody decided)."""
+        return next((entry[1] for entry in self.entries
+                     if isinstance(entry, tuple) and len(entry) == 7), None)
+
+    def situations(self) -> list[Situation]:
+        """The game's own conditions of the match (:meth:`Game.situations`), from its events."""
+        events = [entry[0] for entry in self.entries if isinstance(entry, tuple) and len(entry) == 2]
+        return get_game(self.game).situations(events, len(self.scores))
 
 
 class Watch(Protocol):

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 
 from arena.errors import ErrorKind
+from arena.games.base import Situation
 from arena.match.faults import Fault
 from arena.storage.engine import Database
 from arena.storage.errors import NotFoundError, StoreError, member, seed_text
@@ -30,7 +31,7 @@ from arena.storage.rows import (
     match_info,
     seat_infos,
 )
-from arena.storage.tables import Match, MatchStatus, Seat, now
+from arena.storage.tables import Match, MatchStatus, Seat, SeatSituation, now
 
 
 class Matches(Database):
@@ -110,7 +111,9 @@ class Matches(Database):
             match.log = result.log
             match.live_log = None  # the full log is kept now
             match.node = result.node
+            match.first_to_act = result.first_to_act
             s.add(match)
+            s.add_all(_situations(match_id, result.situations, n))
             peers = result.peers or (None,) * n
             reasons = result.reasons or ("",) * n
             if len(peers) != n or len(reasons) != n:
@@ -223,6 +226,25 @@ class Matches(Database):
             matches = s.exec(query.order_by(col(Match.finish_seq), col(Match.id))).all()
             seats = seat_infos(s, [m.id for m in matches if m.id is not None])
             return [match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
+
+
+def _situations(match_id: int, situations: Sequence[Situation], seats: int) -> list[SeatSituation]:
+    """The match's situations as rows, one per seat, kind and value: its hands summed."""
+    rows: dict[tuple[int, str, str], SeatSituation] = {}
+    for found in situations:
+        if not 0 <= found.seat < seats:
+            raise StoreError(f"match {match_id} has {seats} seats, not a seat {found.seat}",
+                             kind=ErrorKind.BAD_REQUEST)
+        key = (found.seat, found.kind, found.value)
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = SeatSituation(match_id=match_id, seat=found.seat, kind=found.kind,
+                                            value=found.value, hands=0, points=0.0,
+                                            points_squared=0.0)
+        row.hands += 1
+        row.points += found.points
+        row.points_squared += found.points * found.points
+    return list(rows.values())
 
 
 __all__ = ["Matches"]

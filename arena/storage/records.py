@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from arena import rating
+from arena.games.base import Situation
 from arena.match.faults import Fault
 from arena.storage.tables import MatchStatus, TournamentStatus
 
@@ -126,6 +127,8 @@ class MatchResult:
     peers: tuple[str | None, ...] = ()  # per seat: the connection a remote bot played over
     reasons: tuple[str, ...] = ()  # per seat: why it faulted ("" for none), as the log has it
     node: str | None = None  # where it was played, and its logs (None: this machine)
+    first_to_act: int | None = None  # the seat of the first decision (None: none was taken)
+    situations: tuple[Situation, ...] = ()  # the game's own conditions (Game.situations)
 
 
 @dataclass(frozen=True)

@@ -191,6 +191,8 @@ class Match(SQLModel, table=True):
     # where it was played, when an executor played it elsewhere: the node and where its logs
     # are, one line of text (None: the machine that ran the tournament)
     node: str | None = None
+    # the seat that took the first decision (None: none was taken, or finished before 0015)
+    first_to_act: int | None = None
 
 
 FAULTED = sa.text("fault != ''")
@@ -218,6 +220,22 @@ class Seat(SQLModel, table=True):
     )
     peer: str | None = None  # the connection a remote bot played the seat over
     reason: str | None = None  # why it faulted, as the referee logged it (None: no fault)
+
+
+class SeatSituation(SQLModel, table=True):
+    """A seat's hands of one finished match in one of its game's own conditions
+    (:class:`arena.games.base.Situation`, summed per match): how many, and the sum and sum of
+    squares of their points (a bot's page gives the mean and its interval)."""
+
+    __tablename__ = "situation"
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    kind: str = Field(primary_key=True)
+    value: str = Field(primary_key=True)
+    hands: int
+    points: float
+    points_squared: float
 
 
 class Rating(SQLModel, table=True):
@@ -310,8 +328,8 @@ SUMMARY_TABLES: tuple[str, ...] = ("head_to_head", "tournament_standing", "tourn
 
 TABLES: tuple[sa.Table, ...] = tuple(
     SQLModel.metadata.tables[name]
-    for name in ("bot_archive", "author", "bot", "tournament", "match", "seat", "rating", "rating_history",
-                 *SUMMARY_TABLES)
+    for name in ("bot_archive", "author", "bot", "tournament", "match", "seat", "situation",
+                 "rating", "rating_history", *SUMMARY_TABLES)
 )
 """The arena's tables, parents before children."""
 
@@ -323,7 +341,7 @@ metadata = SQLModel.metadata
 
 __all__ = [
     "CHOICE_LENGTH", "FAULTED", "SUMMARY_TABLES", "TABLES", "TABLE_NAMES", "Author", "Bot", "Fault",
-    "HeadToHeadTally", "Match", "MatchStatus", "Rating", "RatingHistory", "Seat", "Tournament",
-    "TournamentPair", "TournamentStanding", "TournamentStatus", "choice", "json_dumps", "metadata",
-    "now", "utc",
+    "HeadToHeadTally", "Match", "MatchStatus", "Rating", "RatingHistory", "Seat", "SeatSituation",
+    "Tournament", "TournamentPair", "TournamentStanding", "TournamentStatus", "choice",
+    "json_dumps", "metadata", "now", "utc",
 ]

@@ -374,7 +374,9 @@ def _result(report: MatchReport) -> MatchResult:
     return MatchResult(scores=report.scores, ranks=report.ranks, faults=report.faults,
                        log=report.log, started_at=datetime.fromtimestamp(report.started_at, UTC),
                        duration_s=report.duration_s, peers=report.peers,
-                       reasons=report.reasons, node=report.node)
+                       reasons=report.reasons, node=report.node,
+                       first_to_act=report.first_to_act(),
+                       situations=tuple(report.situations()))
 
 
 def run_until_done(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,

@@ -422,7 +422,28 @@ def bot_data(store: Store, request: Request, label: str, before: int | None,
         "fault_counts": {str(k): v for k, v in bot.fault_counts.items()},
         "matches": found_matches["matches"], "matches_next": found_matches["next"],
         "faults": found_faults["faults"], "faults_next": found_faults["next"],
+        "conditions": _conditions_json(bot.conditions),
     })
+
+
+def _interval(bounds: tuple[float, float] | None) -> list[float] | None:
+    return None if bounds is None else [bounds[0], bounds[1]]
+
+
+def _conditions_json(found: boards.Conditions) -> dict[str, Any]:
+    """The bot's figures by condition: per seat and first to act (wins and mean rank), and
+    per condition of its game (mean points a hand), each with its count and 95% interval."""
+    return {
+        "seats_read": found.seats, "seats_limit": boards.CONDITION_SEATS,
+        "places": [{"game": f.game, "players": f.players, "condition": f.condition,
+                    "value": f.value, "seats": f.seats, "wins": f.wins,
+                    "win_share": f.win_share, "win_interval": _interval(f.win_interval),
+                    "mean_rank": f.mean_rank, "rank_interval": _interval(f.rank_interval)}
+                   for f in found.places],
+        "points": [{"game": f.game, "condition": f.condition, "value": f.value,
+                    "hands": f.hands, "mean": f.mean, "interval": _interval(f.interval)}
+                   for f in found.points],
+    }
 
 
 @router.get("/api/bots/{label}", tags=["bots"],

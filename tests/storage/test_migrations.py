@@ -484,7 +484,8 @@ def _raw_rows(url: str) -> dict[str, list[dict[str, Any]]]:
     and a rebuild makes anew: see the test of revision 0009), read with plain SQL; JSON text
     parsed, so that text and the JSON type compare (PostgreSQL's driver parses JSON columns
     itself)."""
-    keys = {"seat": "match_id, seat", "bot_archive": "sha256"}
+    keys = {"seat": "match_id, seat", "bot_archive": "sha256",
+            "situation": "match_id, seat, kind, value"}
     engine = _engine(url)
     out: dict[str, list[dict[str, Any]]] = {}
     with engine.connect() as conn:
@@ -523,6 +524,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0012": {},  # a new tournament status only
     "0013": {},  # a new tournament status only (and the tournaments voided before, say so)
     "0014": {},  # an index only: a deal's matches
+    "0015": {"match": {"first_to_act": None}},  # the old logs are not read (a new, empty table)
 }
 """The columns each revision adds, with what a row written before it gets."""
 
