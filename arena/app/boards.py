@@ -290,7 +290,7 @@ class Conditions:
 
 def conditions(store: Store, bot_id: int, limit: int = CONDITION_SEATS) -> Conditions:
     seats, hands = store.bot_conditions(bot_id, limit)
-    return Conditions(len(seats), tuple(places(seats)), tuple(points(hands)))
+    return Conditions(sum(t.seats for t in seats), tuple(places(seats)), tuple(points(hands)))
 
 
 @dataclass(frozen=True)

@@ -28,16 +28,20 @@ FIRST = "first to act"
 
 
 @dataclass(frozen=True, slots=True)
-class SeatPlace:
-    """One seat of the bot in a finished match: ``first`` whether it took the match's first
-    decision (None: not recorded)."""
+class SeatTally:
+    """A bot's seats of one game and table size in one seat number, ``first`` whether that
+    seat took the match's first decision (None: not recorded), summed: how many, how many
+    it won (first place without a fault), and the sum and sum of squares of its ranks (a
+    faulted seat ranking last)."""
 
     game: str
     players: int
     seat: int
     first: bool | None
-    rank: int
-    faulted: bool
+    seats: int
+    wins: int
+    rank_sum: float
+    rank_squares: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,25 +100,28 @@ def mean_interval(n: int, total: float, squares: float) -> tuple[float, float] |
     return mean - half, mean + half
 
 
-def places(seats: Iterable[SeatPlace]) -> list[PlaceFigure]:
+def places(tallies: Iterable[SeatTally]) -> list[PlaceFigure]:
     """The figures by seat and by first to act, by game, table size, condition and value."""
-    groups: dict[tuple[str, int, str, str], list[SeatPlace]] = defaultdict(list)
-    for seat in seats:
-        groups[(seat.game, seat.players, SEAT, str(seat.seat + 1))].append(seat)
-        if seat.first is not None:
-            groups[(seat.game, seat.players, FIRST, "yes" if seat.first else "no")].append(seat)
+    groups: dict[tuple[str, int, str, str], list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0])
+    for tally in tallies:
+        keys = [(tally.game, tally.players, SEAT, str(tally.seat + 1))]
+        if tally.first is not None:
+            keys.append((tally.game, tally.players, FIRST, "yes" if tally.first else "no"))
+        for key in keys:
+            sums = groups[key]
+            sums[0] += tally.seats
+            sums[1] += tally.wins
+            sums[2] += tally.rank_sum
+            sums[3] += tally.rank_squares
     order = {SEAT: 0, FIRST: 1}
-    return [_place(key, found) for key, found in
-            sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1], order[kv[0][2]], kv[0][3]))]
-
-
-def _place(key: tuple[str, int, str, str], seats: list[SeatPlace]) -> PlaceFigure:
-    game, players, condition, value = key
-    n = len(seats)
-    wins = sum(1 for s in seats if s.rank == 1 and not s.faulted)
-    ranks = [float(s.players if s.faulted else s.rank) for s in seats]
-    return PlaceFigure(game, players, condition, value, n, wins, wilson_interval(wins / n, n),
-                       sum(ranks) / n, mean_interval(n, sum(ranks), sum(r * r for r in ranks)))
+    return [PlaceFigure(game, players, condition, value, int(n), int(wins),
+                        wilson_interval(wins / n, int(n)), ranks / n,
+                        mean_interval(int(n), ranks, squares))
+            for (game, players, condition, value), (n, wins, ranks, squares)
+            in sorted(groups.items(), key=lambda kv: (
+                kv[0][0], kv[0][1], order[kv[0][2]],
+                int(kv[0][3]) if kv[0][2] == SEAT else 0, kv[0][3]))
+            if n]
 
 
 def points(tallies: Iterable[HandsTally]) -> list[PointsFigure]:
@@ -124,5 +131,5 @@ def points(tallies: Iterable[HandsTally]) -> list[PointsFigure]:
             for t in sorted(tallies, key=lambda t: (t.game, t.condition, t.value)) if t.hands]
 
 
-__all__ = ["FIRST", "SEAT", "HandsTally", "PlaceFigure", "PointsFigure", "SeatPlace",
+__all__ = ["FIRST", "SEAT", "HandsTally", "PlaceFigure", "PointsFigure", "SeatTally",
            "mean_interval", "places", "points"]

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlmodel import col, func, select
 
 from arena.match.faults import Fault
-from arena.rating.conditions import HandsTally, SeatPlace
+from arena.rating.conditions import HandsTally, SeatTally
 from arena.rating.standings import Played, Standing
 from arena.rating.stats import Comparison
 from arena.rating.tallies import TournamentTally
@@ -181,49 +181,45 @@ class Pages(Database):
                 sa.select(FAULT_TEXT, func.count()).where(col(Seat.bot_id) == bot_id, FAULTED)
                 .group_by(FAULT_TEXT))}
 
-    def bot_conditions(self, bot_id: int, limit: int) -> tuple[list[SeatPlace], list[HandsTally]]:
+    def bot_conditions(self, bot_id: int, limit: int) -> tuple[list[SeatTally], list[HandsTally]]:
         """A bot version's ``limit`` latest seats in finished matches whose deal is over (the
-        secrecy rule's: no rotation of it still to play), each with its game, table size
-        and whether it acted first; and its hands in those seats per condition of their game
-        (:class:`~arena.storage.tables.SeatSituation`), summed."""
+        secrecy rule's: no rotation of it still to play), summed by game, table size, seat and
+        whether it acted first; and its hands in those seats per condition of their game
+        (:class:`~arena.storage.tables.SeatSituation`), summed. Two grouped queries over the
+        bot's latest seats (an index range), whatever the number of matches."""
+        table = sa.orm.aliased(Seat)
+        players = (sa.select(func.count()).where(col(table.match_id) == col(Match.id))
+                   .scalar_subquery())
+        recent = (sa.select(col(Seat.match_id), col(Seat.seat), col(Match.game),
+                            players.label("players"), col(Match.first_to_act),
+                            col(Seat.rank), (FAULT_TEXT != "").label("faulted"))
+                  .select_from(Seat).join(Match, col(Match.id) == col(Seat.match_id))
+                  .where(col(Seat.bot_id) == bot_id, col(Match.status) == MatchStatus.FINISHED,
+                         sa.not_(deal_in_play()))
+                  .order_by(col(Seat.match_id).desc()).limit(limit).cte("recent"))
+        r = recent.c
+        first = sa.case((r.first_to_act.is_(None), None), else_=r.first_to_act == r.seat)
+        rank = sa.case((r.faulted, r.players), else_=r.rank)  # a faulted seat ranks last
+        won = sa.case(((r.rank == 1) & sa.not_(r.faulted), 1), else_=0)
         with self._reading("read a bot's figures by condition") as s:
-            recent = s.execute(
-                sa.select(col(Seat.match_id), col(Seat.seat), col(Seat.rank), FAULT_TEXT)
-                .select_from(Seat).join(Match, col(Match.id) == col(Seat.match_id))
-                .where(col(Seat.bot_id) == bot_id, col(Match.status) == MatchStatus.FINISHED,
-                       sa.not_(deal_in_play()))
-                .order_by(col(Seat.match_id).desc(), col(Seat.seat)).limit(limit)).all()
-            ids = sorted({int(row[0]) for row in recent})
-            matches: dict[int, tuple[str, int | None, int]] = {}
-            for chunk in chunks(ids):
-                for match_id, game, first, players in s.execute(
-                        sa.select(col(Match.id), col(Match.game), col(Match.first_to_act),
-                                  sa.select(func.count()).where(col(Seat.match_id) == col(Match.id))
-                                  .scalar_subquery())
-                        .where(col(Match.id).in_(chunk))):
-                    matches[int(match_id)] = (str(game), first, int(players))
-            seats = []
-            for match_id, seat, rank, fault in recent:
-                game, first, players = matches[int(match_id)]
-                seats.append(SeatPlace(game, players, int(seat), None if first is None
-                                       else first == seat, int(rank), bool(fault)))
-            mine = {(int(m), int(seat)) for m, seat, _, _ in recent}
-            sums: dict[tuple[str, str, str], list[float]] = {}
-            for chunk in chunks(ids):
-                for match_id, seat, kind, value, hands, total, squares in s.execute(
-                        sa.select(col(SeatSituation.match_id), col(SeatSituation.seat),
-                                  col(SeatSituation.kind), col(SeatSituation.value),
-                                  col(SeatSituation.hands), col(SeatSituation.points),
-                                  col(SeatSituation.points_squared))
-                        .where(col(SeatSituation.match_id).in_(chunk))):
-                    if (int(match_id), int(seat)) in mine:
-                        key = (matches[int(match_id)][0], str(kind), str(value))
-                        tally = sums.setdefault(key, [0, 0.0, 0.0])
-                        tally[0] += int(hands)
-                        tally[1] += float(total)
-                        tally[2] += float(squares)
-            return seats, [HandsTally(game, kind, value, int(n), total, squares)
-                           for (game, kind, value), (n, total, squares) in sums.items()]
+            seats = [SeatTally(str(game), int(n), int(seat), None if at is None else bool(at),
+                               int(count), int(wins), float(ranks), float(squares))
+                     for game, n, seat, at, count, wins, ranks, squares in s.execute(
+                         sa.select(r.game, r.players, r.seat, first, func.count(),
+                                   func.sum(won), func.sum(rank), func.sum(rank * rank))
+                         .group_by(r.game, r.players, r.seat, first))]
+            situation = SeatSituation.__table__.c  # type: ignore[attr-defined]
+            hands = [HandsTally(str(game), str(kind), str(value), int(n), float(total),
+                                float(squares))
+                     for game, kind, value, n, total, squares in s.execute(
+                         sa.select(r.game, situation.kind, situation.value,
+                                   func.sum(situation.hands), func.sum(situation.points),
+                                   func.sum(situation.points_squared))
+                         .select_from(recent)
+                         .join(SeatSituation, (situation.match_id == r.match_id)
+                               & (situation.seat == r.seat))
+                         .group_by(r.game, situation.kind, situation.value))]
+        return seats, hands
 
     def head_to_head(self, bot_id: int) -> list[HeadToHead]:
         """A bot version against every bot it shared a rated match with, per rating pool (see

@@ -17,7 +17,7 @@ from arena.games import all_games, get_game
 from arena.match.links import LocalLink
 from arena.match.referee import MatchReport, MatchSettings, run_match
 from arena.match.replay import read_log
-from arena.rating.conditions import HandsTally, SeatPlace, mean_interval, places, points
+from arena.rating.conditions import HandsTally, SeatTally, mean_interval, places, points
 from arena.rating.stats import wilson_interval
 from arena.storage.store import MatchResult, MatchStatus, Store
 from arena.tournament import RunSettings, create_tournament, run_until_done
@@ -39,22 +39,27 @@ def _played(game: str, players: int, seed: int) -> MatchReport:
         settings=MatchSettings(move_timeout_s=0, start_timeout_s=0, event_delay_s=0)))
 
 
+def _tally(seat: int, first: bool | None, *ranks: int, faulted: int = 0) -> SeatTally:
+    """Seats of King at four, in one seat, with ``ranks``, and ``faulted`` more that faulted."""
+    places = [*ranks, *[4] * faulted]  # a faulted seat ranks last
+    return SeatTally("king", 4, seat, first, len(places), ranks.count(1), sum(places),
+                     sum(r * r for r in places))
+
+
 def test_wins_and_ranks_by_seat_and_first_to_act_with_their_intervals() -> None:
-    seats = [SeatPlace("king", 4, 0, True, 1, False), SeatPlace("king", 4, 0, False, 1, False),
-             SeatPlace("king", 4, 0, True, 2, False), SeatPlace("king", 4, 0, None, 1, True),
-             SeatPlace("king", 4, 2, False, 3, False)]
-    found = {(f.condition, f.value): f for f in places(seats)}
-    assert list(found) == [("seat", "1"), ("seat", "3"), ("first to act", "no"),
-                           ("first to act", "yes")]
+    found = {(f.condition, f.value): f for f in places([
+        _tally(0, True, 1, 2), _tally(0, False, 1), _tally(0, None, faulted=1),
+        _tally(2, False, 3), _tally(9, None, 2)])}
+    assert list(found) == [("seat", "1"), ("seat", "3"), ("seat", "10"),  # 10 after 3
+                           ("first to act", "no"), ("first to act", "yes")]
     first = found[("seat", "1")]
-    # a faulted seat is no win, whatever its rank, and ranks last (4 of 4)
-    assert (first.seats, first.wins, first.mean_rank) == (4, 2, 2.0)
+    assert (first.seats, first.wins, first.mean_rank) == (4, 2, 2.0)  # ranks 1, 2, 1, 4
     assert first.win_interval == wilson_interval(0.5, 4)
     half = 1.959963984540054 * math.sqrt(2 / 4)  # ranks 1, 1, 2, 4: sample variance 2
     assert first.rank_interval == pytest.approx((2 - half, 2 + half))
     assert found[("seat", "3")].rank_interval is None  # one seat: no interval
-    # the seat whose first decision is not recorded counts by seat only
-    assert found[("first to act", "yes")].seats + found[("first to act", "no")].seats == 4
+    # the seats whose first decision is not recorded count by seat only
+    assert (found[("first to act", "yes")].seats, found[("first to act", "no")].seats) == (2, 2)
     assert found[("first to act", "yes")].wins == 1
 
 
@@ -196,7 +201,7 @@ def test_a_match_whose_deal_another_rotation_has_still_to_play_counts_nowhere(
     for match in rotations[1:]:
         finish(match.id)
     seats, hands = store.bot_conditions(ann.id, 100)
-    assert len(seats) == 4 and sorted(s.seat for s in seats) == [0, 1, 2, 3]
+    assert sorted((s.seat, s.seats) for s in seats) == [(0, 1), (1, 1), (2, 1), (3, 1)]
     assert {h.condition for h in hands} == {"contract", "dealer"}
-    assert len(store.bot_conditions(ann.id, 3)[0]) == 3  # its latest seats only
+    assert sum(s.seats for s in store.bot_conditions(ann.id, 3)[0]) == 3  # its latest only
     store.close()
