@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import ArenaError, ErrorKind
 from arena.players import builds, submissions
 from arena.players.process import log_name, parse_command
-from arena.storage.store import BotInfo, Store, SubmittedCode
+from arena.storage.store import BotInfo, Store, SubmittedCode, check_bot_name
 from arena.tournament.setup import name_version
 from arena.wire.tokens import digest, new_token
 
@@ -103,8 +104,8 @@ def submit(store: Store, submission: submissions.Submission, label: str | None,
            data_dir: Path, author_id: int | None = None) -> Submitted:
     """Submit a version: the same code again is nothing to do; else its requirements are
     installed (a :class:`arena.players.submissions.BuildError` with pip's log if they do
-    not) and it is stored. The operator service runs the same steps (:func:`same_code`,
-    its own turn at a build, :func:`record`)."""
+    not) and it is stored. A server's submissions take the same steps, with caps, turns and
+    a validation (:mod:`arena.app.submitting`)."""
     authors = authors_by_id(store) if author_id is not None else {}
     author = authors.get(author_id, "") if author_id is not None else ""
     same = same_code(store, submission, author_id)
@@ -143,5 +144,28 @@ def bot_log(store: Store, data_dir: Path, bot: str, max_bytes: int) -> tuple[str
     return info.label, log_files(data_dir, info.label, max_bytes)
 
 
-__all__ = ["LogFile", "Submitted", "add_managed", "add_remote", "bot_log", "issue_token",
-           "listing", "log_files", "new_token", "record", "remove", "same_code", "submit"]
+def authors_bots(store: Store, author_id: int) -> list[BotInfo]:
+    """Every version of an author's bots (removed ones too), by name then version."""
+    return [bot for bot, _ in listing(store) if bot.author_id == author_id]
+
+
+def authors_log(store: Store, data_dir: Path, bot: str, author_id: int,
+                max_bytes: int) -> tuple[BotInfo, list[LogFile]]:
+    """A version's logs for the author ``author_id``: refused for another's bot (the operator
+    reads any with :func:`bot_log`)."""
+    info = store.get_bot(*name_version(bot))
+    if info.author_id != author_id:
+        raise ArenaError(f"the log of {info.label} is for its author and the operator only",
+                         kind=ErrorKind.NOT_ALLOWED)
+    return info, log_files(data_dir, info.label, max_bytes)
+
+
+def check_label(label: str) -> str:
+    """A version's label as the store allows it (else a one-line refusal)."""
+    check_bot_name(label, "label")
+    return label
+
+
+__all__ = ["LogFile", "Submitted", "add_managed", "add_remote", "authors_bots", "authors_log",
+           "bot_log", "check_label", "issue_token", "listing", "log_files", "new_token", "record",
+           "remove", "same_code", "submit"]

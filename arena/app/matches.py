@@ -46,12 +46,22 @@ def shown(store: Store, match: MatchInfo, sight: Sight = Sight.PUBLIC, *,
                                in_play=in_play))
 
 
-def notes_public(store: Store, match: MatchInfo) -> bool:
-    """Whether the bots' notes in ``match``'s log are everyone's: its tournament made them
-    public (``--public-notes``), and the match is shown whole to anyone (finished, every other
-    rotation of its deal over: :func:`shown`)."""
-    return match.status is MatchStatus.FINISHED and shown(store, match).private_refusal is None \
-        and _public_notes(store, match)
+def noted_seats(store: Store, match: MatchInfo, author_id: int | None) -> frozenset[int]:
+    """The seats whose notes a replay of ``match`` shows to the author ``author_id`` (None:
+    anyone signed out): once the match is shown whole (finished, every other rotation of its
+    deal over), every seat where the tournament made notes public, else the author's own."""
+    if match.status is not MatchStatus.FINISHED or shown(store, match).private_refusal is not None:
+        return frozenset()
+    if _public_notes(store, match):
+        return frozenset(range(len(match.seats)))
+    return _own_seats(store, match, author_id)
+
+
+def _own_seats(store: Store, match: MatchInfo, author_id: int | None) -> frozenset[int]:
+    if author_id is None:
+        return frozenset()
+    authors = {bot.id: bot.author_id for bot in store.bots_by_id({s.bot_id for s in match.seats})}
+    return frozenset(s.seat for s in match.seats if authors.get(s.bot_id) == author_id)
 
 
 def _public_notes(store: Store, match: MatchInfo) -> bool:
@@ -138,10 +148,7 @@ def _readable_notes(store: Store, match: MatchInfo, lines: Sequence[LogLine], wh
         return ()
     if _public_notes(store, match):
         return tuple(noted)
-    if author_id is None:
-        return ()
-    authors = {bot.id: bot.author_id for bot in store.bots_by_id({s.bot_id for s in match.seats})}
-    own = {s.seat for s in match.seats if authors.get(s.bot_id) == author_id}
+    own = _own_seats(store, match, author_id)
     return tuple((number, line) for number, line in noted if line.seat in own)
 
 
@@ -246,5 +253,5 @@ def bot_faults(store: Store, bot_id: int, before: int | None, limit: int) -> Fau
 
 __all__ = ["FaultPage", "Hidden", "MatchLog", "MatchPage", "MatchRecord", "NoSuchSeat",
            "ShownMatch", "bot_faults", "bot_matches", "feed_refusal", "list_matches", "match_log",
-           "match_record", "notes_public", "public_faults", "recent_matches",
-           "show_match", "shown", "tournament_match_page"]
+           "match_record", "noted_seats", "public_faults", "recent_matches", "show_match",
+           "shown", "tournament_match_page"]

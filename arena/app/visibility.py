@@ -29,7 +29,8 @@ The operator (who holds the tournament's deal key anyway) sees everything, alway
 A bot's **notes** on its answers (``Choice.note``: what it thought, which may name its cards)
 are its author's and the operator's; anyone else sees them only where the tournament made
 them public (``--public-notes``), and then as the full view: once every rotation of the deal
-is over (:func:`arena.app.matches.notes_public`).
+is over (:func:`arena.app.matches.noted_seats`, which also gives an author signed in on the
+web their own bots' notes).
 
 :func:`may_show` is the rule itself, pure, over what the store says; :func:`refusal` asks the
 store only what the rule needs (whether a rotation of the deal is in play, only for a

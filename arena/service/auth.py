@@ -23,8 +23,6 @@ import asyncio
 import contextvars
 import hmac
 import math
-import time
-from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -32,7 +30,8 @@ from typing import Any
 
 import grpc
 
-from arena.net.doors import address_key, split_peer
+from arena.app.signin import Throttle
+from arena.net.doors import split_peer
 from arena.service.operator_token import TokenHash
 from arena.storage.store import Store, StoreError
 from arena.wire.tokens import digest
@@ -104,64 +103,6 @@ def refusal(method: str, who: Caller) -> str | None:
     if who.operator or rule is not Rule.OPERATOR:
         return None
     return f"{method} is for {rule.value}: {who} may not call it"
-
-
-THROTTLE_FAILURES = 10
-"""Wrong or missing tokens one address may send within :data:`THROTTLE_WINDOW_S` ..."""
-THROTTLE_WINDOW_S = 60.0
-THROTTLE_BLOCK_S = 60.0
-"""... before every call from it is refused this long, token or not, with no look-up."""
-THROTTLE_ADDRESSES = 10_000
-"""Addresses the throttle remembers at most (the oldest are forgotten first)."""
-
-
-class Throttle:
-    """Failed authentications per client address: after :data:`THROTTLE_FAILURES` within
-    :data:`THROTTLE_WINDOW_S`, the address is refused outright for :data:`THROTTLE_BLOCK_S`
-    (its calls never reach the store: a guesser costs the arena nothing, and learns nothing,
-    not even whether a right token would have been right). Addresses are counted as the
-    doors count them (:func:`arena.net.doors.address_key`: an IPv6 /64 is one)."""
-
-    def __init__(self, failures: int = THROTTLE_FAILURES, window_s: float = THROTTLE_WINDOW_S,
-                 block_s: float = THROTTLE_BLOCK_S, clock: Callable[[], float] = time.monotonic,
-                 remember: int = THROTTLE_ADDRESSES) -> None:
-        self.failures = failures
-        self.window_s = window_s
-        self.block_s = block_s
-        self._clock = clock
-        self._remember = remember
-        self._failed: OrderedDict[str, deque[float]] = OrderedDict()
-        self._blocked: dict[str, float] = {}  # address -> until when
-
-    def blocked_for(self, host: str) -> float:
-        """Seconds ``host`` is still refused for (0: it is not)."""
-        key = address_key(host)
-        until = self._blocked.get(key)
-        if until is None:
-            return 0.0
-        left = until - self._clock()
-        if left <= 0:
-            del self._blocked[key]
-            return 0.0
-        return left
-
-    def failed(self, host: str) -> None:
-        """One more failed authentication from ``host``."""
-        key, now = address_key(host), self._clock()
-        times = self._failed.pop(key, None) or deque()
-        times.append(now)
-        while times and times[0] <= now - self.window_s:
-            times.popleft()
-        if len(times) >= self.failures:
-            self._blocked[key] = now + self.block_s
-            times.clear()
-        else:
-            self._failed[key] = times  # the newest last
-        while len(self._failed) > self._remember:
-            self._failed.popitem(last=False)
-        if len(self._blocked) > self._remember:  # the blocks over first, then the oldest
-            kept = [(k, t) for k, t in self._blocked.items() if t > now]
-            self._blocked = dict(kept[-self._remember:])
 
 
 def peer_address(peer: str) -> str | None:

@@ -11,7 +11,6 @@ proper status code; :mod:`arena.service.messages`), call one use case of :mod:`a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 from collections.abc import AsyncIterator, Callable
@@ -20,14 +19,14 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
-from arena.app import boards, bots, documents, ladders, matches, reports, tournaments
+from arena.app import boards, bots, documents, ladders, matches, reports, submitting, tournaments
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, not_started
 from arena.app.matches import Hidden
 from arena.app.reports import Progress
-from arena.app.validation import NOT_VALIDATED, ValidationFailed, ValidationRules, validate
+from arena.app.validation import NOT_VALIDATED, ValidationRules
 from arena.errors import ArenaError, ErrorKind
-from arena.games import all_games, get_game
-from arena.players import builds, submissions
+from arena.games import get_game
+from arena.players import submissions
 from arena.service import reads
 from arena.service.auth import Caller, OperatorAuth, caller, may_read_log
 from arena.service.messages import (
@@ -48,7 +47,7 @@ from arena.service.messages import (
     watch_events,
     watch_refusal,
 )
-from arena.storage.store import NotFoundError, Store, StoreError
+from arena.storage.store import Store, StoreError
 from arena.tournament.scheduler import Scheduler
 from arena.tournament.setup import name_version
 from arena.v1 import arena_pb2 as pb
@@ -62,15 +61,8 @@ T = TypeVar("T")
 CHUNK_BYTES = 64 * 1024
 """The largest chunk of an archive a client sends in one SubmitBot message, and of an export
 the server sends in one ExportTournament message."""
-MAX_UPLOADS = 4
-"""Uploads received (and their archives checked) at once; more are RESOURCE_EXHAUSTED (each
-may hold 20 MiB). A build does not hold its upload's place: another author can upload while
-one's build runs."""
-MAX_BUILDS = 2
-"""Builds of requirements, and new versions' validations, at once (each may hold a CPU and
-1 GiB: see :mod:`arena.players.buildbox`); more wait their turn, holding no upload place. An
-author has one submission under way at a time, its validation included: a second one
-meanwhile is RESOURCE_EXHAUSTED."""
+MAX_UPLOADS, MAX_BUILDS = submitting.MAX_UPLOADS, submitting.MAX_BUILDS
+"""Uploads received at once, and builds and validations at once (:mod:`arena.app.submitting`)."""
 MAX_WATCHERS = 64
 """WatchMatch streams of authors open at once (the operator's are not counted)."""
 MAX_WATCHES_PER_AUTHOR = 8
@@ -136,13 +128,10 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
                  live_wait_s: float = PENDING_LIMIT_S,
                  validation: ValidationRules = NOT_VALIDATED) -> None:
         self.store = store
-        self.validation = validation  # new versions' validation (arena serve's: on)
         self.data_dir = data_dir if data_dir is not None else Path("arena-data").resolve()
         self.scheduler = scheduler
-        self._uploads = asyncio.Semaphore(MAX_UPLOADS)
-        self._builds = asyncio.Semaphore(MAX_BUILDS)
-        self._submitting: set[int] = set()  # authors with a submission under way
-        self._building: set[int] = set()  # of those, the ones whose build runs
+        # new versions: validated first where ``validation`` says (arena serve's: on)
+        self.desk = submitting.SubmissionDesk(store, self.data_dir, validation)
         self._watches = LiveFeeds(store, watch_events, total=MAX_WATCHERS, per_match=None,
                                   per_client=MAX_WATCHES_PER_AUTHOR, pending_limit_s=live_wait_s)
 
@@ -157,32 +146,20 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
     async def SubmitBot(self, requests: AsyncIterator[pb.SubmitBotRequest],
                         context: Context) -> pb.SubmitBotResponse:
-        """Receive an archive (refused as soon as it goes over the cap), check it as ``arena
-        bot submit`` does, keep it, build its requirements. The upload's place is given back
-        before the build; an author's second submission while one is under way is refused."""
+        """Receive an archive (refused as soon as it goes over the cap) and hand it to the
+        server's submission desk (:mod:`arena.app.submitting`): checked as ``arena bot
+        submit`` does, kept, built, validated, recorded. A build or validation that failed
+        sends the end of its log in the trailing metadata."""
         who = await _who(context)
-        author = who.author_id
-        if author is not None and author in self._submitting:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                "a submission of yours is under way; submit again once it is "
-                                "done")
-        if self._uploads.locked():
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"{MAX_UPLOADS} uploads are under way; try again in a moment")
-        if author is not None:
-            self._submitting.add(author)
         try:
-            try:
-                async with self._uploads:
-                    label, data = await self._receive(requests)
-                    submission = await asyncio.to_thread(submissions.read_archive, data,
-                                                         list(all_games()))
-                return await self._submit(who, label, submission, context)
-            except ArenaError as err:
-                await _abort(context, err)
-        finally:
-            if author is not None and author not in self._building:  # else: when it ends
-                self._submitting.discard(author)
+            done = await self.desk.submit(who.author_id, lambda: self._receive(requests))
+        except submitting.Refused as err:
+            context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
+            await _abort(context, err)
+        except ArenaError as err:
+            await _abort(context, err)
+        return pb.SubmitBotResponse(bot=bot_info(done.bot, done.author), new=done.new,
+                                    files=done.files, size=done.size, build_s=done.build_s or 0.0)
 
     async def _receive(self, requests: AsyncIterator[pb.SubmitBotRequest]) -> tuple[str | None, bytes]:
         label: str | None = None
@@ -207,87 +184,6 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
             raise refused(ErrorKind.BAD_REQUEST,
                            "no archive came: send a .zip or .tar.gz of the bot's folder")
         return label, b"".join(chunks)
-
-    async def _submit(self, who: Caller, label: str | None, submission: submissions.Submission,
-                      context: Context) -> pb.SubmitBotResponse:
-        manifest = submission.manifest
-        checked_name(manifest.name, "bot name")
-
-        # a store read, in a worker thread; another author's name is refused before any build
-        same = await asyncio.to_thread(bots.same_code, self.store, submission, who.author_id)
-        if same is not None:
-            authors = await asyncio.to_thread(self._authors)
-            return pb.SubmitBotResponse(bot=bot_info(same, _author(same.author_id, authors)),
-                                        new=False,
-                                        files=submission.files, size=submission.size)
-        try:
-            built_s = await self._install(who.author_id, submission)
-        except submissions.BuildError as err:  # its build or its validation: with their log
-            context.set_trailing_metadata(((BUILD_LOG_KEY, err.log.encode()[-16_384:]),))
-            raise submissions.SubmissionError(f"submission of {manifest.name} refused: {err}") \
-                from None
-        bot, new = await asyncio.to_thread(bots.record, self.store, submission, label,
-                                           who.author_id)
-        authors = await asyncio.to_thread(self._authors)
-        return pb.SubmitBotResponse(bot=bot_info(bot, _author(bot.author_id, authors)), new=new,
-                                    files=submission.files, size=submission.size,
-                                    build_s=built_s or 0.0)
-
-    async def _validate(self, submission: submissions.Submission,
-                        installed: builds.Installed) -> None:
-        """Play a new version's validation (:mod:`arena.app.validation`), in one of the
-        :data:`MAX_BUILDS` turns: it runs the version's processes as a build does. A fault is a
-        :class:`~arena.players.submissions.BuildError` with the end of its log, and the
-        version's installed code is removed."""
-        manifest = submission.manifest
-        games = self.validation.games_of(manifest.games)
-        if not games:
-            return
-        try:
-            async with self._builds:
-                await validate(manifest.name, manifest.command, installed, submission.sha256,
-                               games, self.data_dir, use_sandbox=self.validation.sandbox)
-        except ValidationFailed as err:
-            await asyncio.to_thread(self._forget_code, submission.sha256)
-            raise submissions.BuildError(f"{err} (the end of its log is above)", err.log) \
-                from None
-
-    def _forget_code(self, sha256: str) -> None:
-        """Remove a refused version's installed code, unless a kept version has the same."""
-        try:
-            self.store.bot_code(sha256)
-        except NotFoundError:
-            submissions.remove(builds.version_folder(self.data_dir / submissions.SUBMITTED_DIR,
-                                                     sha256))
-
-    async def _install(self, author: int | None, submission: submissions.Submission) -> \
-            float | None:
-        """Install a submission and validate it; the seconds its build took (None: nothing
-        built). Its build and its validation each wait for one of :data:`MAX_BUILDS` turns, and
-        go on to their end even if the caller goes away (a thread cannot be stopped): they keep
-        their turn, and their author's one submission under way, until then, so a caller that
-        hangs up cannot start builds or validations without bound."""
-        async def run() -> float | None:
-            async with self._builds if submission.manifest.requirements is not None \
-                    else contextlib.nullcontext():
-                installed, built_s = await asyncio.to_thread(
-                    builds.install, submission, self.data_dir / submissions.SUBMITTED_DIR)
-            await self._validate(submission, installed)
-            return built_s
-
-        job = asyncio.ensure_future(run())
-        if author is not None:
-            self._building.add(author)
-
-        def done(finished: asyncio.Future[float | None]) -> None:
-            if author is not None:
-                self._building.discard(author)
-                self._submitting.discard(author)
-            if not finished.cancelled():
-                finished.exception()  # seen here, if nobody waits for it any more
-
-        job.add_done_callback(done)
-        return await asyncio.shield(job)
 
     async def ReadBotLog(self, request: pb.ReadBotLogRequest,
                          context: Context) -> pb.ReadBotLogResponse:

@@ -224,6 +224,7 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
         if operator_socket is not None:
             local = await _start_operator_socket(operator, operator_socket)
         if web is not None:
+            web.take_submissions(operator.desk)  # the web's submit form: the same desk
             web_task = asyncio.create_task(web.serve())
         # What is loaded by now lives as long as the server: a full collection no longer walks
         # it (some 180,000 objects, 90 ms of the loop's thread each time, a stalled clock)

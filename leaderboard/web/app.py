@@ -23,11 +23,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.sessions import SessionMiddleware
 
 from arena.app.live import PENDING_LIMIT_S
 from arena.app.records import Store
+from arena.app.signin import SESSION_S
 from arena.errors import ArenaError
-from leaderboard.web import pages, replay
+from leaderboard.web import authors, pages, replay
+from leaderboard.web.authors import session_secret
 from leaderboard.web.common import HERE, TEMPLATES, error_response
 
 
@@ -75,6 +78,8 @@ def create_app(store: Store, *, live_wait_s: float = PENDING_LIMIT_S) -> FastAPI
                   description="Leaderboards, bots, tournaments and matches of a Card Arena "
                   "(read-only). Every page has its data as JSON under /api/ (docs/web.md).",
                   docs_url=None, redoc_url=None, openapi_url="/openapi.json")
+    app.add_middleware(SessionMiddleware, secret_key=session_secret(),
+                       session_cookie="arena_session", max_age=SESSION_S, same_site="lax")
     app.state.store = store
     app.state.reports = pages.ReportCache()
     app.state.feeds = replay.live_feeds(store, live_wait_s)  # a reader per followed match, caps
@@ -82,6 +87,7 @@ def create_app(store: Store, *, live_wait_s: float = PENDING_LIMIT_S) -> FastAPI
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
     app.include_router(replay.router)
+    app.include_router(authors.router)
 
     @app.exception_handler(ArenaError)
     async def _refused(request: Request, error: ArenaError) -> Response:  # arena.errors' table

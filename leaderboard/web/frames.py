@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -110,14 +110,15 @@ class _Changes:
 
 
 def frames(game_name: str, players: int, seed: int, options: dict[str, OptionValue],
-           lines: Sequence[LogLine], view: View, notes: bool = False) -> list[dict[str, Any]]:
+           lines: Sequence[LogLine], view: View,
+           notes: Container[int] = ()) -> list[dict[str, Any]]:
     """The match's frames from ``view``: frame 0 is the deal, then one per decision.
 
     Each frame: ``step``; ``to_act``; ``decision`` (None in frame 0): the deciding
     ``seat``, its think time ``seconds``, ``fallback`` (played by the referee for a seat
     that faulted), and where the view may see it the ``choice`` (as text and as JSON), the
-    ``offered`` actions and the index ``chosen`` among them, and with ``notes`` the bot's
-    ``note`` on its answer and the bytes of it cut, ``note_cut`` (where it wrote one);
+    ``offered`` actions and the index ``chosen`` among them, and for a seat of ``notes`` the
+    bot's ``note`` on its answer and the bytes of it cut, ``note_cut`` (where it wrote one);
     ``events``: what the view saw happen, each with ``type``, ``text``, ``data`` and (full
     view) its audience ``to``;
     ``faults`` logged at that step (their reasons only in the faulting seat's view and the
@@ -150,7 +151,7 @@ def frames(game_name: str, players: int, seed: int, options: dict[str, OptionVal
 
 
 def _decision(line: LogLine | None, seat: int | None, legal: Sequence[Any],
-              view: View, notes: bool) -> dict[str, Any] | None:
+              view: View, notes: Container[int]) -> dict[str, Any] | None:
     if line is None:
         return None
     decision: dict[str, Any] = {"seat": seat, "seconds": round(line.seconds, 6),
@@ -161,7 +162,7 @@ def _decision(line: LogLine | None, seat: int | None, legal: Sequence[Any],
         decision["offered"] = [describe(action) for action in legal]
         decision["chosen"] = next((i for i, action in enumerate(legal) if action == line.value),
                                   None)
-    if notes and (line.note or line.note_cut):
+    if seat in notes and (line.note or line.note_cut):
         decision["note"], decision["note_cut"] = line.note, line.note_cut
     return decision
 

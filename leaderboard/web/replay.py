@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +52,7 @@ from arena.app.records import MatchInfo, MatchStatus, Store, StoreError
 from arena.app.visibility import Refusal, Sight
 from arena.games import get_game
 from arena.match.replay import ReplayError, read_log
+from leaderboard.web.authors import author_of
 from leaderboard.web.common import TEMPLATES, error_response, store_of
 from leaderboard.web.frames import VIEW_HELP, View, ViewError, frames, private_fields
 
@@ -127,9 +128,11 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def build(match: MatchInfo, data: bytes, view: View, final: bool, notes: bool = False) -> Built:
+def build(match: MatchInfo, data: bytes, view: View, final: bool,
+          notes: Container[int] = ()) -> Built:
     """The frames of a match from its log's bytes (never raises for a log that does not
-    replay: the error is kept, and the frames up to it); ``notes``: with the bots' notes."""
+    replay: the error is kept, and the frames up to it); ``notes``: the seats whose bots'
+    notes are shown."""
     lines = read_log(match.game, data)
     try:
         made = frames(match.game, len(match.seats), match.seed, dict(match.options), lines, view,
@@ -184,13 +187,14 @@ def replay_frames(request: Request, match: MatchInfo, view: View) -> Built:
     """The frames of ``match`` from ``view`` (access already checked), from the cache."""
     store, cache = store_of(request), cache_of(request)
     if match.log is not None:
-        key: tuple[Any, ...] = (match.id, view.name)
+        # a finished match shown: the bots' notes where its tournament made them public, and
+        # a signed-in author's own bots' (arena.app.visibility)
+        author = author_of(request)
+        noted = matches.noted_seats(store, match, None if author is None else author.id)
+        key: tuple[Any, ...] = (match.id, view.name, tuple(sorted(noted)))
         built = cache.get(key)
         if built is None or not built.final:
-            # a finished match shown: every rotation of its deal is over, so the bots' notes
-            # are shown where its tournament made them public
-            built = build(match, match.log, view, final=True,
-                          notes=matches.notes_public(store, match))
+            built = build(match, match.log, view, final=True, notes=noted)
             cache.put(key, built)
         return built
     log = matches.match_log(store, match)

@@ -23,6 +23,7 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from arena.app.live import PENDING_LIMIT_S
 from arena.app.records import Store
+from arena.app.submitting import SubmissionDesk
 from arena.net.doors import (
     ACCEPT_BATCH,
     Door,
@@ -71,12 +72,17 @@ class WebServer:
         self.sock = sock
         self.url = url_of(host, sock)
         self.door = door if door is not None else web_door()
-        app = create_app(store, live_wait_s=live_wait_s)
+        self.app = app = create_app(store, live_wait_s=live_wait_s)
         config = uvicorn.Config(app, log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=2, lifespan="off",
                                 http=capped_protocol(AutoHTTPProtocol, self.door), ws="none",
                                 backlog=ACCEPT_BATCH)
         self.server = _Quiet(config) if embedded else uvicorn.Server(config)
+
+    def take_submissions(self, desk: SubmissionDesk) -> None:
+        """Let signed-in authors submit through the web's form to ``desk`` (``arena serve``'s:
+        the operator service's own), and read their bots' logs under its data folder."""
+        self.app.state.desk = desk
 
     async def serve(self) -> None:
         """Serve until :meth:`stop` (or, not embedded, Ctrl-C or SIGTERM)."""

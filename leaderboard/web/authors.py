@@ -1,0 +1,239 @@
+"""Authors on the web: sign in with a token, see your bots and their logs, submit a version,
+read your bots' notes in replays, sign out.
+
+- The session is Starlette's (``SessionMiddleware``: a cookie signed with the app's secret,
+  ``HttpOnly``, ``SameSite=Lax``); it holds the token's hash and when the author signed in,
+  never the token. Every request checks it again (:func:`arena.app.signin.signed_in`): after
+  :data:`~arena.app.signin.SESSION_S`, or once the author has a new token, it is over.
+- Every form that changes something (sign in, sign out, submit) carries a CSRF token, made and
+  checked by ``fastapi-csrf-protect`` (a signed double-submit cookie): a form posted from
+  another site is refused with 403.
+- Wrong tokens are throttled per client address (:class:`arena.app.signin.Throttle`), as on
+  the operator service.
+- A submission goes to the server's own desk (:mod:`arena.app.submitting`, the operator
+  service's): the same caps and refusals, its validation included. ``arena web`` alone has no
+  desk: its form says that submissions go to ``arena serve``.
+
+Everything public stays public without signing in.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from fastapi_csrf_protect import CsrfProtect
+from fastapi_csrf_protect.exceptions import CsrfProtectError
+from pydantic import BaseModel
+from starlette.datastructures import UploadFile
+
+from arena.app import bots
+from arena.app.records import AuthorInfo
+from arena.app.signin import SESSION_S, SignInRefused, Throttle, sign_in, signed_in
+from arena.app.submitting import MAX_ARCHIVE_BYTES, Refused, SubmissionDesk
+from arena.errors import ArenaError, ErrorKind
+from leaderboard.web.common import TEMPLATES, store_of
+
+router = APIRouter(include_in_schema=False)
+
+CSRF_FIELD = "csrf_token"
+FORM_SLACK = 64 * 1024
+"""What a submit form may hold beyond its archive (the label, the CSRF token, the framing)."""
+LOG_BYTES = 64 * 1024
+"""The end of each of a bot's logs shown on its log page."""
+
+
+class _CsrfSettings(BaseModel):
+    secret_key: str = secrets.token_urlsafe(32)  # per process: a restart signs forms anew
+    token_location: str = "body"
+    token_key: str = CSRF_FIELD
+    cookie_key: str = "arena_csrf"
+    cookie_samesite: str = "strict"
+    max_age: int = SESSION_S
+
+
+@CsrfProtect.load_config  # type: ignore[arg-type]
+def _csrf_settings() -> _CsrfSettings:
+    return _CsrfSettings()
+
+
+def throttle_of(request: Request) -> Throttle:
+    found: Any = getattr(request.app.state, "signin_throttle", None)
+    if isinstance(found, Throttle):
+        return found
+    made = request.app.state.signin_throttle = Throttle()
+    return made
+
+
+def desk_of(request: Request) -> SubmissionDesk | None:
+    found: Any = getattr(request.app.state, "desk", None)
+    return found if isinstance(found, SubmissionDesk) else None
+
+
+def author_of(request: Request) -> AuthorInfo | None:
+    """The author signed in on this request's session (None: nobody, or the session is over,
+    and then it is cleared)."""
+    session = request.session
+    if "token_hash" not in session:
+        return None
+    author = signed_in(store_of(request), session.get("token_hash"), session.get("since"))
+    if author is None:
+        session.clear()
+    return author
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _form_page(request: Request, template: str, data: dict[str, Any],
+               status: int = 200) -> Response:
+    """A page with a form: a fresh CSRF token in it, and its signed cookie."""
+    csrf = CsrfProtect()
+    token, signed = csrf.generate_csrf_tokens()
+    response = TEMPLATES.TemplateResponse(request, template, {**data, "csrf_token": token,
+                                                              "signed_in": author_of(request)},
+                                          status_code=status)
+    csrf.set_csrf_cookie(signed, response)
+    return response
+
+
+async def _checked_form(request: Request) -> Any:
+    """The posted form, once its CSRF token is right (else a 403 page)."""
+    form = await request.form(max_files=1, max_fields=8)
+    try:
+        await CsrfProtect().validate_csrf(request)
+    except CsrfProtectError as err:
+        raise ArenaError(f"this form is stale or came from elsewhere ({err.message}): "
+                         "open the page again", kind=ErrorKind.NOT_ALLOWED) from None
+    return form
+
+
+# ---------------------------------------------------------------- signing in and out
+
+
+@router.get("/signin")
+def signin_page(request: Request) -> Response:
+    if author_of(request) is not None:
+        return RedirectResponse("/me", status_code=303)
+    return _form_page(request, "signin.html", {"error": None})
+
+
+@router.post("/signin")
+async def signin(request: Request) -> Response:
+    form = await _checked_form(request)
+    token = form.get("token")
+    try:
+        author, token_hash = sign_in(store_of(request), throttle_of(request), _client(request),
+                                     token if isinstance(token, str) else "")
+    except SignInRefused as refused:
+        return _form_page(request, "signin.html", {"error": str(refused)},
+                          status=refused.kind.http_status)
+    request.session.clear()
+    request.session.update({"token_hash": token_hash, "since": time.time(),
+                            "author": author.name})
+    return RedirectResponse("/me", status_code=303)
+
+
+@router.post("/signout")
+async def signout(request: Request) -> Response:
+    await _checked_form(request)
+    request.session.clear()
+    return RedirectResponse("/", status_code=303)
+
+
+# ---------------------------------------------------------------- an author's own pages
+
+
+@router.get("/me")
+def my_page(request: Request) -> Response:
+    author = author_of(request)
+    if author is None:
+        return RedirectResponse("/signin", status_code=303)
+    return _form_page(request, "me.html", {
+        "author": author, "bots": bots.authors_bots(store_of(request), author.id),
+        "taking": desk_of(request) is not None, "max_bytes": MAX_ARCHIVE_BYTES,
+        "result": None})
+
+
+@router.get("/me/bots/{label}/log")
+def my_bot_log(request: Request, label: str) -> Response:
+    """A version's logs, one per bot process (lane), the end of each: its author's only."""
+    author = author_of(request)
+    if author is None:
+        return RedirectResponse("/signin", status_code=303)
+    desk = desk_of(request)
+    bot, files = bots.authors_log(store_of(request), desk.data_dir if desk else Path("-"), label,
+                                  author.id, LOG_BYTES)
+    files = files if desk is not None else []
+    return TEMPLATES.TemplateResponse(request, "bot_log.html", {
+        "bot": bot, "files": files, "served": desk is not None, "signed_in": author})
+
+
+async def _capped_body(request: Request, cap: int) -> None:
+    """Read the request's body, refused as soon as it goes over ``cap`` bytes; kept for
+    the form parser."""
+    size, chunks = 0, []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > cap:
+            raise ArenaError(f"the archive is over {MAX_ARCHIVE_BYTES:,} bytes; an archive "
+                             f"may hold at most {MAX_ARCHIVE_BYTES:,}", kind=ErrorKind.BUSY)
+        chunks.append(chunk)
+    request._body = b"".join(chunks)  # what Request.stream() gives the form parser next
+
+
+@router.post("/me/submit")
+async def my_submit(request: Request) -> Response:
+    """A new version through the form: the server's own submission desk."""
+    author = author_of(request)
+    if author is None:
+        return RedirectResponse("/signin", status_code=303)
+    desk = desk_of(request)
+    if desk is None:
+        raise ArenaError("this web app takes no submissions: `arena serve` does",
+                         kind=ErrorKind.BAD_REQUEST)
+
+    async def receive() -> tuple[str | None, bytes]:
+        await _capped_body(request, MAX_ARCHIVE_BYTES + FORM_SLACK)
+        form = await _checked_form(request)
+        archive, label = form.get("archive"), form.get("label")
+        if not isinstance(archive, UploadFile) or not archive.filename:
+            raise ArenaError("choose the archive of your bot's folder (.zip or .tar.gz)",
+                             kind=ErrorKind.BAD_REQUEST)
+        data = await archive.read()
+        if not data:
+            raise ArenaError("the archive is empty", kind=ErrorKind.BAD_REQUEST)
+        if isinstance(label, str) and label.strip():
+            return bots.check_label(label.strip()), data
+        return None, data
+
+    result: dict[str, Any]
+    status = 200
+    try:
+        done = await desk.submit(author.id, receive)
+        result = {"ok": True, "bot": done.bot.label, "new": done.new, "files": done.files,
+                  "size": done.size, "build_s": done.build_s}
+    except Refused as refused:
+        result, status = {"ok": False, "error": str(refused), "log": refused.log[-16_384:]}, 422
+    except ArenaError as refused:
+        if refused.kind is ErrorKind.NOT_ALLOWED:
+            raise
+        result, status = {"ok": False, "error": str(refused), "log": ""}, \
+            refused.kind.http_status
+    return _form_page(request, "me.html", {
+        "author": author, "bots": bots.authors_bots(store_of(request), author.id), "taking": True,
+        "max_bytes": MAX_ARCHIVE_BYTES, "result": result}, status=status)
+
+
+def session_secret() -> str:
+    """A new secret for the session cookie's signature (per process: a restart signs
+    everyone out)."""
+    return secrets.token_urlsafe(32)
+
+
+__all__ = ["author_of", "router", "session_secret"]
