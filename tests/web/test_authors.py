@@ -64,7 +64,7 @@ def arena(tmp_path: Path) -> tuple[Store, TestClient, dict[str, str]]:
 
 def test_an_author_signs_in_sees_their_page_and_signs_out(
         arena: tuple[Store, TestClient, dict[str, str]]) -> None:
-    store, client, tokens = arena
+    _, client, tokens = arena
     assert client.get("/me", follow_redirects=False).headers["location"] == "/signin"
     assert "Sign in" in client.get("/").text
     assert _sign_in(client, tokens["ann"]) == 303
@@ -166,7 +166,7 @@ def test_the_submit_form_takes_an_archive_with_the_same_caps_and_refusals(
 
 def test_an_author_reads_their_own_bots_logs_and_no_one_elses(
         tmp_path: Path, arena: tuple[Store, TestClient, dict[str, str]]) -> None:
-    store, client, tokens = arena
+    _, client, tokens = arena
     _sign_in(client, tokens["ann"])
     client.post("/me/submit", data={"csrf_token": _csrf(client.get("/me").text), "label": "1"},
                 files={"archive": ("bot.zip", _archive("ann-rand"), "application/zip")})
