@@ -46,7 +46,7 @@ def _sign_in(client: TestClient, token: str) -> int:
     form = client.get("/signin")
     done = client.post("/signin", data={"token": token, "csrf_token": _csrf(form.text)},
                        follow_redirects=False)
-    return done.status_code
+    return int(done.status_code)
 
 
 def _main(text: str) -> str:
