@@ -60,16 +60,17 @@ class TournamentRequest:
 
 
 def create(store: Store, request: TournamentRequest, settings: RunSettings | None = None, *,
-           notice: Callable[[str], None] | None = None, queued: bool = False) -> TournamentInfo:
+           notice: Callable[[str], None] | None = None, queued: bool = False,
+           check_size: Callable[[int], None] | None = None) -> TournamentInfo:
     """Write the tournament ``request`` asks for, every match pending; ``settings``: the
     request's own with how this run plays it (``arena tournament run``); ``queued``: for the
     server's scheduler (``arena serve``) to play. ``notice`` hears what an operator's choice
-    allows bots to do."""
+    allows bots to do; ``check_size`` the number of its matches, before anything is written."""
     tournament_id = write_tournament(
         store, request.game, request.bots, request.players, request.repetitions, request.seed,
         request.options, settings or request.settings(), deals=request.deals,
         deals_from_seed=request.deals_from_seed, notice=notice, plan=request.plan(),
-        queued=queued)
+        queued=queued, check_size=check_size)
     return store.get_tournament(tournament_id)
 
 

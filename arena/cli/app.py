@@ -41,6 +41,7 @@ from arena.cli import (
     ladder,
     matches,
     results,
+    scrimmage,
     serve,
     tournaments,
     web,
@@ -57,6 +58,7 @@ app.command("ratings")(results.ratings_command)
 app.command("web")(web.web_command)
 app.command("serve")(serve.serve_command)
 app.command("demo")(demo.demo_command)
+app.command("scrimmage")(scrimmage.scrimmage_command)
 app.add_typer(bots.bot_app, name="bot")
 app.add_typer(tournaments.tournament_app, name="tournament")
 app.add_typer(matches.match_app, name="match")

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from arena.app.live import PENDING_LIMIT_S
+from arena.app.scrimmages import SCRIMMAGES, ScrimmageRules
 from arena.app.validation import ValidationRules
 from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, errors, open_store
 from arena.cli.options import ExecutorOption, RayAddressOption
@@ -64,6 +65,16 @@ def serve_command(
     validation_game: Annotated[list[str] | None, typer.Option(
         "--validation-game", metavar="GAME", help="Validate new versions in this game only "
         "(repeat for more; default: every game a version plays).")] = None,
+    scrimmage_share: Annotated[float, typer.Option(
+        "--scrimmage-share", min=0.01, max=1.0, metavar="SHARE", help="The share of --parallel "
+        "authors' scrimmages may hold at once (at least one match), so that they never starve "
+        "the ladder and the tournaments.")] = SCRIMMAGES.share,
+    scrimmage_matches: Annotated[int, typer.Option(
+        "--scrimmage-matches", min=0, metavar="N", help="Matches of scrimmages an author may ask "
+        "for within an hour.")] = SCRIMMAGES.matches_per_hour,
+    scrimmage_queue: Annotated[int, typer.Option(
+        "--scrimmage-queue", min=0, metavar="N", help="Scrimmages of an author not yet "
+        "finished at once.")] = SCRIMMAGES.queued,
     ladder: Annotated[list[str] | None, typer.Option(
         "--ladder", metavar="GAME", help="Keep this game's ladder playing while the server runs "
         "(its newest ladder, or a new one with the game's defaults); repeat for more games.")]
@@ -76,10 +87,12 @@ def serve_command(
     queued tournaments (resumed after a crash), and the web app.
 
     The operator's token may do everything; authors' tokens (`arena author add`) may
-    submit and read their own bots and read what is public. Managed and submitted bots are
+    submit and read their own bots, ask for scrimmages (`arena scrimmage`), and read what is
+    public. Managed and submitted bots are
     started by the server; remote bots connect to a tournament of their own (`arena
     tournament run --listen`). The web app (leaderboards, bots, tournaments, replays:
-    docs/web.md) is read-only and public: it asks for no token.
+    docs/web.md) is public; authors sign in there with their token to submit, read their logs
+    and notes, and ask for scrimmages.
 
     Its first lines say what protects it: the sandbox, the cgroups, the builds, and the
     caps on connections (in total and per address) that keep descriptors for the arena.
@@ -115,6 +128,8 @@ def serve_command(
     validation = ValidationRules(
         enabled=not no_validation, sandbox=not no_sandbox,
         games=None if not validation_game else tuple(get_game(g).name for g in validation_game))
+    scrimmages = ScrimmageRules(share=scrimmage_share, matches_per_hour=scrimmage_matches,
+                                queued=scrimmage_queue)
     ladders = []
     for game in ladder or []:
         name = get_game(game).name
@@ -148,7 +163,8 @@ def serve_command(
             asyncio.run(serve(store, f"{host}:{port}", console, token.hash, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
                               per_run=per_run, ladders=ladders, budget=budget, log=log,
-                              live_wait_s=live_wait, validation=validation))
+                              live_wait_s=live_wait, validation=validation,
+                              scrimmages=scrimmages))
         console.print("stopped")
     except OSError as err:
         raise Failure(f"cannot serve on {host}:{port}: {err}") from None

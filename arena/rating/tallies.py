@@ -71,10 +71,11 @@ class Tallies:
         tally = self.tournaments[tournament_id] = TournamentTally(lines)
         return tally
 
-    def add(self, pool: str, tournament_id: int | None, match_id: int,
+    def add(self, pool: str | None, tournament_id: int | None, match_id: int,
             seats: Sequence[Seat]) -> MatchReading:
-        """One rated match (in rating order) of rating pool ``pool``, in a tournament or not;
-        a rank below 1 is a ``ValueError``."""
+        """One rated match (in rating order) of rating pool ``pool`` (None: of none, a
+        scrimmage's: its tournament's tally only), in a tournament or not; a rank below 1 is a
+        ``ValueError``."""
         if tournament_id is not None:
             tally = self.tournaments.get(tournament_id)
             if tally is None:
@@ -82,7 +83,8 @@ class Tallies:
             reading = tally.add(match_id, seats)
         else:
             reading = read_seats(seats)
-        count_head_to_head(self.head_to_head, pool, reading)  # nothing unless two bots met
+        if pool is not None:
+            count_head_to_head(self.head_to_head, pool, reading)  # nothing unless two bots met
         return reading
 
 

@@ -55,6 +55,7 @@ POLICY: dict[str, Rule] = {
     "Leaderboard": Rule.ANYONE,
     "WatchMatch": Rule.ANYONE,  # the public view only, for everyone
     "GetLadder": Rule.ANYONE,
+    "RequestScrimmage": Rule.ANYONE,  # an author's own versions, within their limits
     # an author's own bots
     "SubmitBot": Rule.OWN_BOT,
     "ReadBotLog": Rule.OWN_BOT,

@@ -211,6 +211,13 @@ class ArenaClient:
             request.seed = asked.seed
         return _tournament_row(self._call("CreateTournament", request))
 
+    def request_scrimmage(self, game: str, mine: Sequence[str], against: Sequence[str],
+                          sets: int, sprt: str | None) -> dict[str, Any]:
+        """Queue a scrimmage for the caller (an author); its row as ``tournament list``
+        gives it."""
+        return _tournament_row(self._call("RequestScrimmage", pb.ScrimmageRequest(
+            game=game, bots=list(mine), against=list(against), sets=sets, sprt=sprt or "")))
+
     def cancel_tournament(self, tournament_id: int) -> int:
         return int(self._call("CancelTournament",
                               pb.CancelTournamentRequest(tournament_id=tournament_id)).voided)

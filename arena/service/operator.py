@@ -23,6 +23,7 @@ from arena.app import boards, bots, documents, ladders, matches, reports, submit
 from arena.app.live import PENDING_LIMIT_S, FeedRefused, LiveFeeds, not_started
 from arena.app.matches import Hidden
 from arena.app.reports import Progress
+from arena.app.scrimmages import SCRIMMAGES, ScrimmageDesk, ScrimmageRequest, ScrimmageRules
 from arena.app.validation import NOT_VALIDATED, ValidationRules
 from arena.errors import ArenaError, ErrorKind
 from arena.games import get_game
@@ -33,6 +34,7 @@ from arena.service.messages import (
     bot_info,
     checked_id,
     checked_name,
+    checked_names,
     checked_text,
     export_format,
     ladder,
@@ -126,12 +128,14 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
     def __init__(self, store: Store, data_dir: Path | None = None,
                  scheduler: Scheduler | None = None, *,
                  live_wait_s: float = PENDING_LIMIT_S,
-                 validation: ValidationRules = NOT_VALIDATED) -> None:
+                 validation: ValidationRules = NOT_VALIDATED,
+                 scrimmages: ScrimmageRules = SCRIMMAGES) -> None:
         self.store = store
         self.data_dir = data_dir if data_dir is not None else Path("arena-data").resolve()
         self.scheduler = scheduler
         # new versions: validated first where ``validation`` says (arena serve's: on)
         self.desk = submitting.SubmissionDesk(store, self.data_dir, validation)
+        self.scrimmages = ScrimmageDesk(store, scrimmages)  # authors' limits
         self._watches = LiveFeeds(store, watch_events, total=MAX_WATCHERS, per_match=None,
                                   per_client=MAX_WATCHES_PER_AUTHOR, pending_limit_s=live_wait_s)
 
@@ -422,6 +426,28 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         except ArenaError as err:
             await _abort(context, err)
         return ladder(view)
+
+
+    async def RequestScrimmage(self, request: pb.ScrimmageRequest,
+                               context: Context) -> pb.TournamentInfo:
+        """Queue a scrimmage for the calling author (:mod:`arena.app.scrimmages`), within the
+        arena's limits per author; the scheduler is woken to play it."""
+        who = await _who(context)
+        try:
+            if who.author_id is None:
+                raise refused(ErrorKind.BAD_REQUEST, "scrimmages are authors': the operator "
+                               "queues a tournament (CreateTournament)")
+            asked = ScrimmageRequest(
+                game=checked_text(request.game, "the game", 64),
+                mine=checked_names(request.bots, "bots"),
+                against=checked_names(request.against, "opponents"),
+                sets=request.sets, sprt=checked_text(request.sprt, "the SPRT") or None)
+            info = await asyncio.to_thread(self.scrimmages.request, who.author_id, asked)
+        except ArenaError as err:
+            await _abort(context, err)
+        if self.scheduler is not None:
+            self.scheduler.wake()
+        return self._tournament_info(reports.progress_of(info, {}))
 
 
 def _author(author_id: int | None, authors: dict[int, str]) -> str:

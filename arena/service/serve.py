@@ -29,6 +29,7 @@ import grpc
 from rich.console import Console
 
 from arena.app.live import PENDING_LIMIT_S
+from arena.app.scrimmages import SCRIMMAGES, ScrimmageRules
 from arena.app.validation import VALIDATED, ValidationRules
 from arena.errors import ArenaError
 from arena.net.bot_service import bind
@@ -192,7 +193,8 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
                 data_dir: Path | None = None, parallel: int = 2, per_run: PerRun = EVERY_RUN,
                 ladders: Sequence[int] = (), budget: Budget | None = None,
                 log: IntervalLog | None = None, live_wait_s: float = PENDING_LIMIT_S,
-                validation: ValidationRules = VALIDATED) -> None:
+                validation: ValidationRules = VALIDATED,
+                scrimmages: ScrimmageRules = SCRIMMAGES) -> None:
     """Serve the operator service on ``address`` until cancelled or SIGTERM; with
     ``credentials`` over TLS, with ``operator_socket`` also on that Unix socket,
     without a token (see :func:`prepare_socket_path`), and with ``web`` the web app (its
@@ -203,15 +205,17 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
     ``budget``: the doors' caps (by default from the descriptor limit, raised first); ``log``:
     where refusals and failed accepts are counted (by default a line a while on stderr);
     ``validation``: which new versions play a validation before they are accepted
-    (:mod:`arena.app.validation`)."""
+    (:mod:`arena.app.validation`); ``scrimmages``: the authors' limits and the share of the
+    match slots their scrimmages may hold (:mod:`arena.app.scrimmages`)."""
     budget = budget if budget is not None else descriptor_budget()
     log = log if log is not None else IntervalLog()
     install_accept_log(asyncio.get_running_loop(), log)
     scheduler = None if data_dir is None else Scheduler(
         store, data_dir, parallel, per_run=per_run, stop_grace_s=10.0,
-        say=lambda text: console.print(text, highlight=False))
+        say=lambda text: console.print(text, highlight=False),
+        scrimmage_slots=scrimmages.slots(parallel))
     operator = OperatorServicer(store, data_dir, scheduler, live_wait_s=live_wait_s,
-                                validation=validation)
+                                validation=validation, scrimmages=scrimmages)
     front = await _start_operator_server(operator, address, operator_token, credentials,
                                          budget, log)
     stalls = loop_watch.from_environment()  # how long the loop is blocked, when asked
@@ -223,8 +227,8 @@ async def serve(store: Store, address: str, console: Console, operator_token: st
         await readers.enter_async_context(reads.serving(store))  # reads: out of this process
         if operator_socket is not None:
             local = await _start_operator_socket(operator, operator_socket)
-        if web is not None:
-            web.take_submissions(operator.desk)  # the web's submit form: the same desk
+        if web is not None:  # the web's forms: the operator service's own desks
+            web.take_submissions(operator.desk, operator.scrimmages)
             web_task = asyncio.create_task(web.serve())
         # What is loaded by now lives as long as the server: a full collection no longer walks
         # it (some 180,000 objects, 90 ms of the loop's thread each time, a stalled clock)

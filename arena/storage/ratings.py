@@ -28,7 +28,15 @@ from arena.storage.errors import StoreError
 from arena.storage.records import HistoryPoint, LeaderboardRow
 from arena.storage.rows import FAULT_TEXT, TO_PLAY, chunks, leaderboard_row
 from arena.storage.summaries import TABLES, Summaries
-from arena.storage.tables import Bot, Match, MatchStatus, Rating, RatingHistory, Seat
+from arena.storage.tables import (
+    Bot,
+    Match,
+    MatchStatus,
+    Rating,
+    RatingHistory,
+    Seat,
+    Tournament,
+)
 
 HISTORY_CHUNK = 10_000
 """History rows written per bulk insert."""
@@ -106,18 +114,22 @@ def rate_ready(s: Session, changed: Match) -> None:
         ):
             seats.setdefault(match_id, []).append(PlayedSeat(bot_id, int(rank or 0), fault or ""))
     conn = s.connection()
-    game = pool_of(changed.game, changed.options)  # a tournament's matches share their options
+    # a tournament's matches share their options; a scrimmage's are rated in no pool
+    scrimmage = changed.tournament_id is not None and changed.tournament_id in _scrimmages(
+        conn, changed.tournament_id)
+    game = pool_of(changed.game, changed.options)
     bots = {p.bot_id for row in seats.values() for p in row}
-    book, row_ids = _load_ratings(conn, game, bots)
+    book, row_ids = _load_ratings(conn, game, set() if scrimmage else bots)
     summaries = Summaries()
     if changed.tournament_id is not None:
         summaries.load_tournament(conn, changed.tournament_id, bots)
     order = numbered(ready, s.execute(select(func.max(Match.finish_seq))).scalar())
     for match_id, finish_seq in order:
         played = seats.get(match_id, [])
-        book.apply(game, match_id, finish_seq, [rating.Placed(p.bot_id, p.rank, p.fault != "")
-                                                for p in played])
-        summaries.add(game, changed.tournament_id, match_id, played)
+        if not scrimmage:
+            book.apply(game, match_id, finish_seq,
+                       [rating.Placed(p.bot_id, p.rank, p.fault != "") for p in played])
+        summaries.add(None if scrimmage else game, changed.tournament_id, match_id, played)
     s.execute(sa.update(Match), [{"id": match_id, "finish_seq": finish_seq}  # by primary key
                                  for match_id, finish_seq in order])
     _save_ratings(conn, book, row_ids)
@@ -155,6 +167,7 @@ def rebuild(s: Session) -> int:
             .where(col(Match.status) == MatchStatus.FINISHED,
                    col(Match.finish_seq).is_not(None)))
     }
+    scrimmages = _scrimmages(conn)
     book = rating.RatingBook()
     summaries = Summaries()
     replayed = 0
@@ -165,7 +178,8 @@ def rebuild(s: Session) -> int:
     for row_match, row_game, row_seq, row_tournament, bot_id, rank, fault in rows:
         if row_match != match_id:
             if match_id is not None:
-                _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed)
+                _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed,
+                        tournament_id in scrimmages)
                 replayed += 1
                 if len(book.history) >= HISTORY_CHUNK:
                     _write_history(conn, book.take_history())
@@ -175,7 +189,8 @@ def rebuild(s: Session) -> int:
         if bot_id is not None:  # a finished match without seats rates nothing
             placed.append(PlayedSeat(bot_id, int(rank or 0), fault or ""))
     if match_id is not None:
-        _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed)
+        _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed,
+                tournament_id in scrimmages)
         replayed += 1
     _save_ratings(conn, book, {})
     summaries.save(conn)
@@ -184,15 +199,27 @@ def rebuild(s: Session) -> int:
 
 def _replay(
     book: rating.RatingBook, summaries: Summaries, game: str, tournament_id: int | None,
-    match_id: int, finish_seq: int, seats: Sequence[PlayedSeat],
+    match_id: int, finish_seq: int, seats: Sequence[PlayedSeat], scrimmage: bool,
 ) -> None:
-    """One stored match into the rebuild; a stored rank no rating can take is a StoreError."""
+    """One stored match into the rebuild (a scrimmage's: its tournament's standings only); a
+    stored rank no rating can take is a StoreError."""
     try:
-        book.apply(game, match_id, finish_seq,
-                   [rating.Placed(p.bot_id, p.rank, p.fault != "") for p in seats])
-        summaries.add(game, tournament_id, match_id, seats)
+        if not scrimmage:
+            book.apply(game, match_id, finish_seq,
+                       [rating.Placed(p.bot_id, p.rank, p.fault != "") for p in seats])
+        summaries.add(None if scrimmage else game, tournament_id, match_id, seats)
     except ValueError as error:
         raise StoreError(f"cannot rebuild ratings: stored match {match_id}: {error}") from None
+
+
+def _scrimmages(conn: sa.Connection, tournament_id: int | None = None) -> set[int]:
+    """The tournaments that are scrimmages (their settings name who asked for one): rated in
+    their own standings, never in a pool. Only ``tournament_id`` is looked at, when given."""
+    query = sa.select(col(Tournament.id), col(Tournament.settings))
+    if tournament_id is not None:
+        query = query.where(col(Tournament.id) == tournament_id)
+    return {int(tid) for tid, settings in conn.execute(query)
+            if isinstance(settings, dict) and settings.get("scrimmage_of") is not None}
 
 
 def _load_ratings(

@@ -72,7 +72,7 @@ class Summaries:
         self.tallies.start(tournament_id, lines)
         self.stored[tournament_id] = set(lines)
 
-    def add(self, pool: str, tournament_id: int | None, match_id: int,
+    def add(self, pool: str | None, tournament_id: int | None, match_id: int,
             seats: Sequence[PlayedSeat]) -> MatchReading:
         """One rated match (in rating order), counted as :mod:`arena.rating.figures` says; a
         rank below 1 is a ValueError."""

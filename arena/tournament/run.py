@@ -112,12 +112,17 @@ is a cap, not a forecast: the test decides long before it, and the rest is void.
 Notice = Callable[[str], None]
 
 
+Slots = contextlib.AbstractAsyncContextManager[object]
+"""What each match holds while it is played, when a server shares its limit of matches (an
+``asyncio.Semaphore``, or the scheduler's pair of them for a scrimmage)."""
+
+
 async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
                          settings: RunSettings, progress: Progress | None = None,
                          stop: asyncio.Event | None = None,
                          notice: Notice | None = None,
                          executor: Executor | None = None,
-                         slots: asyncio.Semaphore | None = None,
+                         slots: Slots | None = None,
                          sets: SetsProgress | None = None) -> RunSummary:
     """Play every unfinished match of the tournament; return when all are finished.
 
@@ -153,7 +158,7 @@ async def run_tournament(store: Store, tournament_id: int, data_dir: Path,
 
 async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSettings,
                progress: Progress | None, stop: asyncio.Event, notice: Notice | None,
-               executor: Executor | None, slots: asyncio.Semaphore | None = None,
+               executor: Executor | None, slots: Slots | None = None,
                sets: SetsProgress | None = None) -> RunSummary:
     refused: list[StoreError] = []
     began = time.perf_counter()

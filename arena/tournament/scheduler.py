@@ -43,7 +43,7 @@ from pathlib import Path
 
 from arena.storage.store import Store, StoreError, TournamentStatus
 from arena.tournament.errors import BotsDidNotStart
-from arena.tournament.run import RunSummary, run_tournament
+from arena.tournament.run import RunSummary, Slots, run_tournament
 from arena.tournament.settings import EVERY_RUN, PerRun
 from arena.tournament.setup import resume_settings
 
@@ -59,6 +59,27 @@ class _Running:
     cancelled: bool = False  # by an operator: not to be queued again
 
 
+class _Both(contextlib.AbstractAsyncContextManager[object]):
+    """Holds a slot of ``first`` (a scrimmage's share), then one of ``then`` (the server's)."""
+
+    def __init__(self, first: asyncio.Semaphore, then: asyncio.Semaphore) -> None:
+        self.first = first
+        self.then = then
+
+    async def __aenter__(self) -> object:
+        await self.first.acquire()
+        try:
+            await self.then.acquire()
+        except BaseException:
+            self.first.release()
+            raise
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self.then.release()
+        self.first.release()
+
+
 def tournament_job(tournament_id: int) -> str:
     """The key of a tournament's job."""
     return f"tournament {tournament_id}"
@@ -69,7 +90,7 @@ class Scheduler:
 
     def __init__(self, store: Store, data_dir: Path, parallel: int = 2, *,
                  per_run: PerRun = EVERY_RUN, say: Say | None = None, poll_s: float = 2.0,
-                 stop_grace_s: float = 30.0) -> None:
+                 stop_grace_s: float = 30.0, scrimmage_slots: int | None = None) -> None:
         if parallel < 1:
             raise ValueError(f"parallel must be at least 1, not {parallel}")
         self.store = store
@@ -79,6 +100,8 @@ class Scheduler:
         self.poll_s = poll_s
         self.stop_grace_s = stop_grace_s
         self.slots = asyncio.Semaphore(parallel)
+        # a scrimmage's match takes one of these too: scrimmages never hold more of the slots
+        self.scrimmage_slots = asyncio.Semaphore(min(parallel, scrimmage_slots or parallel))
         self.notes: dict[int, str] = {}
         """Why the scheduler stopped playing a tournament (it is left interrupted), by id."""
         self._say = say or (lambda _text: None)
@@ -163,8 +186,11 @@ class Scheduler:
             left = info.total - info.finished
             self._say(f"tournament {tournament_id}: playing {left} of {info.total} matches "
                       f"({info.game}, {', '.join(info.bots)})")
+            slots: Slots = self.slots
+            if settings.scrimmage_of is not None:
+                slots = _Both(self.scrimmage_slots, self.slots)
             summary = await run_tournament(store, tournament_id, self.data_dir, settings,
-                                           stop=stop, notice=self._once, slots=self.slots)
+                                           stop=stop, notice=self._once, slots=slots)
         except asyncio.CancelledError:
             running = self._jobs.get(tournament_job(tournament_id))
             if self._stopping and not (running is not None and running.cancelled):

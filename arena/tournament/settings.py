@@ -51,6 +51,9 @@ class RunSettings:
     tls_key: str | None = None
     wait_for_remote_s: float = 60.0  # before the first match, for every remote bot to attend
     public_notes: bool = False  # the bots' notes in the replays are everyone's, once shown
+    # the author who asked for it: a scrimmage, rated in its own standings only, never in a
+    # rating pool (arena.app.scrimmages); None: a tournament
+    scrimmage_of: int | None = None
     sandbox: bool = True  # managed bots in the sandbox; asked for at every run, never saved
     keep_going: bool = False  # play on when a managed bot does not start (never saved)
     executor: str = "local"  # where matches are played: "local" or "ray" (never saved)

@@ -89,7 +89,8 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
                       settings: RunSettings, deals: str | None = None,
                       deals_from_seed: bool = False,
                       notice: Callable[[str], None] | None = None, plan: Plan | None = None,
-                      queued: bool = False) -> int:
+                      queued: bool = False, check_size: Callable[[int], None] | None = None
+                      ) -> int:
     """Write a tournament of the named bots (``NAME`` or ``NAME@VERSION``), a round-robin
     unless ``plan`` says otherwise, with every match of its schedule pending; its id.
     ``players``: the game's default when None; ``seed``: a random one when None.
@@ -100,7 +101,8 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
     remote bot cannot be kept from remembering a deal between rotations (a versus match
     is always played on duplicate sets). ``notice`` hears what an operator's choice allows
     bots to do. ``queued``: for the server's scheduler to play (``arena serve``), which
-    resumes it after a crash (``served`` in its settings)."""
+    resumes it after a crash (``served`` in its settings). ``check_size`` hears the number of
+    matches of the schedule before anything is written (and may refuse it)."""
     plan = plan or Plan()
     say = notice or (lambda _: None)
     if plan.kind not in KINDS:
@@ -162,6 +164,8 @@ def create_tournament(store: Store, game_name: str, bot_names: Sequence[str], pl
         schedule = versus(bot_ids[0], bot_ids[1], field_ids, seats, sets, tournament_seed, source)
         chosen = Format(kind=VERSUS, challengers=tuple(bot_ids), field=tuple(field_ids),
                         sets=sets, sprt=plan.sprt)
+    if check_size is not None:
+        check_size(len(schedule))
     saved = {**settings.saved(), "deals": DUPLICATE if duplicate else INDEPENDENT,
              "deals_from_seed": deals_from_seed, "format": chosen.saved(),
              **({"served": True} if queued else {})}

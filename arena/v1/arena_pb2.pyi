@@ -418,6 +418,20 @@ class CreateTournamentRequest(_message.Message):
     public_notes: bool
     def __init__(self, game: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., players: _Optional[int] = ..., repetitions: _Optional[int] = ..., format: _Optional[str] = ..., field: _Optional[_Iterable[str]] = ..., sets: _Optional[int] = ..., sprt: _Optional[str] = ..., options: _Optional[_Mapping[str, str]] = ..., parallel: _Optional[int] = ..., seed: _Optional[int] = ..., deals: _Optional[str] = ..., deals_from_seed: _Optional[bool] = ..., move_timeout_s: _Optional[float] = ..., start_timeout_s: _Optional[float] = ..., time_bank_s: _Optional[float] = ..., event_delay_s: _Optional[float] = ..., bot_memory: _Optional[str] = ..., bot_cpu_seconds: _Optional[str] = ..., bot_processes: _Optional[str] = ..., bot_cpus: _Optional[str] = ..., bot_open_files: _Optional[str] = ..., public_notes: _Optional[bool] = ...) -> None: ...
 
+class ScrimmageRequest(_message.Message):
+    __slots__ = ("game", "bots", "against", "sets", "sprt")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    AGAINST_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    SPRT_FIELD_NUMBER: _ClassVar[int]
+    game: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    against: _containers.RepeatedScalarFieldContainer[str]
+    sets: int
+    sprt: str
+    def __init__(self, game: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., against: _Optional[_Iterable[str]] = ..., sets: _Optional[int] = ..., sprt: _Optional[str] = ...) -> None: ...
+
 class GetTournamentRequest(_message.Message):
     __slots__ = ("tournament_id",)
     TOURNAMENT_ID_FIELD_NUMBER: _ClassVar[int]

@@ -250,6 +250,11 @@ class OperatorServiceStub:
                 request_serializer=arena_dot_v1_dot_arena__pb2.GetLadderRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_arena__pb2.Ladder.FromString,
                 _registered_method=True)
+        self.RequestScrimmage = channel.unary_unary(
+                '/arena.v1.OperatorService/RequestScrimmage',
+                request_serializer=arena_dot_v1_dot_arena__pb2.ScrimmageRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_arena__pb2.TournamentInfo.FromString,
+                _registered_method=True)
 
 
 class OperatorServiceServicer:
@@ -368,6 +373,15 @@ class OperatorServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RequestScrimmage(self, request, context):
+        """Queue a scrimmage (an author): duplicate sets of one game between the caller's own
+        versions and others, unrated, within the arena's limits per author (RESOURCE_EXHAUSTED
+        over them). Its progress and results are GetTournament's.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OperatorServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -445,6 +459,11 @@ def add_OperatorServiceServicer_to_server(servicer, server):
                     servicer.GetLadder,
                     request_deserializer=arena_dot_v1_dot_arena__pb2.GetLadderRequest.FromString,
                     response_serializer=arena_dot_v1_dot_arena__pb2.Ladder.SerializeToString,
+            ),
+            'RequestScrimmage': grpc.unary_unary_rpc_method_handler(
+                    servicer.RequestScrimmage,
+                    request_deserializer=arena_dot_v1_dot_arena__pb2.ScrimmageRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_arena__pb2.TournamentInfo.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -859,6 +878,33 @@ class OperatorService:
             '/arena.v1.OperatorService/GetLadder',
             arena_dot_v1_dot_arena__pb2.GetLadderRequest.SerializeToString,
             arena_dot_v1_dot_arena__pb2.Ladder.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RequestScrimmage(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.OperatorService/RequestScrimmage',
+            arena_dot_v1_dot_arena__pb2.ScrimmageRequest.SerializeToString,
+            arena_dot_v1_dot_arena__pb2.TournamentInfo.FromString,
             options,
             channel_credentials,
             insecure,

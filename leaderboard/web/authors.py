@@ -29,13 +29,16 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi_csrf_protect import CsrfProtect
 from fastapi_csrf_protect.exceptions import CsrfProtectError
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from arena.app import bots
+from arena.app import bots, reports, scrimmages
 from arena.app.records import AuthorInfo
+from arena.app.scrimmages import ScrimmageDesk, ScrimmageRequest
 from arena.app.signin import SESSION_S, SignInRefused, Throttle, sign_in, signed_in
 from arena.app.submitting import MAX_ARCHIVE_BYTES, Refused, SubmissionDesk
 from arena.errors import ArenaError, ErrorKind
+from arena.games import all_games
 from leaderboard.web.common import TEMPLATES, store_of
 
 router = APIRouter(include_in_schema=False)
@@ -154,10 +157,19 @@ def my_page(request: Request) -> Response:
     author = author_of(request)
     if author is None:
         return RedirectResponse("/signin", status_code=303)
-    return _form_page(request, "me.html", {
-        "author": author, "bots": bots.authors_bots(store_of(request), author.id),
-        "taking": desk_of(request) is not None, "max_bytes": MAX_ARCHIVE_BYTES,
-        "result": None})
+    return _form_page(request, "me.html", _mine(request, author))
+
+
+def _mine(request: Request, author: AuthorInfo) -> dict[str, Any]:
+    """What an author's page shows: their bots, their scrimmages, the forms."""
+    store = store_of(request)
+    return {"author": author, "bots": bots.authors_bots(store, author.id),
+            "taking": desk_of(request) is not None,
+            "scrimmaging": scrimmages_of(request) is not None,
+            "scrimmages": [reports.progress_of(t, {}) for t in scrimmages.scrimmages_of(
+                store, author.id)[:20]],
+            "games": sorted(all_games()), "max_bytes": MAX_ARCHIVE_BYTES, "result": None,
+            "scrimmage": None}
 
 
 @router.get("/me/bots/{label}/log")
@@ -225,9 +237,48 @@ async def my_submit(request: Request) -> Response:
             raise
         result, status = {"ok": False, "error": str(refused), "log": ""}, \
             refused.kind.http_status
-    return _form_page(request, "me.html", {
-        "author": author, "bots": bots.authors_bots(store_of(request), author.id), "taking": True,
-        "max_bytes": MAX_ARCHIVE_BYTES, "result": result}, status=status)
+    return _form_page(request, "me.html", {**_mine(request, author), "result": result},
+                      status=status)
+
+
+def scrimmages_of(request: Request) -> ScrimmageDesk | None:
+    found: Any = getattr(request.app.state, "scrimmages", None)
+    return found if isinstance(found, ScrimmageDesk) else None
+
+
+def _labels(text: object) -> list[str]:
+    """Bots named in a form field, separated by commas or spaces."""
+    return [part for part in str(text or "").replace(",", " ").split() if part][:16]
+
+
+@router.post("/me/scrimmage")
+async def my_scrimmage(request: Request) -> Response:
+    """A scrimmage through the form: the server's own scrimmage desk, its limits included."""
+    author = author_of(request)
+    if author is None:
+        return RedirectResponse("/signin", status_code=303)
+    desk = scrimmages_of(request)
+    if desk is None:
+        raise ArenaError("this web app queues no scrimmages: `arena serve` does",
+                         kind=ErrorKind.BAD_REQUEST)
+    form = await _checked_form(request)
+    result: dict[str, Any]
+    status = 200
+    try:
+        sets = str(form.get("sets") or "").strip()
+        if not sets.isdigit():
+            raise ArenaError(f"sets must be a whole number, not {sets[:20]!r}",
+                             kind=ErrorKind.BAD_REQUEST)
+        asked = ScrimmageRequest(game=str(form.get("game") or "")[:64],
+                                 mine=_labels(form.get("bot")),
+                                 against=_labels(form.get("against")), sets=int(sets),
+                                 sprt=str(form.get("sprt") or "").strip()[:200] or None)
+        queued = await run_in_threadpool(desk.request, author.id, asked)
+        result = {"ok": True, "id": queued.id, "total": queued.total}
+    except ArenaError as refused:
+        result, status = {"ok": False, "error": str(refused)}, refused.kind.http_status
+    return _form_page(request, "me.html", {**_mine(request, author), "scrimmage": result},
+                      status=status)
 
 
 def session_secret() -> str:

@@ -23,6 +23,7 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from arena.app.live import PENDING_LIMIT_S
 from arena.app.records import Store
+from arena.app.scrimmages import ScrimmageDesk
 from arena.app.submitting import SubmissionDesk
 from arena.net.doors import (
     ACCEPT_BATCH,
@@ -79,10 +80,12 @@ class WebServer:
                                 backlog=ACCEPT_BATCH)
         self.server = _Quiet(config) if embedded else uvicorn.Server(config)
 
-    def take_submissions(self, desk: SubmissionDesk) -> None:
-        """Let signed-in authors submit through the web's form to ``desk`` (``arena serve``'s:
-        the operator service's own), and read their bots' logs under its data folder."""
+    def take_submissions(self, desk: SubmissionDesk, scrimmages: ScrimmageDesk) -> None:
+        """Let signed-in authors submit through the web's form to ``desk`` and ask for
+        scrimmages at ``scrimmages`` (``arena serve``'s: the operator service's own), and read
+        their bots' logs under the desk's data folder."""
         self.app.state.desk = desk
+        self.app.state.scrimmages = scrimmages
 
     async def serve(self) -> None:
         """Serve until :meth:`stop` (or, not embedded, Ctrl-C or SIGTERM)."""
