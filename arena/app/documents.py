@@ -102,6 +102,8 @@ def progress_json(progress: Progress, *, void: bool = True) -> dict[str, Any]:
     # a versus with an SPRT: its sets played and its decision, which say how far it has got
     # (its total is a cap the test stops far below, the rest void: not a figure to show)
     row["sprt"] = None if progress.sprt is None else dict(progress.sprt)
+    # an author's scrimmage: unrated, its matches in its own standings only
+    row["scrimmage"] = tournament.settings.get("scrimmage_of") is not None
     return row
 
 

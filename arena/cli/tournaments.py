@@ -471,6 +471,8 @@ def _print_tournament(report: dict[str, Any]) -> None:
         a, b = report["challengers"]
         field = f", field {', '.join(report['field'])}" if report["field"] else ""
         head += f" ({a} against {b} over at most {report['sets']} duplicate sets{field})"
+    if report.get("scrimmage"):
+        head = "scrimmage" + head.removeprefix("tournament") + "; unrated: its own standings only"
     console.print(head, highlight=False)
     if report["sprt"] is not None:  # its total is a cap the test stops far below
         void = f"; the {matches['void']} matches of the sets it did not need are void" \

@@ -74,7 +74,8 @@ def _tournament_row(info: pb.TournamentInfo) -> dict[str, Any]:
             "format": info.format, "finished": info.finished, "total": info.matches,
             "void": info.void, "status": info.status, "created_at": info.created_at or None,
             "finished_at": info.finished_at or None, "note": info.note or None,
-            "sprt": _sprt_row(info.sprt) if info.HasField("sprt") else None}
+            "sprt": _sprt_row(info.sprt) if info.HasField("sprt") else None,
+            "scrimmage": info.scrimmage}
 
 
 def _sprt_row(sprt: pb.SprtProgress) -> dict[str, Any]:

@@ -178,6 +178,7 @@ def tournament_info(progress: Progress, note: str) -> pb.TournamentInfo:
                              format=progress.kind, void=progress.counts.get(MatchStatus.VOID, 0),
                              created_at=when(t.created_at), note=note,
                              finished_at=when(t.finished_at),
+                             scrimmage=t.settings.get("scrimmage_of") is not None,
                              sprt=None if sprt is None else pb.SprtProgress(
                                  sets=sprt["sets"], decision=sprt["decision"] or "",
                                  llr=sprt["llr"], lower=sprt["lower"], upper=sprt["upper"]))

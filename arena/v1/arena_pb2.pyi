@@ -308,7 +308,7 @@ class ReadBotLogResponse(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., files: _Optional[_Iterable[_Union[BotLogFile, _Mapping]]] = ...) -> None: ...
 
 class TournamentInfo(_message.Message):
-    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots", "format", "void", "created_at", "note", "finished_at", "sprt")
+    __slots__ = ("id", "game", "status", "players", "matches", "finished", "bots", "format", "void", "created_at", "note", "finished_at", "sprt", "scrimmage")
     ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -322,6 +322,7 @@ class TournamentInfo(_message.Message):
     NOTE_FIELD_NUMBER: _ClassVar[int]
     FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
     SPRT_FIELD_NUMBER: _ClassVar[int]
+    SCRIMMAGE_FIELD_NUMBER: _ClassVar[int]
     id: int
     game: str
     status: str
@@ -335,7 +336,8 @@ class TournamentInfo(_message.Message):
     note: str
     finished_at: str
     sprt: SprtProgress
-    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., format: _Optional[str] = ..., void: _Optional[int] = ..., created_at: _Optional[str] = ..., note: _Optional[str] = ..., finished_at: _Optional[str] = ..., sprt: _Optional[_Union[SprtProgress, _Mapping]] = ...) -> None: ...
+    scrimmage: bool
+    def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., players: _Optional[int] = ..., matches: _Optional[int] = ..., finished: _Optional[int] = ..., bots: _Optional[_Iterable[str]] = ..., format: _Optional[str] = ..., void: _Optional[int] = ..., created_at: _Optional[str] = ..., note: _Optional[str] = ..., finished_at: _Optional[str] = ..., sprt: _Optional[_Union[SprtProgress, _Mapping]] = ..., scrimmage: _Optional[bool] = ...) -> None: ...
 
 class SprtProgress(_message.Message):
     __slots__ = ("sets", "decision", "llr", "lower", "upper")

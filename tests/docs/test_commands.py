@@ -43,6 +43,8 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("README.md", "scripts/install-system-packages --tests"):
         "installs, then runs the whole test suite (it is what CI runs)",
     ("docs/authors.md", "export ARENA_REMOTE="): "needs a remote arena and an author's token",
+    ("docs/authors.md", "arena scrimmage face-card-kill-card"):
+        "needs a server (its ARENA_REMOTE and an author's token) and the author's versions",
     ("docs/authors.md", "python rival.py"):
         "needs a tournament listening for the remote bot, and the author's rival.py",
     ("docs/operators.md", "arena bot add NAME"): "a synopsis: placeholders and alternatives",

@@ -55,7 +55,8 @@ def test_an_author_signs_in_submits_reads_logs_and_notes_and_signs_out(
     db = tmp_path / "arena.db"
     token = cli("author", "add", "ann", db=db).stdout.splitlines()[2].strip()
     cli("bot", "add", "random", "--command", "python -m bots.random_bot", db=db)
-    server = Served(db, "--validation-game", GAME, validation=True)
+    server = Served(db, "--validation-game", GAME, "--scrimmage-matches", "1000",
+                    validation=True)
     try:
         page.goto(server.web + "/me")  # signed out: to the sign-in form
         expect(page.locator("h1")).to_have_text("Sign in")
@@ -106,6 +107,32 @@ def test_an_author_signs_in_submits_reads_logs_and_notes_and_signs_out(
         note = page.locator("#decision .note")
         expect(note).to_contain_text("at random</i>")  # its markup shown as text
         assert note.locator("i").count() == 0
+
+        # a scrimmage, asked for through the form: queued, played, its page shows its result
+        page.goto(server.web + "/me")
+        page.select_option("form.scrimmage select[name=game]", GAME)
+        page.select_option("form.scrimmage select[name=bot]", "ann-noter@v1")
+        page.fill("form.scrimmage input[name=against]", "random")
+        page.fill("form.scrimmage input[name=sets]", "2")
+        page.click("form.scrimmage button[type=submit]")
+        expect(page.locator("#scrimmages p.accepted")).to_contain_text("queued: 4 matches")
+        scrimmage = int(page.locator("#scrimmages p.accepted a").inner_text())
+        expect(page.locator("table.scrimmages")).to_contain_text("ann-noter@v1, random@1")
+
+        def scrimmaged() -> bool:
+            with Store(str(db)) as store:
+                return store.get_tournament(scrimmage).status.ended
+        eventually("the scrimmage to be played", scrimmaged)
+        page.goto(f"{server.web}/tournaments/{scrimmage}")
+        expect(page.locator("main")).to_contain_text("ann-noter@v1")
+        expect(page.locator("main")).to_contain_text("scrimmage")
+        # over the hour's matches (4 asked, 1,000 allowed; 500 sets are 1,000 more): one line
+        page.goto(server.web + "/me")
+        page.fill("form.scrimmage input[name=against]", "random")
+        page.fill("form.scrimmage input[name=sets]", "500")
+        page.click("form.scrimmage button[type=submit]")
+        expect(page.locator("#scrimmages p.refused")).to_contain_text("in the last hour")
+        expect(page.locator("table.scrimmages tbody tr")).to_have_count(1)  # nothing queued
 
         page.goto(server.web + "/me")
         page.click("form.signout button[type=submit]")
