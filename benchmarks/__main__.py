@@ -33,6 +33,7 @@ from benchmarks import (
     memory,
     ratings,
     rl,
+    scrimmages,
     search,
     sockets,
     submit,
@@ -52,6 +53,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "bot-start": contained.run_bot_start,  # (7) one bot's start, each way, and its pieces
     "socket": sockets.run,         # (8) the referee over a Unix socket against TCP
     "ladder": ladder.run,          # (11) the ladder's matches per minute against a round-robin
+    "scrimmages": scrimmages.run,  # the ladder's matches per minute with a scrimmage beside it
     "submit": submit.run,          # (12) arena bot submit with one small dependency
     "builds": builds.run,          # hostile builds held to their limits; a wheel built offline
     "bot-limits": lanes.run,       # a bot's memory over all its lanes; 12 lanes in the defaults
