@@ -6,6 +6,7 @@ encode its answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,13 +92,15 @@ def same_code(store: Store, submission: submissions.Submission,
 
 
 def record(store: Store, submission: submissions.Submission, label: str | None,
-           author_id: int | None) -> tuple[BotInfo, bool]:
-    """Store a submission whose requirements are installed; (its version, whether new)."""
+           author_id: int | None,
+           validated: Sequence[str] | None = None) -> tuple[BotInfo, bool]:
+    """Store a submission whose requirements are installed (and, where ``validated`` names
+    games, whose validation played them); (its version, whether new)."""
     manifest = submission.manifest
     return store.submit_bot(manifest.name, label, manifest.command, manifest.games,
                             SubmittedCode(submission.sha256, submission.archive,
                                           submission.files, submission.size),
-                            author_id=author_id)
+                            author_id=author_id, validated=validated)
 
 
 def submit(store: Store, submission: submissions.Submission, label: str | None,

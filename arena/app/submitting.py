@@ -99,7 +99,9 @@ class SubmissionDesk:
             built_s = await self._install(author_id, submission)
         except submissions.BuildError as err:  # its build or its validation: with their log
             raise Refused(f"submission of {manifest.name} refused: {err}", err.log) from None
-        bot, new = await asyncio.to_thread(bots.record, self.store, submission, label, author_id)
+        games = self.validation.games_of(manifest.games)
+        bot, new = await asyncio.to_thread(bots.record, self.store, submission, label, author_id,
+                                           tuple(games) or None)
         return Submitted(bot, await self._author_of(bot), new, submission.files, submission.size,
                          built_s)
 

@@ -51,7 +51,8 @@ class Bots(Database):
             return bot_info(bot)
 
     def submit_bot(self, name: str, label: str | None, command: str, games: Sequence[str],
-                   code: SubmittedCode, *, author_id: int | None = None) -> tuple[BotInfo, bool]:
+                   code: SubmittedCode, *, author_id: int | None = None,
+                   validated: Sequence[str] | None = None) -> tuple[BotInfo, bool]:
         """Register a submitted version of bot ``name``: its code kept once by its hash, its
         version the label (or the hash's first 12 digits). Returns the version and whether
         it is new: code this bot already has gives back that version and writes nothing. A
@@ -59,7 +60,8 @@ class Bots(Database):
 
         Who may submit under ``name`` is :meth:`check_name_free_for`'s rule, checked again
         here in the same transaction as the write; the operator (``author_id`` None) may add
-        a version of an author's bot, which stays the author's."""
+        a version of an author's bot, which stays the author's. ``validated``: the games its
+        validation played (None: it had none)."""
         check_bot_name(name, "bot name")
         version = label or code.sha256[:12]
         check_bot_name(version, "bot version")
@@ -81,7 +83,8 @@ class Bots(Database):
                                  size=code.size, created_at=now()))
                 s.flush()
             bot = Bot(name=name, version=version, command=command, content_hash=code.sha256,
-                      games=list(games), created_at=now(), author_id=author_id)
+                      games=list(games), created_at=now(), author_id=author_id,
+                      validated=None if validated is None else list(validated))
             s.add(bot)
             s.flush()
             return bot_info(bot), True

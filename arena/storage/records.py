@@ -31,6 +31,7 @@ class BotInfo:
     content_hash: str | None = None  # a submitted version: the SHA-256 of its code's archive
     games: tuple[str, ...] | None = None  # a submitted version: the games it plays
     author_id: int | None = None  # the author whose bot it is (None: the operator's)
+    validated: tuple[str, ...] | None = None  # the games its validation played (None: none)
 
     @property
     def label(self) -> str:

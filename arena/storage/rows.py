@@ -77,6 +77,7 @@ def bot_info(bot: Bot) -> BotInfo:
         created_at=utc(bot.created_at) or bot.created_at, folder=bot.folder,
         content_hash=bot.content_hash, games=None if bot.games is None else tuple(bot.games),
         author_id=bot.author_id,
+        validated=None if bot.validated is None else tuple(bot.validated),
     )
 
 

@@ -137,6 +137,9 @@ class Bot(SQLModel, table=True):
     author_id: int | None = Field(default=None, sa_column=sa.Column(
         sa.Integer, sa.ForeignKey("author.id", name="fk_bot_author_id"), nullable=True,
         index=True))
+    # the games a submitted version's validation played before it was accepted (None: it was
+    # accepted without one)
+    validated: list[str] | None = Field(default=None, sa_column=sa.Column(sa.JSON, nullable=True))
 
 
 class Tournament(SQLModel, table=True):

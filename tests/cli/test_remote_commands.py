@@ -59,6 +59,9 @@ LOCAL_ONLY = {
 }
 OPERATOR_ONLY = {"tournament void": "VoidTournament", "tournament export": "ExportTournament",
                  "tournament resume": "ResumeTournament"}
+AUTHORS_ON_THE_SERVER = {  # an author's, asked of a server only (here: refused, ann has no bot)
+    "scrimmage": (GAME, "--bot", "random", "--against", "other"),
+}
 ANYWHERE = {  # they use no arena's data: the same with a server named or not
     "match play": ("--game", GAME, "--bot", RANDOM, "--bot", RANDOM, "--no-sandbox"),
 }
@@ -80,7 +83,8 @@ def _commands() -> set[str]:
 
 
 def test_every_command_is_on_the_server_local_only_or_uses_no_arena() -> None:
-    assert _commands() == set(ON_THE_SERVER) | set(LOCAL_ONLY) | set(ANYWHERE)
+    assert _commands() == set(ON_THE_SERVER) | set(LOCAL_ONLY) | set(ANYWHERE) | \
+        set(AUTHORS_ON_THE_SERVER)
 
 
 def _submission(where: Path) -> Path:
@@ -152,6 +156,13 @@ def test_every_command_over_a_served_arena_works_there_or_refuses_and_writes_not
             done = run(command, *(a.format(bot=bot) for a in args))
             assert done.returncode == 0, f"arena {command}: {done.stdout}{done.stderr}"
             said[command] = done.stdout
+        for command, args in AUTHORS_ON_THE_SERVER.items():  # the server's own refusal
+            done = run(command, *args, token=author)
+            assert done.returncode == 1 and done.stderr.startswith(
+                "error: random@1 is not a bot of yours"), done.stderr
+            alone = cli(command, *args, check=False)  # no server named: one line
+            assert alone.returncode == 1 and alone.stderr.startswith(
+                "error: a scrimmage is asked of a server"), alone.stderr
         for command, args in {**LOCAL_ONLY, **ANYWHERE}.items():
             done = run(command, *args)
             if command in ANYWHERE:

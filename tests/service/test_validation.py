@@ -90,6 +90,7 @@ def test_a_version_that_faults_in_its_validation_is_refused_and_a_sound_one_acce
         [json.loads(sound.stdout)["submission"]["bot"].split("@")[1]]  # the broken one: not kept
     store = Store(str(db))
     assert store.list_tournaments() == [] and store.list_matches(limit=10) == []  # unrated
+    assert store.get_bot("ann-bot").validated == (GAME,)  # what its validation played, kept
     store.close()
     print(f"a sound version's submission with its validation: {took:.1f} s")
 

@@ -476,7 +476,7 @@ def _write_old_data(url: str) -> None:
 
 
 _JSON_COLUMNS = {("tournament", "options"), ("tournament", "settings"), ("tournament", "bot_ids"),
-                 ("match", "options")}
+                 ("match", "options"), ("bot", "validated")}
 
 
 def _raw_rows(url: str) -> dict[str, list[dict[str, Any]]]:
@@ -525,6 +525,7 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0013": {},  # a new tournament status only (and the tournaments voided before, say so)
     "0014": {},  # an index only: a deal's matches
     "0015": {"match": {"first_to_act": None}},  # the old logs are not read (a new, empty table)
+    "0016": {"bot": {"validated": None}},  # accepted without a validation on record
 }
 """The columns each revision adds, with what a row written before it gets."""
 

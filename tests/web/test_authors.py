@@ -143,6 +143,8 @@ def test_the_submit_form_takes_an_archive_with_the_same_caps_and_refusals(
     assert code == 200 and "Accepted" in page and 'href="/bots/ann-rand@v1"' in page
     assert [b.label for b in store.list_bots()] == ["ann-rand@v1"]
     assert store.get_bot("ann-rand").author_id is not None
+    assert store.get_bot("ann-rand").validated is None  # this desk validates nothing
+    assert "none: accepted without one" in _main(client.get("/me").text)
     code, page = submit(_archive("ann-rand"))
     assert code == 200 and "kept already" in page and len(store.list_bots()) == 1
 

@@ -73,6 +73,7 @@ def test_an_author_signs_in_submits_reads_logs_and_notes_and_signs_out(
         page.click("form.submit button[type=submit]")  # validated on the server first
         expect(page.locator("#submission")).to_contain_text("Accepted: ann-noter@v1")
         expect(page.locator("table").first).to_contain_text("ann-noter@v1")
+        expect(page.locator("td.validation").first).to_have_text(f"passed in {GAME}")
 
         created = json.loads(remote(server, OPERATOR, "tournament", "create", "--game", GAME,
                                     "--bot", "ann-noter", "--bot", "random", "--players", "2",
