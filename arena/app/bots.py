@@ -152,15 +152,15 @@ def authors_bots(store: Store, author_id: int) -> list[BotInfo]:
     return [bot for bot, _ in listing(store) if bot.author_id == author_id]
 
 
-def authors_log(store: Store, data_dir: Path, bot: str, author_id: int,
+def authors_log(store: Store, data_dir: Path | None, bot: str, author_id: int,
                 max_bytes: int) -> tuple[BotInfo, list[LogFile]]:
-    """A version's logs for the author ``author_id``: refused for another's bot (the operator
-    reads any with :func:`bot_log`)."""
+    """A version's logs under ``data_dir`` (None: where no logs are kept, none) for the author
+    ``author_id``: refused for another's bot (the operator reads any with :func:`bot_log`)."""
     info = store.get_bot(*name_version(bot))
     if info.author_id != author_id:
         raise ArenaError(f"the log of {info.label} is for its author and the operator only",
                          kind=ErrorKind.NOT_ALLOWED)
-    return info, log_files(data_dir, info.label, max_bytes)
+    return info, [] if data_dir is None else log_files(data_dir, info.label, max_bytes)
 
 
 def check_label(label: str) -> str:

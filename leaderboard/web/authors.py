@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -105,15 +104,36 @@ def _form_page(request: Request, template: str, data: dict[str, Any],
     return response
 
 
+class StaleForm(ArenaError):
+    """A form whose CSRF token is missing, wrong or old: posted from elsewhere, or from a page
+    opened before another of the arena's forms."""
+
+    kind = ErrorKind.NOT_ALLOWED
+
+
 async def _checked_form(request: Request) -> Any:
     """The posted form, once its CSRF token is right (else a 403 page)."""
     form = await request.form(max_files=1, max_fields=8)
     try:
         await CsrfProtect().validate_csrf(request)
     except CsrfProtectError as err:
-        raise ArenaError(f"this form is stale or came from elsewhere ({err.message}): "
-                         "open the page again", kind=ErrorKind.NOT_ALLOWED) from None
+        raise StaleForm(f"this form is stale or came from elsewhere ({err.message}): "
+                        "open the page again") from None
     return form
+
+
+async def _signed_in(request: Request) -> AuthorInfo | None:
+    """:func:`author_of` from an async route: its store read in a worker thread, off the
+    event loop that ``arena serve`` shares with its match clocks."""
+    return await run_in_threadpool(author_of, request)
+
+
+async def _my_page(request: Request, author: AuthorInfo, status: int = 200,
+                   **shown: Any) -> Response:
+    """The author's page with ``shown`` (a submission's or a scrimmage's outcome), made in a
+    worker thread."""
+    return await run_in_threadpool(lambda: _form_page(
+        request, "me.html", {**_mine(request, author), **shown}, status=status))
 
 
 # ---------------------------------------------------------------- signing in and out
@@ -130,9 +150,13 @@ def signin_page(request: Request) -> Response:
 async def signin(request: Request) -> Response:
     form = await _checked_form(request)
     token = form.get("token")
+    return await run_in_threadpool(_sign_in, request, token if isinstance(token, str) else "")
+
+
+def _sign_in(request: Request, token: str) -> Response:
     try:
         author, token_hash = sign_in(store_of(request), throttle_of(request), _client(request),
-                                     token if isinstance(token, str) else "")
+                                     token)
     except SignInRefused as refused:
         return _form_page(request, "signin.html", {"error": str(refused)},
                           status=refused.kind.http_status)
@@ -179,9 +203,8 @@ def my_bot_log(request: Request, label: str) -> Response:
     if author is None:
         return RedirectResponse("/signin", status_code=303)
     desk = desk_of(request)
-    bot, files = bots.authors_log(store_of(request), desk.data_dir if desk else Path("-"), label,
+    bot, files = bots.authors_log(store_of(request), desk.data_dir if desk else None, label,
                                   author.id, LOG_BYTES)
-    files = files if desk is not None else []
     return TEMPLATES.TemplateResponse(request, "bot_log.html", {
         "bot": bot, "files": files, "served": desk is not None, "signed_in": author})
 
@@ -202,7 +225,7 @@ async def _capped_body(request: Request, cap: int) -> None:
 @router.post("/me/submit")
 async def my_submit(request: Request) -> Response:
     """A new version through the form: the server's own submission desk."""
-    author = author_of(request)
+    author = await _signed_in(request)
     if author is None:
         return RedirectResponse("/signin", status_code=303)
     desk = desk_of(request)
@@ -232,13 +255,12 @@ async def my_submit(request: Request) -> Response:
                   "size": done.size, "build_s": done.build_s}
     except Refused as refused:
         result, status = {"ok": False, "error": str(refused), "log": refused.log[-16_384:]}, 422
+    except StaleForm:
+        raise
     except ArenaError as refused:
-        if refused.kind is ErrorKind.NOT_ALLOWED:
-            raise
         result, status = {"ok": False, "error": str(refused), "log": ""}, \
             refused.kind.http_status
-    return _form_page(request, "me.html", {**_mine(request, author), "result": result},
-                      status=status)
+    return await _my_page(request, author, status, result=result)
 
 
 def scrimmages_of(request: Request) -> ScrimmageDesk | None:
@@ -254,7 +276,7 @@ def _labels(text: object) -> list[str]:
 @router.post("/me/scrimmage")
 async def my_scrimmage(request: Request) -> Response:
     """A scrimmage through the form: the server's own scrimmage desk, its limits included."""
-    author = author_of(request)
+    author = await _signed_in(request)
     if author is None:
         return RedirectResponse("/signin", status_code=303)
     desk = scrimmages_of(request)
@@ -277,8 +299,7 @@ async def my_scrimmage(request: Request) -> Response:
         result = {"ok": True, "id": queued.id, "total": queued.total}
     except ArenaError as refused:
         result, status = {"ok": False, "error": str(refused)}, refused.kind.http_status
-    return _form_page(request, "me.html", {**_mine(request, author), "scrimmage": result},
-                      status=status)
+    return await _my_page(request, author, status, scrimmage=result)
 
 
 def session_secret() -> str:
@@ -287,4 +308,4 @@ def session_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-__all__ = ["author_of", "router", "session_secret"]
+__all__ = ["StaleForm", "author_of", "router", "session_secret"]
