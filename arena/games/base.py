@@ -201,6 +201,26 @@ class Situation:
     points: float
 
 
+def hand_situations(events: Sequence[Any], started: type, scored: type,
+                    conditions: Callable[[Any, int], Sequence[tuple[str, str]]],
+                    points: Callable[[Any], Sequence[float]]) -> list[Situation]:
+    """The situations of a game played in hands: for each ``scored`` event (a hand's result),
+    every seat's ``conditions`` of that hand (kind, value) and whether it dealt it (from the
+    ``dealer`` of the hand's ``started`` event), each with the seat's ``points`` of the hand."""
+    found: list[Situation] = []
+    dealer = 0
+    for event in events:
+        if isinstance(event, started):
+            dealer = int(getattr(event, "dealer"))  # noqa: B009  (its type is the game's)
+        elif isinstance(event, scored):
+            for seat, won in enumerate(points(event)):
+                found += [Situation(seat, kind, value, won)
+                          for kind, value in conditions(event, seat)]
+                found.append(Situation(seat, "dealer", "dealer" if seat == dealer else
+                                       "not dealer", won))
+    return found
+
+
 def competition_ranks(keys: Sequence[Any], *, higher_is_better: bool = True) -> tuple[int, ...]:
     """Competition ranking ("1224"): tied keys share the best place, the next is skipped.
 

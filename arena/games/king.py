@@ -58,6 +58,7 @@ from arena.games.base import (
     Tagged,
     competition_ranks,
     fast_constructor,
+    hand_situations,
     private,
     public,
 )
@@ -927,18 +928,10 @@ class King(Game[State, Action, Observation]):
     def situations(self, events: Sequence[Any], players: int) -> list[Situation]:
         """Per scored hand and seat: its contract kind ("no hearts", "positive"...) and
         whether it dealt (and so was the Beneficiary), with the hand's points."""
-        found: list[Situation] = []
-        dealer = 0
-        for event in events:
-            if isinstance(event, HandStarted):
-                dealer = event.dealer
-            elif isinstance(event, HandScored):
-                kind = event.kind.name.lower().replace("_", " ")
-                for seat, points in enumerate(event.scores):
-                    found += (Situation(seat, "contract", kind, points),
-                              Situation(seat, "dealer", "dealer" if seat == dealer else "not dealer",
-                                        points))
-        return found
+        return hand_situations(
+            events, HandStarted, HandScored,
+            lambda hand, _seat: [("contract", hand.kind.name.lower().replace("_", " "))],
+            lambda hand: hand.scores)
 
     # -- conformance helpers ----------------------------------------------------------
     def cards_in_play(self, state: State) -> list[Any]:

@@ -54,6 +54,7 @@ from arena.games.base import (
     Tagged,
     all_but,
     competition_ranks,
+    hand_situations,
     private,
     public,
 )
@@ -853,17 +854,9 @@ class Knives(Game[State, Action, Observation]):
         """Per scored hand and seat: its role (the banker, alone when it held the strong
         Ghost, the shadow or a defender; in leaster and moster hands, the mode) and whether
         it dealt, with the hand's points. ``HandScored`` names the teams to everyone."""
-        found: list[Situation] = []
-        dealer = 0
-        for event in events:
-            if isinstance(event, HandStarted):
-                dealer = event.dealer
-            elif isinstance(event, HandScored):
-                for seat, points in enumerate(event.points):
-                    found += (Situation(seat, "role", _role(event, seat), points),
-                              Situation(seat, "dealer", "dealer" if seat == dealer else "not dealer",
-                                        points))
-        return found
+        return hand_situations(events, HandStarted, HandScored,
+                               lambda hand, seat: [("role", _role(hand, seat))],
+                               lambda hand: hand.points)
 
     # -- conformance helpers ----------------------------------------------------------
     def cards_in_play(self, state: State) -> list[Any]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -41,6 +41,7 @@ from arena.games import all_games
 from leaderboard.web.common import TEMPLATES, store_of
 
 router = APIRouter(include_in_schema=False)
+T = TypeVar("T")
 
 CSRF_FIELD = "csrf_token"
 FORM_SLACK = 64 * 1024
@@ -69,6 +70,13 @@ def throttle_of(request: Request) -> Throttle:
         return found
     made = request.app.state.signin_throttle = Throttle()
     return made
+
+
+def _served(desk: T | None, what: str) -> T:
+    """A desk of ``arena serve``'s, which ``arena web`` alone does not have."""
+    if desk is None:
+        raise ArenaError(f"this web app {what}: `arena serve` does", kind=ErrorKind.BAD_REQUEST)
+    return desk
 
 
 def desk_of(request: Request) -> SubmissionDesk | None:
@@ -228,10 +236,7 @@ async def my_submit(request: Request) -> Response:
     author = await _signed_in(request)
     if author is None:
         return RedirectResponse("/signin", status_code=303)
-    desk = desk_of(request)
-    if desk is None:
-        raise ArenaError("this web app takes no submissions: `arena serve` does",
-                         kind=ErrorKind.BAD_REQUEST)
+    desk = _served(desk_of(request), "takes no submissions")
 
     async def receive() -> tuple[str | None, bytes]:
         await _capped_body(request, MAX_ARCHIVE_BYTES + FORM_SLACK)
@@ -279,10 +284,7 @@ async def my_scrimmage(request: Request) -> Response:
     author = await _signed_in(request)
     if author is None:
         return RedirectResponse("/signin", status_code=303)
-    desk = scrimmages_of(request)
-    if desk is None:
-        raise ArenaError("this web app queues no scrimmages: `arena serve` does",
-                         kind=ErrorKind.BAD_REQUEST)
+    desk = _served(scrimmages_of(request), "queues no scrimmages")
     form = await _checked_form(request)
     result: dict[str, Any]
     status = 200
