@@ -117,6 +117,18 @@ class Pages(Database):
             infos = tournament_infos(s, rows, self._runs.held)
         return [t for t in infos if t.status is TournamentStatus.RUNNING]
 
+    def running_matches(self, tournament_ids: Sequence[int], limit: int) -> list[MatchInfo]:
+        """The matches being played in these tournaments, oldest first, at most ``limit``
+        (logs not loaded; each tournament's through its status index)."""
+        with self._reading("list running matches") as s:
+            ids: list[int] = []
+            for chunk in chunks(list(tournament_ids)):
+                ids += [int(i) for i in s.execute(
+                    sa.select(col(Match.id)).where(col(Match.tournament_id).in_(chunk),
+                                                   col(Match.status) == MatchStatus.RUNNING)
+                ).scalars()]
+            return lean_matches(s, sorted(ids)[:limit])
+
     def match_counts(self, tournament_ids: Sequence[int]) -> dict[int, dict[MatchStatus, int]]:
         """:meth:`tournament_match_counts` for these tournaments only (one indexed query)."""
         with self._reading("count matches") as s:

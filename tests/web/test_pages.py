@@ -18,8 +18,8 @@ from tests.web.conftest import ILLEGAL_COMMAND, MARKUP, Arena
 PAGES = ["/", f"/leaderboard/{GAME}", "/tournaments", "/tournaments/1", "/tournaments/2",
          "/tournaments/1/leaderboard", "/tournaments/1?page=2&limit=4", "/bots", "/bots/random",
          "/bots/heuristic@1", "/bots/heuristic", "/bots/illegal", "/bots/far",
-         "/tournaments?limit=1", "/bots?limit=2", "/bots/heuristic@1?limit=2"]
-STATIC = ["/static/style.css", "/static/live.js"]
+         "/tournaments?limit=1", "/bots?limit=2", "/bots/heuristic@1?limit=2", "/tv"]
+STATIC = ["/static/style.css", "/static/live.js", "/static/tv.js"]
 
 
 class _Links(HTMLParser):
