@@ -66,6 +66,7 @@ PAGES: list[Page] = [
     Page("bot matches (older)", 100,
          lambda ids: _cycle([f"/api/bots/{b}/matches?before={m}"
                              for b, m in zip(ids.bots, ids.matches, strict=False)])),
+    Page("tv", 100, lambda ids: ["/tv"] * REQUESTS),
     Page("tournaments list", 100, lambda ids: _cycle(
         ["/tournaments"] + [f"/tournaments?before={t}" for t in ids.tournaments])),
     Page("match", 300, lambda ids: _cycle([f"/matches/{m}" for m in ids.matches])),
