@@ -8,14 +8,17 @@ that take a token (the operator service's calls, and the web's sign-in form).
   :func:`signed_in` looks it up on every request, so a new token (``arena author token``)
   signs out every session of the old one, and so does a session older than
   :data:`SESSION_S`.
+- :class:`SignIns`: the web's sign-ins, the throttle and the sessions signed out (whose
+  copies of the cookie are refused).
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from arena.errors import ArenaError, ErrorKind
 from arena.net.doors import address_key
@@ -134,6 +137,63 @@ def signed_in(store: Store, token_hash: object, since: object,
         return None
 
 
-__all__ = ["MAX_TOKEN", "SESSION_S", "THROTTLE_ADDRESSES", "THROTTLE_BLOCK_S",
-           "THROTTLE_FAILURES", "THROTTLE_WINDOW_S", "SignInRefused", "Throttle", "Throttled",
-           "refuse_throttled", "sign_in", "signed_in"]
+SIGNED_OUT_REMEMBERED = 100_000
+"""Signed-out sessions remembered at most (the oldest forgotten first)."""
+
+
+class SignIns:
+    """The web's sign-ins: the throttle on wrong tokens, and the sessions signed out.
+
+    A session lives in a signed cookie, which signing out cannot take back from a copy; so
+    each session has an id, and an id signed out is refused until the session would have
+    expired anyway. The cookie's key is made at each start, so what is remembered here (in
+    memory) covers every session this process can read."""
+
+    def __init__(self, throttle: Throttle | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.throttle = throttle if throttle is not None else Throttle()
+        self._clock = clock
+        self._ended: OrderedDict[str, float] = OrderedDict()  # session id -> its expiry
+
+    def sign_in(self, store: Store, client: str, token: str) -> dict[str, object]:
+        """What a new session of the author ``token`` names holds (:func:`sign_in`'s
+        refusals otherwise): the token's hash, when, a new session id, the author's name."""
+        author, token_hash = sign_in(store, self.throttle, client, token)
+        return {"token_hash": token_hash, "since": self._clock(),
+                "sid": secrets.token_urlsafe(16), "author": author.name}
+
+    def author(self, store: Store, session: Mapping[str, object]) -> AuthorInfo | None:
+        """The author ``session`` names while it lasts: not expired, not signed out, and
+        their token unchanged since (:func:`signed_in`)."""
+        sid = session.get("sid")
+        if not isinstance(sid, str) or sid in self._ended:
+            return None
+        return signed_in(store, session.get("token_hash"), session.get("since"), self._clock)
+
+    def sign_out(self, session: Mapping[str, object]) -> None:
+        """End ``session``: its id is refused until it would have expired."""
+        sid, since, now = session.get("sid"), session.get("since"), self._clock()
+        while self._ended and next(iter(self._ended.values())) <= now:
+            self._ended.popitem(last=False)  # expired anyway: forgotten
+        if isinstance(sid, str) and isinstance(since, int | float):
+            self._ended[sid] = since + SESSION_S
+            while len(self._ended) > SIGNED_OUT_REMEMBERED:
+                self._ended.popitem(last=False)
+
+
+__all__ = [
+    "MAX_TOKEN",
+    "SESSION_S",
+    "SIGNED_OUT_REMEMBERED",
+    "THROTTLE_ADDRESSES",
+    "THROTTLE_BLOCK_S",
+    "THROTTLE_FAILURES",
+    "THROTTLE_WINDOW_S",
+    "SignInRefused",
+    "SignIns",
+    "Throttle",
+    "Throttled",
+    "refuse_throttled",
+    "sign_in",
+    "signed_in",
+]

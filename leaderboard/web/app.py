@@ -27,7 +27,8 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from arena.app.live import PENDING_LIMIT_S
 from arena.app.records import Store
-from arena.app.signin import SESSION_S
+from arena.app.signin import SESSION_S, SignIns
+from arena.app.tv import Tv
 from arena.errors import ArenaError
 from leaderboard.web import authors, pages, replay, tv
 from leaderboard.web.authors import session_secret
@@ -81,6 +82,8 @@ def create_app(store: Store, *, live_wait_s: float = PENDING_LIMIT_S) -> FastAPI
     app.add_middleware(SessionMiddleware, secret_key=session_secret(),
                        session_cookie="arena_session", max_age=SESSION_S, same_site="lax")
     app.state.store = store
+    app.state.sign_ins = SignIns()  # the throttle on wrong tokens, the sessions signed out
+    app.state.tv = Tv()  # the featured live match, the same for every viewer
     app.state.reports = pages.ReportCache()
     app.state.feeds = replay.live_feeds(store, live_wait_s)  # a reader per followed match, caps
     warm_templates()

@@ -20,7 +20,6 @@ Everything public stays public without signing in.
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
@@ -34,11 +33,11 @@ from starlette.datastructures import UploadFile
 from arena.app import bots, reports, scrimmages
 from arena.app.records import AuthorInfo
 from arena.app.scrimmages import ScrimmageDesk, ScrimmageRequest
-from arena.app.signin import SESSION_S, SignInRefused, Throttle, sign_in, signed_in
+from arena.app.signin import SESSION_S, SignInRefused, SignIns
 from arena.app.submitting import MAX_ARCHIVE_BYTES, Refused, SubmissionDesk
 from arena.errors import ArenaError, ErrorKind
 from arena.games import all_games
-from leaderboard.web.common import TEMPLATES, store_of
+from leaderboard.web.common import TEMPLATES, state_of, store_of
 
 router = APIRouter(include_in_schema=False)
 T = TypeVar("T")
@@ -64,14 +63,6 @@ def _csrf_settings() -> _CsrfSettings:
     return _CsrfSettings()
 
 
-def throttle_of(request: Request) -> Throttle:
-    found: Any = getattr(request.app.state, "signin_throttle", None)
-    if isinstance(found, Throttle):
-        return found
-    made = request.app.state.signin_throttle = Throttle()
-    return made
-
-
 def _served(desk: T | None, what: str) -> T:
     """A desk of ``arena serve``'s, which ``arena web`` alone does not have."""
     if desk is None:
@@ -80,8 +71,17 @@ def _served(desk: T | None, what: str) -> T:
 
 
 def desk_of(request: Request) -> SubmissionDesk | None:
-    found: Any = getattr(request.app.state, "desk", None)
-    return found if isinstance(found, SubmissionDesk) else None
+    return state_of(request, "desk", SubmissionDesk)
+
+
+def scrimmages_of(request: Request) -> ScrimmageDesk | None:
+    return state_of(request, "scrimmages", ScrimmageDesk)
+
+
+def sign_ins(request: Request) -> SignIns:
+    found = state_of(request, "sign_ins", SignIns)
+    assert found is not None, "create_app keeps the app's SignIns"
+    return found
 
 
 def author_of(request: Request) -> AuthorInfo | None:
@@ -90,7 +90,7 @@ def author_of(request: Request) -> AuthorInfo | None:
     session = request.session
     if "token_hash" not in session:
         return None
-    author = signed_in(store_of(request), session.get("token_hash"), session.get("since"))
+    author = sign_ins(request).author(store_of(request), session)
     if author is None:
         session.clear()
     return author
@@ -137,11 +137,12 @@ async def _signed_in(request: Request) -> AuthorInfo | None:
 
 
 async def _my_page(request: Request, author: AuthorInfo, status: int = 200,
-                   **shown: Any) -> Response:
+                   shown: dict[str, Any] | None = None, **more: Any) -> Response:
     """The author's page with ``shown`` (a submission's or a scrimmage's outcome), made in a
     worker thread."""
     return await run_in_threadpool(lambda: _form_page(
-        request, "me.html", {**_mine(request, author), **shown}, status=status))
+        request, "me.html", {**_mine(request, author), **(shown or {}), **more},
+        status=status))
 
 
 # ---------------------------------------------------------------- signing in and out
@@ -163,20 +164,20 @@ async def signin(request: Request) -> Response:
 
 def _sign_in(request: Request, token: str) -> Response:
     try:
-        author, token_hash = sign_in(store_of(request), throttle_of(request), _client(request),
-                                     token)
+        session = sign_ins(request).sign_in(store_of(request), _client(request), token)
     except SignInRefused as refused:
         return _form_page(request, "signin.html", {"error": str(refused)},
                           status=refused.kind.http_status)
     request.session.clear()
-    request.session.update({"token_hash": token_hash, "since": time.time(),
-                            "author": author.name})
+    request.session.update(session)
     return RedirectResponse("/me", status_code=303)
 
 
 @router.post("/signout")
 async def signout(request: Request) -> Response:
+    """End the session: this cookie and every copy of it (:class:`SignIns`)."""
     await _checked_form(request)
+    sign_ins(request).sign_out(request.session)
     request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -252,25 +253,23 @@ async def my_submit(request: Request) -> Response:
             return bots.check_label(label.strip()), data
         return None, data
 
-    result: dict[str, Any]
-    status = 200
     try:
         done = await desk.submit(author.id, receive)
-        result = {"ok": True, "bot": done.bot.label, "new": done.new, "files": done.files,
-                  "size": done.size, "build_s": done.build_s}
-    except Refused as refused:
-        result, status = {"ok": False, "error": str(refused), "log": refused.log[-16_384:]}, 422
     except StaleForm:
         raise
     except ArenaError as refused:
-        result, status = {"ok": False, "error": str(refused), "log": ""}, \
-            refused.kind.http_status
-    return await _my_page(request, author, status, result=result)
+        return await _my_page(request, author, *_refusal(refused, "result"))
+    return await _my_page(request, author, result={
+        "ok": True, "bot": done.bot.label, "new": done.new, "files": done.files,
+        "size": done.size, "build_s": done.build_s})
 
 
-def scrimmages_of(request: Request) -> ScrimmageDesk | None:
-    found: Any = getattr(request.app.state, "scrimmages", None)
-    return found if isinstance(found, ScrimmageDesk) else None
+def _refusal(refused: ArenaError, key: str) -> tuple[int, dict[str, Any]]:
+    """A form's refusal as the author's page shows it under ``key``, with its status: one
+    line, and the end of the log of a build or validation that failed."""
+    log = refused.log[-16_384:] if isinstance(refused, Refused) else ""
+    status = 422 if isinstance(refused, Refused) else refused.kind.http_status
+    return status, {key: {"ok": False, "error": str(refused), "log": log}}
 
 
 def _labels(text: object) -> list[str]:
@@ -286,8 +285,6 @@ async def my_scrimmage(request: Request) -> Response:
         return RedirectResponse("/signin", status_code=303)
     desk = _served(scrimmages_of(request), "queues no scrimmages")
     form = await _checked_form(request)
-    result: dict[str, Any]
-    status = 200
     try:
         sets = str(form.get("sets") or "").strip()
         if not sets.isdigit():
@@ -298,10 +295,10 @@ async def my_scrimmage(request: Request) -> Response:
                                  against=_labels(form.get("against")), sets=int(sets),
                                  sprt=str(form.get("sprt") or "").strip()[:200] or None)
         queued = await run_in_threadpool(desk.request, author.id, asked)
-        result = {"ok": True, "id": queued.id, "total": queued.total}
     except ArenaError as refused:
-        result, status = {"ok": False, "error": str(refused)}, refused.kind.http_status
-    return await _my_page(request, author, status, scrimmage=result)
+        return await _my_page(request, author, *_refusal(refused, "scrimmage"))
+    return await _my_page(request, author,
+                          scrimmage={"ok": True, "id": queued.id, "total": queued.total})
 
 
 def session_secret() -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
@@ -14,6 +14,7 @@ from arena.app.records import Store
 HERE = Path(__file__).resolve().parent
 TEMPLATES = Jinja2Templates(directory=str(HERE / "templates"))  # autoescaped (.html)
 API = "/api/"
+T = TypeVar("T")
 
 
 def is_api(request: Request) -> bool:
@@ -29,10 +30,17 @@ def error_response(request: Request, status: int, message: str) -> Response:
                                       status_code=status)
 
 
+def state_of(request: Request, name: str, kind: type[T]) -> T | None:
+    """What the app keeps under ``name`` in its state, if it is a ``kind`` (None: it has none:
+    ``arena web`` alone has no desk of ``arena serve``'s)."""
+    found = getattr(request.app.state, name, None)
+    return found if isinstance(found, kind) else None
+
+
 def store_of(request: Request) -> Store:
     store: Any = request.app.state.store
     assert isinstance(store, Store)
     return store
 
 
-__all__ = ["API", "HERE", "TEMPLATES", "error_response", "is_api", "store_of"]
+__all__ = ["API", "HERE", "TEMPLATES", "error_response", "is_api", "state_of", "store_of"]

@@ -11,17 +11,15 @@ from fastapi.responses import JSONResponse, Response
 
 from arena.app.documents import document, match_json
 from arena.app.tv import Candidate, Tv
-from leaderboard.web.common import TEMPLATES, store_of
+from leaderboard.web.common import TEMPLATES, state_of, store_of
 
 router = APIRouter()
 
 
 def tv_of(request: Request) -> Tv:
-    found: Any = getattr(request.app.state, "tv", None)
-    if isinstance(found, Tv):
-        return found
-    made = request.app.state.tv = Tv()
-    return made
+    found = state_of(request, "tv", Tv)
+    assert found is not None, "create_app keeps the app's Tv"
+    return found
 
 
 def _candidate(found: Candidate) -> dict[str, Any]:

@@ -5,7 +5,9 @@ submit form's caps and refusals. Everything public stays public signed out."""
 
 from __future__ import annotations
 
+import base64
 import io
+import json
 import re
 import sqlite3
 import time
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from itsdangerous import TimestampSigner
 
 from arena.app import authors
 from arena.app.signin import SESSION_S, THROTTLE_FAILURES, signed_in
@@ -80,6 +83,24 @@ def test_an_author_signs_in_sees_their_page_and_signs_out(
                       follow_redirects=False)
     assert out.status_code == 303
     assert client.get("/me", follow_redirects=False).headers["location"] == "/signin"
+    # a copy of the cookie taken before signing out (a stolen one) is signed out too
+    client.cookies.set("arena_session", cookie)
+    assert client.get("/me", follow_redirects=False).headers["location"] == "/signin"
+
+
+def test_a_session_cookie_made_without_the_apps_key_signs_in_no_one(
+        arena: tuple[Store, TestClient, dict[str, str]]) -> None:
+    """Someone who knows what a session holds (even ann's token's hash) but not the app's
+    key cannot make a cookie that signs them in."""
+    _, client, tokens = arena
+    held = {"token_hash": digest(tokens["ann"]), "since": time.time(), "sid": "forged",
+            "author": "ann"}
+    payload = base64.b64encode(json.dumps(held).encode())
+    for forged in (TimestampSigner("not the app's key").sign(payload).decode(),
+                   payload.decode(), payload.decode() + ".x.y"):
+        client.cookies.set("arena_session", forged)
+        me = client.get("/me", follow_redirects=False)
+        assert me.status_code == 303 and me.headers["location"] == "/signin"
 
 
 def test_a_form_without_its_csrf_token_or_from_another_site_is_refused(
