@@ -117,19 +117,16 @@ def rate_ready(s: Session, changed: Match) -> None:
     # a tournament's matches share their options; a scrimmage's are rated in no pool
     scrimmage = changed.tournament_id is not None and changed.tournament_id in _scrimmages(
         conn, changed.tournament_id)
-    game = pool_of(changed.game, changed.options)
+    pool = None if scrimmage else pool_of(changed.game, changed.options)
     bots = {p.bot_id for row in seats.values() for p in row}
-    book, row_ids = _load_ratings(conn, game, set() if scrimmage else bots)
+    book, row_ids = _load_ratings(conn, pool, bots)
     summaries = Summaries()
     if changed.tournament_id is not None:
         summaries.load_tournament(conn, changed.tournament_id, bots)
     order = numbered(ready, s.execute(select(func.max(Match.finish_seq))).scalar())
     for match_id, finish_seq in order:
-        played = seats.get(match_id, [])
-        if not scrimmage:
-            book.apply(game, match_id, finish_seq,
-                       [rating.Placed(p.bot_id, p.rank, p.fault != "") for p in played])
-        summaries.add(None if scrimmage else game, changed.tournament_id, match_id, played)
+        _rate(book, summaries, pool, changed.tournament_id, match_id, finish_seq,
+              seats.get(match_id, []))
     s.execute(sa.update(Match), [{"id": match_id, "finish_seq": finish_seq}  # by primary key
                                  for match_id, finish_seq in order])
     _save_ratings(conn, book, row_ids)
@@ -160,54 +157,61 @@ def rebuild(s: Session) -> int:
                col(Match.finish_seq).is_not(None))
         .order_by(col(Match.finish_seq), col(Match.id), col(Seat.seat))
     )
-    pools = {  # each match's rating pool, from its game and options
-        row_id: pool_of(row_game, row_options or {})
-        for row_id, row_game, row_options in conn.execute(
-            sa.select(col(Match.id), col(Match.game), col(Match.options))
+    scrimmages = _scrimmages(conn)
+    pools = {  # each match's rating pool, from its game and options (None: a scrimmage's)
+        row_id: None if row_tournament in scrimmages else pool_of(row_game, row_options or {})
+        for row_id, row_game, row_options, row_tournament in conn.execute(
+            sa.select(col(Match.id), col(Match.game), col(Match.options),
+                      col(Match.tournament_id))
             .where(col(Match.status) == MatchStatus.FINISHED,
                    col(Match.finish_seq).is_not(None)))
     }
-    scrimmages = _scrimmages(conn)
     book = rating.RatingBook()
     summaries = Summaries()
     replayed = 0
     match_id: int | None = None
     tournament_id: int | None = None
-    game, finish_seq = "", 0
+    pool: str | None = None
+    finish_seq = 0
     placed: list[PlayedSeat] = []
     for row_match, row_game, row_seq, row_tournament, bot_id, rank, fault in rows:
         if row_match != match_id:
             if match_id is not None:
-                _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed,
-                        tournament_id in scrimmages)
+                _replay(book, summaries, pool, tournament_id, match_id, finish_seq, placed)
                 replayed += 1
                 if len(book.history) >= HISTORY_CHUNK:
                     _write_history(conn, book.take_history())
-            match_id, game, finish_seq, placed = (row_match, pools.get(row_match, row_game),
+            match_id, pool, finish_seq, placed = (row_match, pools.get(row_match, row_game),
                                                   int(row_seq or 0), [])
             tournament_id = row_tournament
         if bot_id is not None:  # a finished match without seats rates nothing
             placed.append(PlayedSeat(bot_id, int(rank or 0), fault or ""))
     if match_id is not None:
-        _replay(book, summaries, game, tournament_id, match_id, finish_seq, placed,
-                tournament_id in scrimmages)
+        _replay(book, summaries, pool, tournament_id, match_id, finish_seq, placed)
         replayed += 1
     _save_ratings(conn, book, {})
     summaries.save(conn)
     return replayed
 
 
-def _replay(
-    book: rating.RatingBook, summaries: Summaries, game: str, tournament_id: int | None,
-    match_id: int, finish_seq: int, seats: Sequence[PlayedSeat], scrimmage: bool,
-) -> None:
-    """One stored match into the rebuild (a scrimmage's: its tournament's standings only); a
-    stored rank no rating can take is a StoreError."""
+def _rate(book: rating.RatingBook, summaries: Summaries, pool: str | None,
+          tournament_id: int | None, match_id: int, finish_seq: int,
+          seats: Sequence[PlayedSeat]) -> None:
+    """One finished match, in rating order: the ratings of its pool (``None``: a scrimmage's,
+    in no pool) and the summaries (a scrimmage's: its tournament's standings only). A rank
+    below 1 is a ValueError."""
+    if pool is not None:
+        book.apply(pool, match_id, finish_seq,
+                   [rating.Placed(p.bot_id, p.rank, p.fault != "") for p in seats])
+    summaries.add(pool, tournament_id, match_id, seats)
+
+
+def _replay(book: rating.RatingBook, summaries: Summaries, pool: str | None,
+            tournament_id: int | None, match_id: int, finish_seq: int,
+            seats: Sequence[PlayedSeat]) -> None:
+    """:func:`_rate` for the rebuild: a stored rank no rating can take is a StoreError."""
     try:
-        if not scrimmage:
-            book.apply(game, match_id, finish_seq,
-                       [rating.Placed(p.bot_id, p.rank, p.fault != "") for p in seats])
-        summaries.add(None if scrimmage else game, tournament_id, match_id, seats)
+        _rate(book, summaries, pool, tournament_id, match_id, finish_seq, seats)
     except ValueError as error:
         raise StoreError(f"cannot rebuild ratings: stored match {match_id}: {error}") from None
 
@@ -223,9 +227,12 @@ def _scrimmages(conn: sa.Connection, tournament_id: int | None = None) -> set[in
 
 
 def _load_ratings(
-    conn: sa.Connection, game: str, bot_ids: set[int]
+    conn: sa.Connection, game: str | None, bot_ids: set[int]
 ) -> tuple[rating.RatingBook, dict[rating.Key, int]]:
-    """A book holding the stored lines of these bots in this game, and their rows' ids."""
+    """A book holding the stored lines of these bots in this pool (None: none, an empty
+    book), and their rows' ids."""
+    if game is None:
+        return rating.RatingBook(), {}
     lines: dict[rating.Key, rating.RatingLine] = {}
     row_ids: dict[rating.Key, int] = {}
     for chunk in chunks(sorted(bot_ids)):
