@@ -63,8 +63,6 @@ T = TypeVar("T")
 CHUNK_BYTES = 64 * 1024
 """The largest chunk of an archive a client sends in one SubmitBot message, and of an export
 the server sends in one ExportTournament message."""
-MAX_UPLOADS, MAX_BUILDS = submitting.MAX_UPLOADS, submitting.MAX_BUILDS
-"""Uploads received at once, and builds and validations at once (:mod:`arena.app.submitting`)."""
 MAX_WATCHERS = 64
 """WatchMatch streams of authors open at once (the operator's are not counted)."""
 MAX_WATCHES_PER_AUTHOR = 8
@@ -448,10 +446,6 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         if self.scheduler is not None:
             self.scheduler.wake()
         return self._tournament_info(reports.progress_of(info, {}))
-
-
-def _author(author_id: int | None, authors: dict[int, str]) -> str:
-    return "" if author_id is None else authors.get(author_id, "")
 
 
 __all__ = ["BUILD_LOG_KEY", "CHUNK_BYTES", "OperatorAuth", "OperatorServicer"]

@@ -174,7 +174,7 @@ def test_the_submit_form_takes_an_archive_with_the_same_caps_and_refusals(
     code, page = submit(_archive("ann-rand"), label="bad label!")
     assert code == 400 and "label" in page
     code, page = submit(_archive("x") + b"\0" * (MAX_ARCHIVE_BYTES + 70_000))
-    assert code == 429 and "at most" in page  # cut off as it comes, not read whole
+    assert code == 429 and "at most" in page  # over the cap: refused, nothing kept
     code, page = submit(_archive("ann-two"), csrf="forged")
     assert code == 403
     assert [b.label for b in store.list_bots()] == ["ann-rand@v1"]  # nothing else kept
