@@ -8,6 +8,7 @@ service) share, over the tournament, storage and match layers below.
 - the read use cases, each in one place, returning plain records for the views to format:
   :mod:`arena.app.boards` (leaderboards, pools, compare, head-to-head, a bot's page),
   :mod:`arena.app.reports` (a tournament's progress, report and export) and
-  :mod:`arena.app.matches` (a match as the secrecy rule allows, lists of matches and faults);
+  :mod:`arena.app.matches` (a match as the secrecy rule allows, lists of matches and faults),
+  :mod:`arena.app.travellers` (a duplicate deal's rotations side by side, once it is over);
   :mod:`arena.app.records` names the store's values they return.
 """

@@ -13,7 +13,8 @@ part per aggregate, each a module of this package:
   schedule order (:mod:`arena.rating.order`) and rebuilding them, with the summary rows
   (:mod:`~arena.storage.summaries`);
 * :mod:`~arena.storage.pages`: the web's read model;
-* :mod:`~arena.storage.datasets`: finished matches whose deals are over, read for export.
+* :mod:`~arena.storage.datasets`: finished matches whose deals are over, read for export;
+* :mod:`~arena.storage.travellers`: a deal's matches (its seat rotations), for its traveller.
 
 What they return are :mod:`~arena.storage.records` (frozen dataclasses; table objects,
 :mod:`arena.storage.tables`, never leave the storage package), all importable from here.
@@ -81,9 +82,10 @@ from arena.storage.tables import Match as Match  # re-exported: a benchmark fill
 from arena.storage.tables import MatchStatus, TournamentStatus
 from arena.storage.tables import Seat as Seat  # re-exported: a benchmark fills it in bulk
 from arena.storage.tournaments import Tournaments
+from arena.storage.travellers import DealPlay, Travellers
 
 
-class Store(Bots, Tournaments, Matches, Ratings, Pages, Datasets):
+class Store(Bots, Tournaments, Matches, Ratings, Pages, Datasets, Travellers):
     """The arena's database. ``url`` is a SQLAlchemy URL or a plain path to a SQLite file."""
 
 
@@ -93,6 +95,7 @@ __all__ = [
     "AuthorInfo",
     "BotInfo",
     "DatabaseGone",
+    "DealPlay",
     "DealtMatch",
     "Fault",
     "FaultInfo",

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from arena.app import boards, matches, reports
+from arena.app import boards, matches, reports, travellers
 from arena.app.boards import BotPage, HeadToHeadRow
 from arena.app.documents import (
     bot_json,
@@ -301,9 +301,12 @@ def page_tournament(request: Request, tournament_id: int, page: Page = 1,
     found = tournament_matches_data(store_of(request), request, tournament_id, page, limit)
     bots = [row["bot"] for row in report["standings"]]
     cells = {(c["bot"], c["opponent"]): c for c in report["crosstable"]}
+    links = travellers.deal_links(store_of(request), tournament_id,
+                                  [m["id"] for m in found["matches"]])
     return _page(request, "tournament.html", {"t": report, "matches": found,
                                               "repetitions": progress.tournament.repetitions,
-                                              "cross_bots": bots, "cells": cells})
+                                              "cross_bots": bots, "cells": cells,
+                                              "deals": links.deals if links.duplicate else None})
 
 
 @router.get("/api/tournaments/{tournament_id}/presence", tags=["tournaments"],
