@@ -11,7 +11,8 @@ migrates it; the rows then go in with bulk SQL, a transaction per few tournament
   of the game's ten bots (every group of P of them, every seat rotation, repeated) and a
   gauntlet in seven (one challenger against the rest); one in ten plays a variant of the
   rules that forms a rating pool of its own; the next-to-last is left interrupted halfway
-  (its other matches pending) and the last is just created (all pending);
+  and the last is just started, each with two matches running (the rest pending);
+* duplicate deals: the rotations of a group of bots (P consecutive matches) share a seed;
 * every finished match with its seats, scores and ranks (the bots' latent strengths plus
   noise, ties where the scores tie), about 0.4% of seats faulted (timeout, crashed,
   illegal-action, disconnected, error, no-show: a faulted seat ranks last), start and finish
@@ -188,6 +189,19 @@ def _outcome(bots: Sequence[Bot], game: str, draw: random.Random) -> tuple[list[
     return scores, ranks, faults
 
 
+RUNNING = 2
+"""Matches running in each of the two tournaments left running (their ``parallel``)."""
+
+VERSION = 2
+"""What this module writes, for a cache of its databases: 2, duplicate deals and running
+matches."""
+
+
+def status_of(last: bool, before_last: bool) -> str:
+    """A tournament's status: the last two are running, the others finished."""
+    return "running" if last or before_last else "finished"
+
+
 def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
          say: Any = print, *, all_finished: bool = False) -> dict[str, float]:
     """Fill ``path`` (see the module's docstring); with ``all_finished``, every tournament and
@@ -220,10 +234,14 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
         options_text = json_dumps(plan.options)
         for index, seating in enumerate(plan.seatings):
             match_id += 1
-            seed_text = str(draw.getrandbits(63))
+            if index % plan.players == 0:  # a deal, played in each seat rotation in turn
+                seed_text = str(draw.getrandbits(63))
             if index >= played_upto:
-                match_rows.append((match_id, number, index, plan.game, options_text, seed_text, 0,
-                                   "pending", _when(created), None, None, None, None, None))
+                running = index < played_upto + RUNNING and status_of(last, before_last) == "running"
+                match_rows.append((match_id, number, index, plan.game, options_text, seed_text,
+                                   index % plan.players, "running" if running else "pending",
+                                   _when(created), _when(clock) if running else None, None, None,
+                                   None, None))
                 seat_rows += [(match_id, s, b, None, None, "", None, None) for s, b in enumerate(seating)]
                 continue
             seated = [by_id[b] for b in seating]
@@ -241,7 +259,7 @@ def fill(path: Path, matches: int, seed: int = 1, log_share: float = 1.0,
                                _when(started), _when(clock), duration, finish_seq, log))
             seat_rows += [(match_id, s, b, sc, r, f, None, REASONS.get(f)) for s, (b, sc, r, f) in
                           enumerate(zip(seating, scores, ranks, faults, strict=True))]
-        status = "running" if last or before_last else "finished"
+        status = status_of(last, before_last)
         settings = {"parallel": 2, "move_timeout_s": 10.0, "start_timeout_s": 30.0,
                     "time_bank_s": 0.0, "event_delay_s": 0.2, "wait_for_remote_s": 60.0,
                     "listen": None, "tls_cert": None, "tls_key": None,

@@ -14,6 +14,7 @@ tournament's standings), and a second asking for the same again. Add a page to
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import statistics
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.storage.store import Store
+from arena.storage.store import Store, TournamentStatus
 from benchmarks import fill
 from benchmarks.common import Row
 
@@ -41,6 +42,7 @@ class Ids:
     bots: list[str]
     leaderboards: list[str]
     matches: list[int]
+    deals: list[str]  # a finished match's deal, as /tournaments/T/deals/M
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ PAGES: list[Page] = [
          lambda ids: _cycle([f"/api/bots/{b}/matches?before={m}"
                              for b, m in zip(ids.bots, ids.matches, strict=False)])),
     Page("tv", 100, lambda ids: ["/tv"] * REQUESTS),
+    Page("tv data", 100, lambda ids: ["/api/tv"] * REQUESTS),
+    Page("traveller", 300, lambda ids: _cycle(ids.deals)),
     Page("tournaments list", 100, lambda ids: _cycle(
         ["/tournaments"] + [f"/tournaments?before={t}" for t in ids.tournaments])),
     Page("match", 300, lambda ids: _cycle([f"/matches/{m}" for m in ids.matches])),
@@ -78,7 +82,7 @@ PAGES: list[Page] = [
 def database(matches: int) -> Path:
     folder = Path(os.environ.get("ARENA_BENCH_CACHE", "/tmp/arena-bench-web"))
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"matches-{matches}.db"
+    path = folder / f"matches-{matches}-v{fill.VERSION}.db"
     if not path.exists():
         partial = path.with_suffix(".partial")
         for suffix in ("", "-wal", "-shm"):
@@ -100,7 +104,9 @@ def _ids(store: Store, draw: random.Random) -> Ids:
     matches = [draw.randint(1, top) for _ in range(REQUESTS)]
     for items in (tournaments, bots, pools):
         draw.shuffle(items)
-    return Ids([t for t in tournaments if t != last][:REQUESTS], bots, pools, matches)
+    deals = [f"/tournaments/{m.tournament_id}/deals/{m.id}"
+             for m in (store.get_match(i) for i in matches)]
+    return Ids([t for t in tournaments if t != last][:REQUESTS], bots, pools, matches, deals)
 
 
 def _time(client: Any, urls: list[str]) -> tuple[list[float], dict[int, int]]:
@@ -128,7 +134,10 @@ def run(quick: bool) -> list[Row]:
     path = database(n)
     size = sum(Path(f"{path}{s}").stat().st_size for s in ("", "-wal") if Path(f"{path}{s}").exists())
     rows: list[Row] = []
-    with Store(str(path)) as store:
+    with Store(str(path)) as store, contextlib.ExitStack() as runs:
+        for t in store.tournament_page(None, 10_000):  # the running ones are run: TV has them
+            if t.status in (TournamentStatus.RUNNING, TournamentStatus.INTERRUPTED):
+                runs.enter_context(store.running(t.id))
         ids = _ids(store, random.Random(7))
         for page in PAGES:
             urls = page.urls(ids)
