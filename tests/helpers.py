@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import gc
 import inspect
 import ipaddress
 import os
@@ -171,10 +170,6 @@ def cli(*args: str, db: Path | None = None, check: bool = True,
             os.chdir(here)
             sys.stdout.flush()
             sys.stderr.flush()
-            # The stores the command opened are closed when collected (in a process of its
-            # own, when it ends): collected now, so that their SQLite connections are closed
-            # and the write-ahead log is checkpointed into the file, as after a process.
-            gc.collect()
         stdout, stderr = out.getvalue().decode(), err.getvalue().decode()
     result = subprocess.CompletedProcess([sys.executable, "-m", "arena", *command[1:]], code,
                                          stdout, stderr)

@@ -20,6 +20,7 @@ import os
 # gRPC's C core logs failures (a port in use, ...) on its own; the CLI says them once, clearly.
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
+import functools
 import inspect
 import resource
 import signal
@@ -46,7 +47,7 @@ from arena.cli import (
     tournaments,
     web,
 )
-from arena.cli.common import errors
+from arena.cli.common import close_stores, errors
 from arena.errors import ArenaError
 
 app = typer.Typer(help="Card Arena: tournaments for card-game bots over gRPC.",
@@ -117,8 +118,10 @@ def tidy_help(command: Any) -> None:
         tidy_help(sub)
 
 
+@functools.cache
 def command_line() -> Callable[[], Any]:
-    """The ``arena`` command as click runs it, its help tidied (:func:`tidy_help`)."""
+    """The ``arena`` command as click runs it, its help tidied (:func:`tidy_help`): built
+    once per process."""
     command = typer.main.get_command(app)
     tidy_help(command)
     return command
@@ -135,3 +138,5 @@ def main() -> None:
     except ArenaError as err:  # every domain error: its one line, its kind's exit code
         errors.print(Text("error:", style="red"), str(err), highlight=False, soft_wrap=True)
         sys.exit(err.kind.exit_code)
+    finally:
+        close_stores()

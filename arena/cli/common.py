@@ -51,16 +51,30 @@ class Failure(ArenaError):
     """A user mistake found by the CLI itself."""
 
 
+_opened: list[Store] = []
+"""The stores this command has opened, closed when it ends (:func:`close_stores`)."""
+
+
 def open_store(db: str, *, reading: bool = False) -> Store:
-    """The database at ``db``; ``reading``: for a command that only reads (or changes what
-    is there), which never creates one: a SQLite file that does not exist is an error."""
+    """The database at ``db``, open until the command ends; ``reading``: for a command that
+    only reads (or changes what is there), which never creates one: a SQLite file that does
+    not exist is an error."""
     if keeps_nothing(db):
         raise Failure(f"--db {db!r} is a database in memory, gone when the command ends: "
                       "give a file (e.g. arena.db) or a server URL")
     if reading and "://" not in db and not Path(db).exists():
         raise Failure(f"no database {db!r} (this command creates none): give --db the file "
                       "your tournaments were played on")
-    return Store(db)
+    store = Store(db)
+    _opened.append(store)
+    return store
+
+
+def close_stores() -> None:
+    """Close every store the command opened: their connections are released and a SQLite
+    file's write-ahead log is checkpointed, whether the command ended well or not."""
+    while _opened:
+        _opened.pop().close()
 
 
 def data_dir_for(db: str) -> Path:

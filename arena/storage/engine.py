@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Self
 
 import sqlalchemy as sa
-from alembic.util import CommandError
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
@@ -275,7 +274,7 @@ class Database:
                     schema.upgrade(conn)
                 except (sa_exc.SQLAlchemyError, OSError):
                     raise  # worded by _errors
-                except (schema.SchemaError, CommandError) as error:
+                except schema.SchemaError as error:
                     raise StoreError(
                         f"cannot upgrade the database's schema ({self.where}): {one_line(error)}"
                     ) from None

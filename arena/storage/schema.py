@@ -16,20 +16,26 @@ process may have upgraded it meanwhile) and then:
 All of it in the caller's transaction: a failure leaves the database as it was.
 A revision this arena does not know (a newer arena upgraded the database) is a
 :class:`SchemaError`, as is a database holding only some of the arena's tables.
+
+Whether a database is current is read from the revision files' own ``revision`` and
+``down_revision`` lines (:func:`_revisions`), so that opening a current database (every
+command, every process) does not import Alembic: Alembic is imported to migrate.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 
 from arena.errors import ArenaError, ErrorKind
 from arena.storage.tables import TABLE_NAMES
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 """Alembic's script folder: ``env.py``, ``script.py.mako`` and ``versions/``."""
@@ -49,6 +55,8 @@ class SchemaError(ArenaError):
 def alembic_config(connection: sa.Connection | None = None) -> Config:
     """Alembic's configuration for the arena's migrations, with no ini file; given a
     connection, ``env.py`` runs the migrations on it (in its transaction)."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
     config.set_main_option("path_separator", "os")
@@ -57,11 +65,26 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
     return config
 
 
+_REVISION = re.compile(r'^revision(?:: str)? = "([^"]+)"$', re.MULTILINE)
+_DOWN_REVISION = re.compile(r'^down_revision(?:: [^=]+)? = (?:None|"([^"]+)")$', re.MULTILINE)
+
+
 @functools.cache
 def _revisions() -> tuple[frozenset[str], frozenset[str]]:
-    """(the newest revisions, every revision) of the migrations shipped with this arena."""
-    script = ScriptDirectory.from_config(alembic_config())
-    return frozenset(script.get_heads()), frozenset(s.revision for s in script.walk_revisions())
+    """(the newest revisions, every revision) of the migrations shipped with this arena, from
+    each revision file's ``revision`` and ``down_revision`` lines (a test checks that this
+    is what Alembic reads)."""
+    every: set[str] = set()
+    below: set[str] = set()
+    for path in sorted((MIGRATIONS / "versions").glob("[!_]*.py")):  # not __init__.py
+        text = path.read_text(encoding="utf-8")
+        revision, down = _REVISION.search(text), _DOWN_REVISION.search(text)
+        if revision is None or down is None:
+            raise SchemaError(f"the migration {path.name} names no revision or down_revision")
+        every.add(revision.group(1))
+        if down.group(1) is not None:
+            below.add(down.group(1))
+    return frozenset(every - below), frozenset(every)
 
 
 def head() -> str:
@@ -106,17 +129,23 @@ def upgrade(conn: sa.Connection) -> bool:
     _check_known(stored)
     if stored == _revisions()[0]:
         return False  # another process upgraded it while we waited for the lock
+    from alembic import command
+    from alembic.util import CommandError
+
     config = alembic_config(conn)
-    if not stored:
-        ours = TABLE_NAMES & set(sa.inspect(conn).get_table_names())
-        if ours == FIRST_TABLES:  # made by the arena before it had migrations
-            command.stamp(config, FIRST_REVISION)
-        elif ours:
-            raise SchemaError(
-                f"it has some of the arena's tables ({', '.join(sorted(ours))}) but not the "
-                f"others ({', '.join(sorted(FIRST_TABLES - ours))}) and no schema revision"
-            )
-    command.upgrade(config, "head")
+    try:
+        if not stored:
+            ours = TABLE_NAMES & set(sa.inspect(conn).get_table_names())
+            if ours == FIRST_TABLES:  # made by the arena before it had migrations
+                command.stamp(config, FIRST_REVISION)
+            elif ours:
+                raise SchemaError(
+                    f"it has some of the arena's tables ({', '.join(sorted(ours))}) but not the "
+                    f"others ({', '.join(sorted(FIRST_TABLES - ours))}) and no schema revision"
+                )
+        command.upgrade(config, "head")
+    except CommandError as error:  # Alembic's own refusal, said as this module's
+        raise SchemaError(str(error)) from None
     return True
 
 
