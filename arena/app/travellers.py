@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from arena.app.matches import Hidden
 from arena.app.visibility import InPlay, Refusal, Sight, may_show
-from arena.match.replay import LogLine, describe, read_log
+from arena.match.replay import describe
 from arena.storage.store import (
     MatchInfo,
     MatchStatus,
@@ -50,6 +50,8 @@ from arena.storage.store import (
     Store,
     TournamentInfo,
 )
+from arena.wire.codec import codec_for
+from arena.wire.messages import LoggedChoice, decode_choice, read_choices
 
 TO_PLAY = (MatchStatus.PENDING, MatchStatus.RUNNING)
 
@@ -294,18 +296,19 @@ def _totals(holdings: Iterable[Sequence[Holding]]) -> tuple[BotTotal, ...]:
 # ---------------------------------------------------------------- partings
 
 
-def _decisions(match: MatchInfo) -> list[LogLine]:
-    """A finished match's decisions in order: the ``N``-th is its replay's step ``N``."""
+def _decisions(match: MatchInfo) -> list[LoggedChoice]:
+    """A finished match's decisions in order, their actions still encoded (compared as bytes,
+    decoded only where rotations part): the ``N``-th is its replay's step ``N``."""
     if match.log is None:
         return []
-    return [line for line in read_log(match.game, match.log) if line.kind == "decision"]
+    return read_choices(match.log)
 
 
-def partings(decisions: dict[int, Sequence[LogLine]],
+def partings(decisions: dict[int, Sequence[LoggedChoice]],
              matches: dict[int, MatchInfo]) -> list[Parting]:
     """Where rotations with the same decisions so far made different ones (see the module's
     docstring): ``decisions`` per match id (the rotations, in schedule order), ``matches``
-    for the bots in their seats. By decision number, then schedule order."""
+    for the game and the bots in their seats. By decision number, then schedule order."""
     found: list[tuple[int, int, Parting]] = []
     order = {match_id: place for place, match_id in enumerate(decisions)}
     groups: list[tuple[int, list[int]]] = [(0, list(decisions))]  # (decisions shared, ids)
@@ -313,7 +316,7 @@ def partings(decisions: dict[int, Sequence[LogLine]],
         at, group = groups.pop()
         while len(group) > 1:
             group = [m for m in group if at < len(decisions[m])]  # a match over drops out
-            buckets: list[tuple[LogLine, list[int]]] = []
+            buckets: list[tuple[LoggedChoice, list[int]]] = []
             for match_id in group:
                 line = decisions[match_id][at]
                 same = next((b for b in buckets if _same(b[0], line)), None)
@@ -324,7 +327,8 @@ def partings(decisions: dict[int, Sequence[LogLine]],
             at += 1
             if len(buckets) > 1:
                 seat = buckets[0][0].seat
-                choices = tuple(Choice(describe(line.value), tuple(
+                codec = codec_for(matches[group[0]].game)
+                choices = tuple(Choice(describe(decode_choice(codec, line)), tuple(
                     Chooser(m, _holder(matches[m], seat), decisions[m][at - 1].fallback)
                     for m in ids)) for line, ids in buckets)
                 found.append((at, order[group[0]], Parting(at, -1 if seat is None else seat,
@@ -334,9 +338,9 @@ def partings(decisions: dict[int, Sequence[LogLine]],
     return [parting for _, _, parting in sorted(found, key=lambda f: (f[0], f[1]))]
 
 
-def _same(a: LogLine, b: LogLine) -> bool:
-    """The same decision: the same seat chose the same action."""
-    return a.seat == b.seat and a.value == b.value
+def _same(a: LoggedChoice, b: LoggedChoice) -> bool:
+    """The same decision: the same seat chose the same action (the same bytes)."""
+    return a.seat == b.seat and a.action == b.action
 
 
 def _holder(match: MatchInfo, seat: int | None) -> str:

@@ -184,6 +184,37 @@ def read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:
         raise LogError(f"its log does not read: {error}") from None
 
 
+@dataclass(frozen=True)
+class LoggedChoice:
+    """A decision of a match log with its action left encoded: ``action``, its bytes (the
+    same action, the same bytes), for comparing what was chosen without decoding the log
+    (:func:`decode_choice` decodes one)."""
+
+    seat: int
+    action: bytes
+    fallback: bool
+
+
+def read_choices(data: bytes) -> list[LoggedChoice]:
+    """The decisions of a ``MatchLog``'s bytes in order, their actions encoded (events and
+    faults are skipped, undecoded); bytes that are none: :class:`LogError`."""
+    try:
+        entries = pb.MatchLog.FromString(data).entries
+    except DecodeError as error:
+        raise LogError(f"its log does not read: {error}") from None
+    return [LoggedChoice(e.decision.seat, e.decision.action.SerializeToString(deterministic=True),
+                         e.decision.fallback)
+            for e in entries if e.WhichOneof("entry") == "decision"]
+
+
+def decode_choice(codec: GameCodec, choice: LoggedChoice) -> Any:
+    """The action of a :class:`LoggedChoice`, decoded as :func:`read_match_log` would."""
+    try:
+        return codec.decode_action(pb.GameAction.FromString(choice.action))
+    except (DecodeError, CodecError) as error:
+        raise LogError(f"its log does not read: {error}") from None
+
+
 def _read_match_log(codec: GameCodec, data: bytes) -> list[LogEntry]:
     entries: list[LogEntry] = []
     for entry in pb.MatchLog.FromString(data).entries:
