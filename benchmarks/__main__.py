@@ -27,6 +27,7 @@ from benchmarks import (
     engine,
     feeds,
     figures,
+    graphs,
     ladder,
     lanes,
     loop,
@@ -67,6 +68,7 @@ SECTIONS: dict[str, Callable[[bool], list[Row]]] = {
     "search": search.run,          # samples, copies and playouts per CPU second; OpenSpiel Hearts
     "rl": rl.run,                  # environment steps per CPU second; RLCard Bridge, PettingZoo
     "dataset": datasets.run,       # arena dataset export: rows per second, peak memory at 100k
+    "graphs": graphs.run,          # a match's win-probability graph: CPU s and steps per match
 }
 
 

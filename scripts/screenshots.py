@@ -1,4 +1,5 @@
-"""Screenshots of the web app for the README: a leaderboard, a bot page and the replay viewer.
+"""Screenshots of the web app for the docs: a leaderboard, a bot page, the replay viewer with
+its win-probability graph, a duplicate deal's traveller and the TV.
 
     arena demo && python scripts/screenshots.py --db arena-demo.db
 
@@ -7,7 +8,11 @@ A tool of the checkout, not of the package: the wheel does not ship it.
 serves the database on a free local port, opens the pages in headless Chromium (Debian's
 ``/usr/bin/chromium``, driven by Playwright: ``pip install -e '.[dev]'`` and
 ``scripts/install-system-packages --tests``) and writes ``docs/images/leaderboard.png``,
-``bot.png`` and ``replay.png``.
+``bot.png``, ``replay.png``, ``graph.png`` (the replayed match's graph, computed here if the
+database has none yet) and ``traveller.png`` (a deal of the demo's versus, played in each seat
+rotation). For ``tv.png`` it plays a tournament of the demo's bots on a copy of the database
+(the demo's own is left as it was), slowed down (``--event-delay``) so that the TV has
+matches to show, and stops it once the picture is taken.
 """
 
 from __future__ import annotations
@@ -15,8 +20,12 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import socket
+import sqlite3
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -24,6 +33,7 @@ from typing import Any
 
 import uvicorn
 
+from arena.app import graphs
 from arena.app.records import Store
 from leaderboard.web.app import create_app
 
@@ -107,12 +117,63 @@ def take(db: str, out: Path) -> list[Path]:
             page.locator("#replay").scroll_into_view_if_needed()
             written.append(out / "replay.png")
             page.screenshot(path=str(written[-1]))
+            if store.win_graph(match_id) is None:
+                graphs.compute(store, match_id)
+            page.goto(f"{base}/matches/{match_id}?view=full#step={step}")
+            page.locator("#win-graph svg").wait_for()
+            page.locator("#win-graph").scroll_into_view_if_needed()
+            written.append(out / "graph.png")
+            page.screenshot(path=str(written[-1]))
+            deal = _deal(store, matches)
+            if deal is not None:
+                page.goto(f"{base}/tournaments/{deal[0]}/deals/{deal[1]}")
+                page.locator("#rotations").wait_for()
+                written.append(out / "traveller.png")
+                page.screenshot(path=str(written[-1]))
+            written.append(_tv(page, db, store, out / "tv.png"))
             browser.close()
     finally:
         server.should_exit = True
         thread.join(10)
         store.close()
     return written
+
+
+def _deal(store: Store, matches: list[Any]) -> tuple[int, int] | None:
+    """(tournament, match) of a finished deal played in several seat rotations."""
+    for match in matches:
+        if len(store.deal_matches(match.tournament_id, match.id)) > 1:
+            return match.tournament_id, match.id
+    return None
+
+
+def _tv(page: Any, db: str, store: Store, path: Path) -> Path:
+    """The TV over a copy of the database while a slowed tournament of its game plays."""
+    bots = [row.name for row in store.leaderboard(GAME)][:4]
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "arena.db"
+        with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+            source.backup(target)  # a consistent copy, the write-ahead log included
+        playing = subprocess.Popen(
+            [sys.executable, "-m", "arena", "tournament", "run", "--db", str(copy), "--game",
+             GAME, *[a for bot in bots for a in ("--bot", bot)], "--event-delay", "0.5",
+             "--parallel", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        tv_store = Store(str(copy))
+        tv_server, tv_thread, tv_base = _serve(tv_store)
+        try:
+            page.goto(f"{tv_base}/tv")
+            page.wait_for_function("() => document.querySelector('#tv').dataset.featured !== ''",
+                                   timeout=120_000)
+            page.locator("iframe.tv").wait_for()
+            page.wait_for_timeout(3000)  # the featured match's first cards on the table
+            page.screenshot(path=str(path), full_page=True)
+        finally:
+            playing.send_signal(signal.SIGINT)
+            playing.wait(60)
+            tv_server.should_exit = True
+            tv_thread.join(10)
+            tv_store.close()
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,12 @@ from tests.helpers import migrated_store
 
 pytest_plugins = ["tests.scheduling"]  # the order of the tests, and which run together
 
+# The servers the tests start (`arena serve`, `arena web`) compute no win-probability graphs
+# in the background unless a test asks (its own --graph-cpu): a graph is up to 2 CPU s a
+# match, on machines the suite keeps busy. tests/app/test_graph_worker.py and the graph's
+# web tests run the worker.
+os.environ.setdefault("ARENA_GRAPH_CPU", "0")
+
 
 @pytest.fixture
 def sandboxed() -> None:

@@ -15,9 +15,11 @@ looks: a few hundred of them did, and starved the referee playing in the same pr
 * a feed on a match that has not started ends after :data:`PENDING_LIMIT_S` (its
   :attr:`Feed.expired` says so), rather than holding its place for ever.
 
-What a feed may show (the public view while the match runs, nothing of a finished match while
-another rotation of its deal is unfinished) is :mod:`arena.app.visibility`'s: the reader's
-last snapshot carries what that rule needs (:attr:`Snapshot.in_play`).
+What a feed may show (the public view while the match runs, and every hand too while its deal
+is sealed; nothing of a finished match while another rotation of its deal is unfinished) is
+:mod:`arena.app.visibility`'s: the reader's last snapshot carries what that rule needs
+(:attr:`Snapshot.in_play`, :attr:`Snapshot.deal`), so a feed of any view asks the rule of each
+snapshot without reading the store.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from arena.app.visibility import InPlay, in_play_of
+from arena.app.visibility import InPlay, Rotation, deal_of, in_play_of
 from arena.storage.store import MatchInfo, MatchStatus, Store, StoreError
 
 T = TypeVar("T")
@@ -65,12 +67,14 @@ class FeedRefused(Exception):
 class Snapshot:
     """A match as its reader last read it: ``log``, the running log so far while it runs
     (None before its first write), its final log once it is over; ``in_play``: once it has
-    finished, whether another rotation of its deal is unfinished (see
-    :mod:`arena.app.visibility`)."""
+    finished, whether another rotation of its deal is unfinished; ``deal``: while it runs, the
+    rotations of its deal still to play, read when the reader read the match whole (see
+    :mod:`arena.app.visibility`: they cannot turn a sealed deal unsealed meanwhile)."""
 
     match: MatchInfo
     log: bytes | None
     in_play: InPlay | None = None
+    deal: tuple[Rotation, ...] | None = None
 
     @property
     def over(self) -> bool:
@@ -109,6 +113,7 @@ class _Reader(Generic[T]):
         store, match_id, number = self.feeds.store, self.match_id, 0
         try:
             match = await asyncio.to_thread(store.get_match, match_id)
+            deal = await asyncio.to_thread(deal_of, store, match.id, match.status)
             size: int | None = None
             first = True
             while True:
@@ -119,13 +124,14 @@ class _Reader(Generic[T]):
                 status, now = await asyncio.to_thread(store.live_progress, match_id)
                 if status != match.status:  # started or ended: read it whole, once
                     match = await asyncio.to_thread(store.get_match, match_id)
+                    deal = await asyncio.to_thread(deal_of, store, match.id, match.status)
                     first = True
                     continue
                 if first or now != size:
                     log = None if now is None else await asyncio.to_thread(store.live_log,
                                                                            match_id)
                     size, first, number = now, False, number + 1
-                    await self._publish(Snapshot(match, log), number)
+                    await self._publish(Snapshot(match, log, deal=deal), number)
                 await asyncio.sleep(self.feeds.poll_s)
         except StoreError as err:
             self.error = err

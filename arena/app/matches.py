@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.app.live import Snapshot
-from arena.app.visibility import Refusal, Sight, hidden_reasons, in_play_of, may_show
+from arena.app.visibility import Refusal, Sight, deal_of, hidden_reasons, in_play_of, may_show
 from arena.errors import ArenaError, ErrorKind
 from arena.match.replay import LogLine, read_log, view
 from arena.storage.store import FaultInfo, MatchInfo, MatchStatus, Store
@@ -38,12 +38,14 @@ def shown(store: Store, match: MatchInfo, sight: Sight = Sight.PUBLIC, *,
           operator: bool = False) -> ShownMatch:
     """What of ``match`` is shown to the operator (``operator``) or anyone else, for ``sight``
     and for its private views: the store is asked at most once (whether another rotation of
-    its deal is in play)."""
+    its deal is in play, for a finished match; its deal's rotations, for a running one)."""
     in_play = in_play_of(store, match.id, match.status, operator)
+    deal = deal_of(store, match.id, match.status, operator)
     return ShownMatch(match,
-                      may_show(match.id, match.status, sight, operator=operator, in_play=in_play),
+                      may_show(match.id, match.status, sight, operator=operator, in_play=in_play,
+                               deal=deal),
                       may_show(match.id, match.status, Sight.FULL, operator=operator,
-                               in_play=in_play))
+                               in_play=in_play, deal=deal))
 
 
 def noted_seats(store: Store, match: MatchInfo, author_id: int | None) -> frozenset[int]:
@@ -152,13 +154,16 @@ def _readable_notes(store: Store, match: MatchInfo, lines: Sequence[LogLine], wh
     return tuple((number, line) for number, line in noted if line.seat in own)
 
 
-def feed_refusal(snapshot: Snapshot, *, operator: bool = False) -> Refusal | None:
-    """Why a live feed may not show the last events of the match a reader's ``snapshot``
-    has (None: it may): once the match is over, while another rotation of its deal is
-    unfinished (the web's live feed, the operator service's ``WatchMatch``)."""
+def feed_refusal(snapshot: Snapshot, sight: Sight = Sight.PUBLIC, *,
+                 operator: bool = False) -> Refusal | None:
+    """Why a live feed of ``sight`` may not show what the match a reader's ``snapshot`` has
+    now (None: it may; the web's live feed, the operator service's ``WatchMatch``): once the
+    match is over, its last events while another rotation of its deal is unfinished; a seat's
+    or the full view of a running match unless its deal is sealed (the snapshot carries its
+    rotations: :attr:`~arena.app.live.Snapshot.deal`)."""
     match = snapshot.match
-    return may_show(match.id, match.status, Sight.PUBLIC, operator=operator,
-                    in_play=snapshot.in_play)
+    return may_show(match.id, match.status, sight, operator=operator,
+                    in_play=snapshot.in_play, deal=snapshot.deal)
 
 
 @dataclass(frozen=True)

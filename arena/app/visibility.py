@@ -11,9 +11,16 @@ rotations' secret until they are played. So, for anyone but the operator:
 the match is                  what is shown
 ============================  ===================================================================
 pending                       its public view (nothing yet; a live feed waits for its start)
-running                       its public view so far: the match being played, the live view
+running, its deal *sealed*    every view so far, live: public, each seat's and the full view
+                              (all hands). Sealed: the match started sealed (every seat a bot the
+                              arena runs in its sandbox: ``managed`` or ``submitted``, the run's
+                              sandbox on), and every other rotation of its deal still to play
+                              is sealed too (running: started sealed; pending: no remote seat)
+running, its deal not sealed  its public view so far: the match being played, the live view
                               (even when another rotation of its deal has finished, or runs
-                              beside it). Never a seat's or the full view.
+                              beside it). Never a seat's or the full view; the refusal names the
+                              first seat that is not sealed (a remote bot) or the rotation that
+                              runs without the sandbox (``--no-sandbox``)
 void                          its public view (a void match keeps no final log: nothing). Never
                               a seat's or the full view.
 finished, while another       **nothing**: no view at all, public included (page, JSON, replay,
@@ -26,15 +33,29 @@ its deal over
 
 The operator (who holds the tournament's deal key anyway) sees everything, always.
 
+**Why a sealed deal may be shown live.** A hand shown on the web is a secret kept from the bots
+still to play its deal. A bot in the sandbox has no network (``arena/players/sandbox.py``): it
+cannot read the web, nor hear from anyone who does. So a running match shows every hand when
+no bot that will play its deal can reach the web: every seat of it, and of every rotation of
+its deal still to play, is a managed or submitted bot in the sandbox. Finished and void
+rotations do not count: their bots are done with the deal. A bot's kind never changes, and a
+deal that started sealed is played sealed to its end: the store refuses to start a match of it
+unsealed (:meth:`~arena.storage.store.Store.mark_running`: its own replay after an
+interruption too), and a run with ``--no-sandbox`` refuses such a tournament before it starts
+(:func:`arena.tournament.run.refuse_unsealed`). So the answer for a running match cannot turn
+from sealed to not sealed while anyone watches: a pending rotation with no remote seat can only
+start sealed.
+
 A bot's **notes** on its answers (``Choice.note``: what it thought, which may name its cards)
 are its author's and the operator's; anyone else sees them only where the tournament made
 them public (``--public-notes``), and then as the full view: once every rotation of the deal
 is over (:func:`arena.app.matches.noted_seats`, which also gives an author signed in on the
-web their own bots' notes).
+web their own bots' notes); never live, not even in a sealed deal's all-hands view.
 
 :func:`may_show` is the rule itself, pure, over what the store says; :func:`refusal` asks the
 store only what the rule needs (whether a rotation of the deal is in play, only for a
-finished match); :func:`hidden_reasons` does it for a page of faults in one query.
+finished match; the rotations of its deal still to play, only for a running one);
+:func:`hidden_reasons` does it for a page of faults in one query.
 """
 
 from __future__ import annotations
@@ -44,6 +65,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from arena.storage.records import Rotation
 from arena.storage.store import MatchInfo, MatchStatus
 
 
@@ -80,11 +102,13 @@ class Refusal:
 
 
 def may_show(match_id: int, status: MatchStatus, sight: Sight, *, operator: bool,
-             in_play: InPlay | None) -> Refusal | None:
+             in_play: InPlay | None, deal: Sequence[Rotation] | None = None) -> Refusal | None:
     """Why ``sight`` of a match of ``status`` is not shown (None: it is). ``in_play``: another
     rotation of its deal is unfinished (looked up only for a finished match: see
-    :func:`refusal`); ``operator``: the operator is asking. The table in this module's
-    docstring is this function."""
+    :func:`refusal`); ``deal``: the rotations of its deal still to play, itself included
+    (looked up only for a running match; None: not looked up, so not sealed);
+    ``operator``: the operator is asking. The table in this module's docstring is this
+    function."""
     if operator:
         return None
     if status is MatchStatus.FINISHED:
@@ -98,9 +122,39 @@ def may_show(match_id: int, status: MatchStatus, sight: Sight, *, operator: bool
     if status is MatchStatus.VOID:
         return Refusal(f"match {match_id} is void: it never finished, and has no seat or full "
                        "view")
+    if status is MatchStatus.RUNNING and deal is not None:
+        why = unsealed(match_id, deal)
+        return None if why is None else Refusal(why, public_meanwhile=True)
     state = "not started" if status is MatchStatus.PENDING else str(status)
     return Refusal(f"match {match_id} is {state}: its seat and full views open once it has "
                    "finished", public_meanwhile=True)
+
+
+def unsealed(match_id: int, deal: Sequence[Rotation]) -> str | None:
+    """Why the deal of running match ``match_id`` is not sealed, in one line (None: it is):
+    ``deal`` holds the rotations of the deal still to play, the match first among them. The
+    first seat, in the match itself, then in the deal's other rotations, whose bot is remote,
+    or the first of them that runs without the sandbox."""
+    own = [r for r in deal if r.match_id == match_id]
+    if not own or own[0].status is not MatchStatus.RUNNING:  # the store says otherwise: no
+        return (f"match {match_id} is not running: its seat and full views open once it has "
+                "finished")
+    others = [r for r in deal if r.match_id != match_id]
+    after = ", and every other rotation of its deal with it" if others else ""
+    opens = f"its seat and full views open once it has finished{after}"
+    for rotation in (own[0], *others):
+        where = "" if rotation is own[0] else \
+            f" of match {rotation.match_id} (rotation {rotation.lane + 1} of its deal)"
+        if rotation.remote:
+            seat, bot = rotation.remote[0]
+            return (f"match {match_id} is running, and seat {seat}{where} is a remote bot "
+                    f"({bot}), which may read the web: {opens}")
+        if rotation.status is MatchStatus.RUNNING and not rotation.sealed:
+            runs = "it runs" if rotation is own[0] else \
+                f"match {rotation.match_id} (rotation {rotation.lane + 1} of its deal) runs"
+            return (f"match {match_id} is running, and {runs} without the sandbox "
+                    f"(--no-sandbox), where bots may read the web: {opens}")
+    return None
 
 
 class Deals(Protocol):
@@ -109,6 +163,8 @@ class Deals(Protocol):
     def deal_in_play(self, match_id: int) -> int | None: ...
 
     def deals_in_play(self, match_ids: Sequence[int]) -> set[int]: ...
+
+    def deal_rotations(self, match_id: int) -> tuple[Rotation, ...]: ...
 
 
 def in_play_of(store: Deals, match_id: int, status: MatchStatus,
@@ -121,11 +177,22 @@ def in_play_of(store: Deals, match_id: int, status: MatchStatus,
     return None if other is None else InPlay(other)
 
 
+def deal_of(store: Deals, match_id: int, status: MatchStatus,
+            operator: bool = False) -> tuple[Rotation, ...] | None:
+    """The rotations of the deal of a match still to play, asked of the store only when the
+    answer matters (a running match, for anyone but the operator)."""
+    if operator or status is not MatchStatus.RUNNING:
+        return None
+    return store.deal_rotations(match_id)
+
+
 def refusal(store: Deals, match: MatchInfo, sight: Sight, *,
             operator: bool = False) -> Refusal | None:
     """:func:`may_show` for a match the store gave, asking the store what the rule needs."""
     return may_show(match.id, match.status, sight, operator=operator,
-                    in_play=in_play_of(store, match.id, match.status, operator))
+                    in_play=in_play_of(store, match.id, match.status, operator),
+                    deal=deal_of(store, match.id, match.status, operator)
+                    if sight.private else None)
 
 
 def hidden_reasons(store: Deals, match_ids: Sequence[int]) -> set[int]:
@@ -138,5 +205,5 @@ def hidden_reasons(store: Deals, match_ids: Sequence[int]) -> set[int]:
                         in_play=InPlay() if m in in_play else None) is not None}
 
 
-__all__ = ["Deals", "InPlay", "Refusal", "Sight", "hidden_reasons", "in_play_of", "may_show",
-           "refusal"]
+__all__ = ["Deals", "InPlay", "Refusal", "Rotation", "Sight", "deal_of", "hidden_reasons",
+           "in_play_of", "may_show", "refusal", "unsealed"]

@@ -57,10 +57,17 @@ class WatchUpdate:
 
 def public_events(game: str, data: bytes | None) -> list[Any]:
     """The events of a log that every seat may see, in order."""
+    return [value for value, public in logged_events(game, data) if public]
+
+
+def logged_events(game: str, data: bytes | None) -> list[tuple[Any, bool]]:
+    """Every event of a log, in order, each with whether every seat may see it (the full
+    view's events: those that are not are for the operator, or for a deal the secrecy rule
+    shows whole)."""
     if not data:
         return []
-    return [line.value for line in read_log(game, data)
-            if line.kind == "event" and line.audience is None]
+    return [(line.value, line.audience is None) for line in read_log(game, data)
+            if line.kind == "event"]
 
 
 def _update(match: MatchInfo, events: Sequence[Any], ended: bool) -> WatchUpdate:
@@ -103,4 +110,4 @@ def follow(store: Store, match_id: int, *, poll_s: float = POLL_S,
         sleep(poll_s)
 
 
-__all__ = ["NotStarted", "SeatResult", "WatchUpdate", "follow", "public_events"]
+__all__ = ["NotStarted", "SeatResult", "WatchUpdate", "follow", "logged_events", "public_events"]

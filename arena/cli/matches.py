@@ -1,5 +1,6 @@
-"""``arena match list|show|watch|play``: the matches of the local database, one followed as
-it is played (here or on a server, ``--arena``), and ad-hoc matches between bot commands.
+"""``arena match list|show|graph|watch|play``: the matches of the local database (and their
+win-probability graphs), one followed as it is played (here or on a server, ``--arena``), and
+ad-hoc matches between bot commands.
 
 ``match play`` is like a quick cutechess game: nothing is registered and no database is left
 behind (unless ``--keep DIR``): the bots are played by the same executor, referee, sandbox
@@ -23,6 +24,8 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from arena.app.graph_worker import GraphQueue, drain
+from arena.app.graphs import DEFAULT_CAP_S, compute, swings
 from arena.app.watch import WatchUpdate
 from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, open_store
 from arena.cli.options import (
@@ -40,7 +43,7 @@ from arena.cli.remote import ArenaOption, CaOption, LocalOnlyArenaOption, TokenO
 from arena.games import get_game
 from arena.match.replay import describe, read_log, view
 from arena.players.submissions import MANIFEST
-from arena.storage.store import MatchStatus, Store
+from arena.storage.store import MatchStatus, Store, StoredGraph
 from arena.tournament import RunSettings, create_tournament
 from arena.tournament.settings import DEFAULTS
 from arena.tournament.setup import DUPLICATE
@@ -121,6 +124,48 @@ def match_show(
                 f"  (seen by {', '.join(map(str, sorted(line.audience)))})"
             console.print(Text(inert(f"  {describe(line.value)}")).append(to, style="dim"),
                           highlight=False)
+
+
+@match_app.command("graph")
+def match_graph(
+    match_id: Annotated[int | None, typer.Argument(help="The match's id (or --pending).")] = None,
+    pending: Annotated[bool, typer.Option(
+        "--pending", help="Every finished match whose deal is over and that has no graph yet, "
+        "as the background worker takes them.")] = False,
+    cpu: Annotated[float, typer.Option(
+        "--cpu", min=0.01, max=3600.0, metavar="SECONDS", help="CPU seconds a graph may "
+        "take.")] = DEFAULT_CAP_S,
+    db: DbOption = DEFAULT_DB,
+    arena: LocalOnlyArenaOption = None,
+) -> None:
+    """Compute win-probability graphs now (each seat's chance to finish first after each
+    decision, from the full deal: docs/web.md), as `arena web` and `arena serve` do in the
+    background: one match's (anew, replacing the one it has), or every one still to make.
+    Only for a finished match whose deal is over."""
+    local_only(arena, "match graph")
+    if (match_id is None) != pending:
+        raise Failure("give a match's id or --pending (one of them)")
+    store = open_store(db, reading=True)
+    if match_id is not None:
+        console.print(graph_line(compute(store, match_id, cap_s=cpu, replace=True)),
+                      highlight=False)
+        return
+    queue = GraphQueue(store)
+    made = drain(store, queue, cpu, done=lambda graph: console.print(graph_line(graph),
+                                                                      highlight=False))
+    held = f"; {len(queue.held)} wait for another rotation of their deal" if queue.held else ""
+    console.print(f"{made} graph{'s' if made != 1 else ''} computed{held}", highlight=False)
+
+
+def graph_line(graph: StoredGraph) -> str:
+    """A graph in one line: its steps, what it cost, each seat's chance at the start."""
+    if graph.error is not None:
+        return f"match {graph.match_id}: no graph: {graph.error}"
+    start = ", ".join(f"seat {seat} {chance:.0%}" for seat, chance in enumerate(graph.chances[0]))
+    marks = ", ".join(f"step {s.step} (seat {s.seat} {s.change:+.0%})" for s in swings(graph))
+    return (f"match {graph.match_id}: {len(graph.evaluated)} of {graph.steps} steps computed, "
+            f"{graph.rollouts} rollouts each, {graph.cpu_s:.2f} CPU s; chances to finish first "
+            f"at the start: {start}" + (f"; biggest swings: {marks}" if marks else ""))
 
 
 @match_app.command("watch")

@@ -9,13 +9,15 @@ from typing import Annotated
 
 import typer
 
+from arena.app.graph_worker import GraphWorker
+from arena.app.graphs import DEFAULT_CAP_S
 from arena.app.live import PENDING_LIMIT_S
 from arena.app.scrimmages import SCRIMMAGES, ScrimmageRules
 from arena.app.validation import ValidationRules
 from arena.cli.common import DEFAULT_DB, DbOption, Failure, console, data_dir_for, errors, open_store
 from arena.cli.options import ExecutorOption, RayAddressOption
 from arena.cli.remote import LocalOnlyArenaOption, local_only
-from arena.cli.web import WEB_PORT
+from arena.cli.web import WEB_PORT, GraphCpuOption
 from arena.games import get_game
 from arena.net.tls import server_credentials
 from arena.players import sandbox
@@ -75,6 +77,7 @@ def serve_command(
     scrimmage_queue: Annotated[int, typer.Option(
         "--scrimmage-queue", min=0, metavar="N", help="Scrimmages of an author not yet "
         "finished at once.")] = SCRIMMAGES.queued,
+    graph_cpu: GraphCpuOption = DEFAULT_CAP_S,
     ladder: Annotated[list[str] | None, typer.Option(
         "--ladder", metavar="GAME", help="Keep this game's ladder playing while the server runs "
         "(its newest ladder, or a new one with the game's defaults); repeat for more games.")]
@@ -159,7 +162,7 @@ def serve_command(
         console.print("operator token: the one of the last start (--rotate-operator-token "
                       "issues a new one)")
     try:
-        with contextlib.suppress(KeyboardInterrupt):
+        with GraphWorker(store.url, graph_cpu), contextlib.suppress(KeyboardInterrupt):
             asyncio.run(serve(store, f"{host}:{port}", console, token.hash, credentials, socket_path,
                               web, data_dir=data_dir_for(db), parallel=parallel,
                               per_run=per_run, ladders=ladders, budget=budget, log=log,

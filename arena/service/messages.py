@@ -16,7 +16,7 @@ from arena.app.matches import MatchRecord
 from arena.app.reports import Progress
 from arena.app.tournaments import TournamentRequest
 from arena.app.visibility import Refusal
-from arena.app.watch import public_events
+from arena.app.watch import logged_events
 from arena.errors import ArenaError, ErrorKind
 from arena.players.limits import DEFAULT_LIMIT_TEXTS, LimitTexts
 from arena.service.auth import Caller
@@ -198,11 +198,18 @@ def ladder(view: LadderView) -> pb.Ladder:
                                for v in view.versions])
 
 
-def watch_events(snapshot: Snapshot) -> tuple[MatchInfo, list[pb.GameEvent]]:
-    """The public events of a watched match's snapshot, encoded once for every watch of it."""
+WatchEvents = tuple[MatchInfo, list[pb.GameEvent], list[pb.GameEvent]]
+"""A watched match's snapshot encoded: the match, its public events and all its events."""
+
+
+def watch_events(snapshot: Snapshot) -> WatchEvents:
+    """The events of a watched match's snapshot, public ones and all of them (a watch with
+    ``all_hands``, where the secrecy rule allows it), encoded once for every watch of it."""
     codec = codec_for(snapshot.match.game)
-    return snapshot.match, [codec.event(event)
-                            for event in public_events(snapshot.match.game, snapshot.log)]
+    logged = [(codec.event(event), public)
+              for event, public in logged_events(snapshot.match.game, snapshot.log)]
+    return snapshot.match, [event for event, public in logged if public], \
+        [event for event, _ in logged]
 
 
 def refusal_text(refused: Refusal) -> str:

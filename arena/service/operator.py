@@ -25,6 +25,7 @@ from arena.app.matches import Hidden
 from arena.app.reports import Progress
 from arena.app.scrimmages import SCRIMMAGES, ScrimmageDesk, ScrimmageRequest, ScrimmageRules
 from arena.app.validation import NOT_VALIDATED, ValidationRules
+from arena.app.visibility import Sight
 from arena.errors import ArenaError, ErrorKind
 from arena.games import get_game
 from arena.players import submissions
@@ -355,9 +356,11 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
 
     async def WatchMatch(self, request: pb.WatchMatchRequest,
                          context: Context) -> AsyncIterator[pb.MatchUpdate]:
-        """The public events of a match as it is played, then its end, as
-        :mod:`arena.app.visibility` allows (nothing of a finished match while another rotation
-        of its deal is unfinished: such a watch ends PERMISSION_DENIED). Fed by one reader per
+        """The public events of a match as it is played (with ``all_hands``, every event: for
+        a running match whose deal is sealed), then its end, as :mod:`arena.app.visibility`
+        allows (nothing of a finished match while another rotation of its deal is unfinished,
+        and no private event where the deal is not sealed: such a watch ends
+        PERMISSION_DENIED, saying why). Fed by one reader per
         match (:mod:`arena.app.live`); an author may hold :data:`MAX_WATCHES_PER_AUTHOR` watches
         at once, and authors :data:`MAX_WATCHERS` in all (the operator's are not counted); a
         watch of a match that has not started ends DEADLINE_EXCEEDED after ``live_wait_s``
@@ -372,15 +375,19 @@ class OperatorServicer(pb_grpc.OperatorServiceServicer):  # type: ignore[misc]
         except FeedRefused as err:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, watch_refusal(err, who))
             raise AssertionError("abort returned") from None  # pragma: no cover
+        sight = Sight.FULL if request.all_hands else Sight.PUBLIC
         with feed:
             sent, first = 0, True
             try:
                 async for update in feed.updates():
                     assert update is not None  # no keep-alives asked for
-                    match, events = update.value
-                    refused = matches.feed_refusal(update.snapshot, operator=who.operator)
+                    match, public, every = update.value
+                    events = every if request.all_hands else public
+                    refused = matches.feed_refusal(update.snapshot, sight,
+                                                   operator=who.operator)
                     if refused is not None:
-                        await context.abort(grpc.StatusCode.PERMISSION_DENIED, refused.text)
+                        await context.abort(grpc.StatusCode.PERMISSION_DENIED,
+                                            refusal_text(refused))
                     over = update.snapshot.over
                     if first and not over:  # the match as it stands, before any event
                         yield pb.MatchUpdate(match=match_info(match))

@@ -21,7 +21,7 @@ from arena.match.faults import Fault
 from arena.storage.engine import Database
 from arena.storage.errors import NotFoundError, StoreError, member, seed_text
 from arena.storage.ratings import rate_ready
-from arena.storage.records import MatchInfo, MatchResult
+from arena.storage.records import MatchInfo, MatchResult, Rotation
 from arena.storage.rows import (
     DONE,
     TO_PLAY,
@@ -31,7 +31,7 @@ from arena.storage.rows import (
     match_info,
     seat_infos,
 )
-from arena.storage.tables import Match, MatchStatus, Seat, SeatSituation, now
+from arena.storage.tables import Bot, Match, MatchStatus, Seat, SeatSituation, now
 
 
 class Matches(Database):
@@ -54,16 +54,29 @@ class Matches(Database):
                 s.add(Seat(match_id=match.id, seat=seat, bot_id=bot, fault=Fault.NONE))
             return match.id
 
-    def mark_running(self, match_id: int) -> bool:
-        """Mark a pending match running (now). False if it is finished or void already. A
-        log kept by an interrupted run of it is dropped: the match is played anew."""
+    def mark_running(self, match_id: int, sealed: bool = False) -> bool:
+        """Mark a pending match running (now), ``sealed`` or not (every seat a bot the arena
+        runs in its sandbox). False if it is finished or void already. A log kept by an
+        interrupted run of it is dropped: the match is played anew. Once a match of a deal
+        started sealed, its hands may have been shown live, so every match of that deal (its
+        own replay too) is played sealed: an unsealed start of one is a :class:`StoreError`
+        (``CONFLICT``), and nothing is written."""
         with self._writing("start a match") as s:
             match = get_match(s, match_id)
             if match.status in DONE:
                 return False
+            if not sealed:
+                shown = s.execute(sa.select(col(Match.id)).where(
+                    _same_deal(match), col(Match.sealed).is_(True)).limit(1)).first()
+                if shown is not None:
+                    raise StoreError(
+                        f"match {match_id} deals the cards match {shown[0]} was played with in "
+                        "the sandbox, where every hand may have been shown live: it is played "
+                        "in the sandbox too", kind=ErrorKind.CONFLICT)
             match.status = MatchStatus.RUNNING
             match.started_at = now()
             match.live_log = None
+            match.sealed = sealed
             s.add(match)
             return True
 
@@ -180,6 +193,47 @@ class Matches(Database):
                 col(Match.seed) == row[1], col(Match.id) != match_id).limit(1)).first()
             return None if found is None else int(found[0])
 
+    def deal_rotations(self, match_id: int) -> tuple[Rotation, ...]:
+        """The matches of a match's deal still to play (pending or running; the match itself
+        among them if it is), in schedule order: whether each started sealed, and its remote
+        seats. What :mod:`arena.app.visibility` asks before it shows a running match's hands."""
+        with self._reading("look at a deal's rotations") as s:
+            match = s.execute(sa.select(col(Match.id), col(Match.tournament_id), col(Match.seed))
+                              .where(col(Match.id) == match_id)).first()
+            if match is None:
+                raise NotFoundError(f"no match with id {match_id}")
+            deal = col(Match.id) == match_id if match[1] is None else sa.and_(
+                col(Match.tournament_id) == match[1], col(Match.seed) == match[2])
+            rows = s.execute(sa.select(col(Match.id), col(Match.lane), col(Match.status),
+                                       col(Match.sealed))
+                             .where(deal, col(Match.status).in_(TO_PLAY))
+                             .order_by(col(Match.index), col(Match.id))).all()
+            remote: dict[int, list[tuple[int, str]]] = {}
+            for found, seat, name, version in s.execute(
+                    sa.select(col(Seat.match_id), col(Seat.seat), col(Bot.name), col(Bot.version))
+                    .join(Bot, col(Bot.id) == col(Seat.bot_id))
+                    .where(col(Seat.match_id).in_([row[0] for row in rows]),
+                           col(Bot.token_hash).is_not(None))
+                    .order_by(col(Seat.match_id), col(Seat.seat))):
+                remote.setdefault(found, []).append((seat, f"{name}@{version}"))
+            return tuple(Rotation(row[0], row[1], MatchStatus(row[2]), bool(row[3]),
+                                  tuple(remote.get(row[0], ()))) for row in rows)
+
+    def sealed_deal_to_play(self, tournament_id: int) -> int | None:
+        """A match of the tournament still to play whose deal has a match that started sealed
+        (itself, before an interruption, or another rotation), if any: its id. Such a match is
+        started sealed only (see :meth:`mark_running`): a run without the sandbox refuses to
+        start while there is one."""
+        other = sa.orm.aliased(Match)
+        with self._reading("look for deals played sealed") as s:
+            found = s.execute(sa.select(col(Match.id)).where(
+                col(Match.tournament_id) == tournament_id, col(Match.status).in_(TO_PLAY),
+                sa.exists().where(col(other.tournament_id) == col(Match.tournament_id),
+                                  col(other.seed) == col(Match.seed),
+                                  col(other.sealed).is_(True)))
+                .order_by(col(Match.index)).limit(1)).first()
+            return None if found is None else int(found[0])
+
     def deals_in_play(self, match_ids: Sequence[int]) -> set[int]:
         """Those of ``match_ids`` whose deal another match of their tournament has still to
         play (see :meth:`deal_in_play`), in one query."""
@@ -226,6 +280,14 @@ class Matches(Database):
             matches = s.exec(query.order_by(col(Match.finish_seq), col(Match.id))).all()
             seats = seat_infos(s, [m.id for m in matches if m.id is not None])
             return [match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
+
+
+def _same_deal(match: Match) -> sa.ColumnElement[bool]:
+    """The matches that deal the cards ``match`` deals: itself and, in a tournament, every
+    match of it with the same seed (its seat rotations)."""
+    if match.tournament_id is None:
+        return col(Match.id) == match.id
+    return sa.and_(col(Match.tournament_id) == match.tournament_id, col(Match.seed) == match.seed)
 
 
 def _situations(match_id: int, situations: Sequence[Situation], seats: int) -> list[SeatSituation]:

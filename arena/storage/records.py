@@ -166,6 +166,20 @@ class MatchInfo:
 
 
 @dataclass(frozen=True)
+class Rotation:
+    """A match of a deal still to play (pending or running): one seat rotation of the deal,
+    ``lane`` its number from 0. ``sealed``: it started with every seat a bot the arena ran in
+    its sandbox (False before it starts); ``remote``: its seats whose bots are remote, each
+    as (seat, name@version)."""
+
+    match_id: int
+    lane: int
+    status: MatchStatus
+    sealed: bool
+    remote: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class LeaderboardRow:
     game: str
     bot_id: int
@@ -252,6 +266,6 @@ class HistorySample:
 
 __all__ = [
     "AuthorInfo", "BotInfo", "FaultInfo", "HeadToHead", "HistoryPoint", "HistorySample",
-    "LeaderboardRow", "MatchInfo", "MatchResult", "MatchToRun", "ScheduledMatch", "SeatInfo",
-    "SubmittedCode", "TournamentInfo",
+    "LeaderboardRow", "MatchInfo", "MatchResult", "MatchToRun", "Rotation", "ScheduledMatch",
+    "SeatInfo", "SubmittedCode", "TournamentInfo",
 ]

@@ -14,7 +14,9 @@ part per aggregate, each a module of this package:
   (:mod:`~arena.storage.summaries`);
 * :mod:`~arena.storage.pages`: the web's read model;
 * :mod:`~arena.storage.datasets`: finished matches whose deals are over, read for export;
-* :mod:`~arena.storage.travellers`: a deal's matches (its seat rotations), for its traveller.
+* :mod:`~arena.storage.travellers`: a deal's matches (its seat rotations), for its traveller;
+* :mod:`~arena.storage.graphs`: finished matches' win-probability graphs, and the rated
+  matches in rating order for the worker that computes them.
 
 What they return are :mod:`~arena.storage.records` (frozen dataclasses; table objects,
 :mod:`arena.storage.tables`, never leave the storage package), all importable from here.
@@ -58,6 +60,7 @@ from arena.storage.bots import Bots
 from arena.storage.datasets import Datasets, DealtMatch, MatchFilter
 from arena.storage.engine import BUSY_TIMEOUT_S, keeps_nothing
 from arena.storage.errors import DatabaseGone, NotAllowedError, NotFoundError, StoreError
+from arena.storage.graphs import Graphs, RatedMatch, StoredGraph
 from arena.storage.matches import Matches
 from arena.storage.names import BOT_NAME, check_bot_name
 from arena.storage.pages import Pages
@@ -85,7 +88,7 @@ from arena.storage.tournaments import Tournaments
 from arena.storage.travellers import DealPlay, Travellers
 
 
-class Store(Bots, Tournaments, Matches, Ratings, Pages, Datasets, Travellers):
+class Store(Bots, Tournaments, Matches, Ratings, Pages, Datasets, Travellers, Graphs):
     """The arena's database. ``url`` is a SQLAlchemy URL or a plain path to a SQLite file."""
 
 
@@ -111,11 +114,13 @@ __all__ = [
     "MatchToRun",
     "NotAllowedError",
     "NotFoundError",
+    "RatedMatch",
     "ScheduledMatch",
     "Seat",
     "SeatInfo",
     "Store",
     "StoreError",
+    "StoredGraph",
     "SubmittedCode",
     "TournamentInfo",
     "TournamentStatus",

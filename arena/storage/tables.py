@@ -196,6 +196,11 @@ class Match(SQLModel, table=True):
     node: str | None = None
     # the seat that took the first decision (None: none was taken, or finished before 0015)
     first_to_act: int | None = None
+    # started *sealed*: every seat a bot the arena ran in its sandbox (managed or submitted,
+    # the sandbox on: no network, so nothing a spectator sees reaches it). Set at each start;
+    # once a match of a deal started sealed, the deal is played sealed to its end (the store
+    # refuses an unsealed start): arena.app.visibility shows such a deal's hands live
+    sealed: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
 
 
 FAULTED = sa.text("fault != ''")
@@ -268,6 +273,25 @@ class RatingHistory(SQLModel, table=True):
     finish_seq: int
 
 
+class WinGraph(SQLModel, table=True):
+    """A finished match's win-probability graph (:mod:`arena.app.graphs`): each seat's chance
+    to finish first after each decision, estimated from the full deal once the deal was over.
+    ``series``: ``{"evaluated": [step, ...], "chances": [[chance per seat], ...]}``, the steps
+    computed (the steps between lie on the straight line); ``steps``: the match's decisions
+    and its start; ``rollouts``: per step computed; ``cpu_s``: the CPU seconds it took;
+    ``error``: why there is no graph (a log that does not replay), the series then empty."""
+
+    __tablename__ = "win_graph"
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    steps: int
+    rollouts: int
+    series: dict[str, Any] = _json(dict)
+    cpu_s: float
+    error: str | None = None
+    created_at: datetime = _when(nullable=False)
+
+
 # ---------------------------------------------------------------- summaries
 #
 # Kept up to date in the transaction that rates a match (``arena.storage.ratings.rate_ready``),
@@ -332,7 +356,7 @@ SUMMARY_TABLES: tuple[str, ...] = ("head_to_head", "tournament_standing", "tourn
 TABLES: tuple[sa.Table, ...] = tuple(
     SQLModel.metadata.tables[name]
     for name in ("bot_archive", "author", "bot", "tournament", "match", "seat", "situation",
-                 "rating", "rating_history", *SUMMARY_TABLES)
+                 "rating", "rating_history", "win_graph", *SUMMARY_TABLES)
 )
 """The arena's tables, parents before children."""
 
@@ -345,6 +369,6 @@ metadata = SQLModel.metadata
 __all__ = [
     "CHOICE_LENGTH", "FAULTED", "SUMMARY_TABLES", "TABLES", "TABLE_NAMES", "Author", "Bot", "Fault",
     "HeadToHeadTally", "Match", "MatchStatus", "Rating", "RatingHistory", "Seat", "SeatSituation",
-    "Tournament", "TournamentPair", "TournamentStanding", "TournamentStatus", "choice",
-    "json_dumps", "metadata", "now", "utc",
+    "Tournament", "TournamentPair", "TournamentStanding", "TournamentStatus", "WinGraph",
+    "choice", "json_dumps", "metadata", "now", "utc",
 ]

@@ -290,6 +290,10 @@ class RayExecutor(Executor):
         node starting its bots at once."""
         return self._start_s
 
+    @property
+    def sealed(self) -> bool:
+        return self._settings.sandbox  # each node's local executor, in its sandbox
+
 
 _users = 0
 """Executors of this process using its connection to the cluster (shut when none is)."""

@@ -31,6 +31,12 @@ class BotsDidNotStart(TournamentError):
         return type(self), (str(self), self.public)  # whole across a Ray node's pickling
 
 
+class SealedDeal(TournamentError):
+    """A run without the sandbox asked to play a deal that started sealed (in the sandbox,
+    its hands maybe shown live): nothing was played, the tournament can be resumed in the
+    sandbox."""
+
+
 class StorageStopped(StoreError):
     """The database refused a write mid-tournament (read-only or full disk, ...): the run
     stopped taking matches; what was written is intact and ``resume`` finishes the rest."""

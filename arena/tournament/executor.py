@@ -114,3 +114,11 @@ class Executor(ABC):
     def bot_start_s(self) -> float:
         """Seconds spent starting bot processes so far (``RunSummary.bot_start_s``)."""
         return 0.0
+
+    @property
+    def sealed(self) -> bool:
+        """Whether every managed bot it plays runs in the arena's sandbox (no network: nothing a
+        spectator sees reaches it). A match whose every seat is such a bot starts *sealed*
+        (:mod:`arena.app.visibility` may show its hands live); an executor that cannot say so
+        gives False."""
+        return False

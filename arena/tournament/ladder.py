@@ -52,7 +52,7 @@ from arena.storage.store import BotInfo, MatchInfo, MatchToRun, Store, StoreErro
 from arena.tournament.errors import TournamentError
 from arena.tournament.executor import Entrant, Executor, MatchJob
 from arena.tournament.formats import LADDER, Format
-from arena.tournament.run import entrant_of, play_stored
+from arena.tournament.run import entrant_of, play_stored, refuse_unsealed
 from arena.tournament.run import executor_for as default_executor
 from arena.tournament.settings import RunSettings
 from arena.tournament.setup import check_plays
@@ -279,6 +279,7 @@ async def run_ladder(store: Store, tournament_id: int, data_dir: Path, settings:
                     store, data_dir, settings, notice)
                 ladder.summary.restarts += 1
                 try:
+                    refuse_unsealed(store, tournament_id, executor)  # its leftovers' deals
                     await executor.start(list(entrants.values()))
                     await ladder.play_while_same(executor, entrants, rungs, leftover, stop)
                 finally:

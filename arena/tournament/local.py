@@ -311,6 +311,10 @@ class LocalExecutor(Executor):
     def live_log(self, match_id: int) -> Sequence[LogEntry] | None:
         return self._journals.get(match_id)
 
+    @property
+    def sealed(self) -> bool:
+        return self._settings.sandbox  # it starts no managed bot uncontained unless told so
+
     async def close(self) -> None:
         if self._warming is not None:
             self._warming.cancel()

@@ -7,8 +7,10 @@ that was running is replayed from its seed), so none is lost or counted twice.
 How a match is played (bot processes, the network) is the executor's business
 (:mod:`arena.tournament.executor`); this loop only decides which match is
 played when, and writes what comes back. While a match plays, its log so far goes to
-the store at most every :data:`LIVE_LOG_EVERY_S` (for its live public view on the web):
-a match shorter than that never writes it.
+the store at most every :data:`LIVE_LOG_EVERY_S` (for its live view on the web): a match
+shorter than that never writes it. A match starts *sealed* when every seat is a bot run in the
+sandbox (the web may then show its hands live); a run without the sandbox refuses a tournament
+with a deal that started sealed and is not over (:func:`refuse_unsealed`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from arena.storage.store import (
 from arena.tournament.errors import (
     BotsDidNotStart,
     RemoteBotsAbsent,
+    SealedDeal,
     StorageStopped,
     TournamentError,
 )
@@ -174,7 +177,6 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
                           faults=0, decided=rule.said)
     todo = store.claim_unfinished(tournament_id)
     total, done = tournament.total, tournament.total - len(todo)
-    entrants = _entrants(store, todo, settings, data_dir / SUBMITTED_DIR)
     if executor is None:
         executor = executor_for(store, data_dir, settings, notice)
     if progress:
@@ -185,8 +187,10 @@ async def _run(store: Store, tournament_id: int, data_dir: Path, settings: RunSe
     writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-store")
     try:
         try:
+            refuse_unsealed(store, tournament_id, executor)  # before any bot is prepared
+            entrants = _entrants(store, todo, settings, data_dir / SUBMITTED_DIR)
             await _start(executor, list(entrants.values()), stop)
-        except (RemoteBotsAbsent, BotsDidNotStart):
+        except (RemoteBotsAbsent, BotsDidNotStart, SealedDeal):
             store.set_tournament_status(tournament_id, "interrupted")
             raise
         faults = played = 0
@@ -277,6 +281,21 @@ def check_executor(store: Store, settings: RunSettings) -> None:
         check_cluster(settings.ray_address, shared_store=store.path is None)
 
 
+def refuse_unsealed(store: Store, tournament_id: int, executor: Executor) -> None:
+    """A run whose executor does not seal its matches (``--no-sandbox``) refuses to play a
+    tournament one of whose deals started sealed and still has a match to play
+    (:class:`SealedDeal`, one line, before anything starts): that deal's hands may have been
+    shown live on the web, and a bot outside the sandbox could read them there. The store
+    refuses such a start too (:meth:`~arena.storage.store.Store.mark_running`)."""
+    if executor.sealed:
+        return
+    found = store.sealed_deal_to_play(tournament_id)
+    if found is not None:
+        raise SealedDeal(f"tournament {tournament_id} was played in the sandbox, where the web "
+                         f"may show every hand of a deal live, and match {found} has such a deal "
+                         "still to play: resume it in the sandbox (without --no-sandbox)")
+
+
 def _entrants(store: Store, todo: Sequence[MatchToRun], settings: RunSettings,
               submitted: Path) -> dict[int, Entrant]:
     """The bots of the matches still to play, by id, in id order."""
@@ -328,12 +347,14 @@ async def _start(executor: Executor, entrants: Sequence[Entrant], stop: asyncio.
 
 async def play_stored(store: Store, executor: Executor, writer: ThreadPoolExecutor,
                       job: MatchJob) -> MatchReport | None:
-    """Play one stored match: marked running, its log so far kept for spectators while it
-    plays, its result stored (every store write on ``writer``, in order, off the matches
+    """Play one stored match: marked running (*sealed* when the executor seals its managed
+    bots and no seat is remote: :meth:`Executor.sealed`), its log so far kept for spectators
+    while it plays, its result stored (every store write on ``writer``, in order, off the matches
     in play; the log is encoded there too). None, and nothing played, when the match is
     finished or void already. A refused write is a :class:`StoreError`."""
     loop = asyncio.get_running_loop()
-    if not await loop.run_in_executor(writer, store.mark_running, job.match_id):
+    sealed = executor.sealed and not any(seat.remote for seat in job.seats)
+    if not await loop.run_in_executor(writer, store.mark_running, job.match_id, sealed):
         return None
     live = asyncio.ensure_future(_write_live_log(store, executor, job.match_id, job.game, writer))
     try:

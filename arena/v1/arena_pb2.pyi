@@ -529,10 +529,12 @@ class Ladder(_message.Message):
     def __init__(self, id: _Optional[int] = ..., game: _Optional[str] = ..., status: _Optional[str] = ..., matches: _Optional[int] = ..., versions: _Optional[_Iterable[_Union[LadderVersion, _Mapping]]] = ...) -> None: ...
 
 class WatchMatchRequest(_message.Message):
-    __slots__ = ("match_id",)
+    __slots__ = ("match_id", "all_hands")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    ALL_HANDS_FIELD_NUMBER: _ClassVar[int]
     match_id: int
-    def __init__(self, match_id: _Optional[int] = ...) -> None: ...
+    all_hands: bool
+    def __init__(self, match_id: _Optional[int] = ..., all_hands: _Optional[bool] = ...) -> None: ...
 
 class MatchUpdate(_message.Message):
     __slots__ = ("match", "events", "ended")

@@ -336,7 +336,8 @@ class OperatorServiceServicer:
 
     def WatchMatch(self, request, context):
         """The public view of a match as it is played: every event all seats may see, never a
-        private one; the stream ends when the match has ended.
+        private one (with all_hands: every event, where the secrecy rule shows every hand
+        live); the stream ends when the match has ended.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -30,7 +30,7 @@ from arena.app.records import Store
 from arena.app.signin import SESSION_S, SignIns
 from arena.app.tv import Tv
 from arena.errors import ArenaError
-from leaderboard.web import authors, pages, replay, travellers, tv
+from leaderboard.web import authors, graphs, pages, replay, travellers, tv
 from leaderboard.web.authors import session_secret
 from leaderboard.web.common import HERE, TEMPLATES, error_response
 
@@ -93,6 +93,7 @@ def create_app(store: Store, *, live_wait_s: float = PENDING_LIMIT_S) -> FastAPI
     app.include_router(authors.router)
     app.include_router(tv.router)
     app.include_router(travellers.router)
+    app.include_router(graphs.router)
 
     @app.exception_handler(ArenaError)
     async def _refused(request: Request, error: ArenaError) -> Response:  # arena.errors' table

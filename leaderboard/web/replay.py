@@ -4,23 +4,26 @@
   ranks, scores, faults) and the viewer, which draws the table at every step from the
   frames below (``static/replay.js``); a running match is followed live.
 * ``GET /api/matches/{id}/replay?view=public|seat:N|full``: the frames of the match from
-  that view (:mod:`leaderboard.web.frames`). A running match has its public view only,
-  from the log it has so far; seat and full views open once the match has finished.
-* ``GET /api/matches/{id}/live``: server-sent events while the match runs: each new public
-  frame (``event: frame``, its ``id`` the count of frames sent), then, once the match is
-  over, its last frames and ``event: end``. ``?after=N`` (or ``Last-Event-ID``) skips the
-  frames a client has.
+  that view (:mod:`leaderboard.web.frames`). A running match has its public view, from the
+  log it has so far, and its seat and full views too while its deal is sealed (every bot that
+  plays it in the sandbox); else they open once the match has finished.
+* ``GET /api/matches/{id}/live?view=...``: server-sent events while the match runs: each new
+  frame of that view (``event: frame``, its ``id`` the count of frames sent), then, once the
+  match is over, its last frames and ``event: end``. ``?after=N`` (or ``Last-Event-ID``)
+  skips the frames a client has.
 
 Who may see what, and when, is :mod:`arena.app.visibility`'s one rule, applied by
 :mod:`arena.app.matches` (the web is public: it asks as anyone but the operator). In
 short: nothing at all of a *finished* match (page, replay in any view, live feed, its seats'
 fault reasons) while another seat rotation of its deal (a match dealing the same cards) is
 unfinished, since even its public events show that deal's cards; the public view only of a
-pending or running match.
+pending match, and of a running match unless its deal is sealed (every seat of it and of its
+deal's rotations still to play a bot the arena runs in its sandbox, which cannot read the web):
+then every view, live. The match page says which, and why not.
 
 The live feeds share one reader per match (:mod:`arena.app.live`: it polls the match's
-status and the size of its running log, and builds the new public frames once for every
-spectator) and have caps: :data:`MAX_FEEDS` in all, :data:`MAX_FEEDS_PER_MATCH` on one match,
+status and the size of its running log, and builds the new frames of each view asked for
+once for every spectator) and have caps: :data:`MAX_FEEDS` in all, :data:`MAX_FEEDS_PER_MATCH` on one match,
 :data:`MAX_FEEDS_PER_CLIENT` from one address; over a cap is a 429 with one line. A feed on a
 match that has not started ends after :data:`arena.app.live.PENDING_LIMIT_S` (or what
 ``arena serve --live-wait`` says), its ``end`` saying why.
@@ -70,7 +73,8 @@ CACHE_BYTES = 64 * 1024 * 1024
 """The serialized frames kept in memory, at most (least recently used go first)."""
 
 ViewQuery = Query("public", description=f"Who looks: {VIEW_HELP}. Seat and full views only "
-                  "once the match (and every other rotation of its deal) has finished.")
+                  "once the match (and every other rotation of its deal) has finished, or "
+                  "while it runs if every bot that plays its deal is in the arena's sandbox.")
 
 
 @dataclass(frozen=True)
@@ -197,10 +201,9 @@ def replay_frames(request: Request, match: MatchInfo, view: View) -> Built:
             built = build(match, match.log, view, final=True, notes=noted)
             cache.put(key, built)
         return built
-    log = matches.match_log(store, match)
+    log = matches.match_log(store, match)  # a running match's, in a view the rule allows
     if log.data is None:
         return Built((), final=log.final)
-    assert not view.private
     key = (match.id, view.name, len(log.data))
     built = cache.get(key)
     if built is None:
@@ -244,21 +247,22 @@ def page_match(request: Request, match_id: int, view: str = ViewQuery) -> Respon
     game = get_game(match.game)
     views = [("public", "public view")] + [
         (f"seat:{s.seat}", f"seat {s.seat}: {s.bot}") for s in match.seats] + [("full", "full deal")]
+    live = match.status is MatchStatus.RUNNING and match.log is None
     return TEMPLATES.TemplateResponse(request, "match.html", {
         "m": match_json(match), "options": dict(match.options), "title": game.title,
         "game": game.name, "view": chosen.name, "views": views, "private_refused": private_refused,
-        "live": match.status is MatchStatus.RUNNING and match.log is None,
+        "live": live, "all_hands": live and found.private_refusal is None,
         "api": f"/api/matches/{match.id}/replay?view={chosen.name}",
     })
 
 
 @router.get("/api/matches/{match_id}/live", tags=["matches"],
-            summary="A running match's public view as server-sent events (frame ..., end)",
+            summary="A running match, from one view, as server-sent events (frame ..., end)",
             responses={429: {"description": "Too many live feeds open (from this address, on "
                              "this match, or on the server)"}})
 async def api_live(request: Request, match_id: int,
-                   after: int = Query(0, ge=0, description="Frames the client has already.")
-                   ) -> Response:
+                   after: int = Query(0, ge=0, description="Frames the client has already."),
+                   view: str = ViewQuery) -> Response:
     feeds = feeds_of(request)
     try:  # over a cap: refused at once, before anything is read
         feed = feeds.open(match_id, request.client.host if request.client else "unknown")
@@ -269,7 +273,8 @@ async def api_live(request: Request, match_id: int,
     try:
         store = store_of(request)
         match = await run_in_threadpool(store.get_match, match_id)  # an unknown match: 404
-        refused = await run_in_threadpool(refusal, store, match, View())
+        chosen = _view(match, view)
+        refused = await run_in_threadpool(refusal, store, match, chosen)
         if refused is not None:
             raise HTTPException(403, refused)
     except BaseException:
@@ -277,7 +282,7 @@ async def api_live(request: Request, match_id: int,
         raise
     last = request.headers.get("last-event-id", "")
     start = max(after, int(last) if last.isdigit() else 0)
-    return _FeedResponse(feed, _live(feed, start), media_type="text/event-stream",
+    return _FeedResponse(feed, _live(feed, start, chosen), media_type="text/event-stream",
                          headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
@@ -296,22 +301,43 @@ class _FeedResponse(StreamingResponse):
             self.feed.close()
 
 
-LiveFrames = tuple[MatchInfo, Built]
+class LiveFrames:
+    """A reader's snapshot and its frames from each view a feed asks for, each built once for
+    every feed on the match (the public view at once, the others when first asked): from the
+    log so far while it runs, from its final log once over. Which view a feed may have is the
+    secrecy rule's, asked of the snapshot first (:func:`arena.app.matches.feed_refusal`)."""
 
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self._views: dict[str, Built] = {}
+        self._lock = threading.Lock()
+        self.frames(View())
 
-def _live_frames(snapshot: Snapshot) -> LiveFrames:
-    """The public frames of a reader's snapshot, built once for every feed on the match: from
-    the log so far while it runs, from its final log once over."""
-    match, over = snapshot.match, snapshot.over
-    if snapshot.log is None:
-        return match, Built((), final=over)
-    return match, build(match, snapshot.log, View(), final=over)
+    @property
+    def match(self) -> MatchInfo:
+        return self.snapshot.match
+
+    def made(self, view: View) -> Built | None:
+        """The frames of ``view`` if they are built already."""
+        return self._views.get(view.name)
+
+    def frames(self, view: View) -> Built:
+        """The frames of ``view``, built now if no feed asked for them before (a worker
+        thread's work)."""
+        with self._lock:
+            built = self._views.get(view.name)
+            if built is None:
+                match, over = self.snapshot.match, self.snapshot.over
+                built = Built((), final=over) if self.snapshot.log is None else \
+                    build(match, self.snapshot.log, view, final=over)
+                self._views[view.name] = built
+            return built
 
 
 def live_feeds(store: Store, wait_s: float = PENDING_LIMIT_S) -> LiveFeeds[LiveFrames]:
     """The web app's live feeds over ``store``, with the web's caps; a feed on a match not
     started ends after ``wait_s``."""
-    return LiveFeeds(store, _live_frames, total=MAX_FEEDS, per_match=MAX_FEEDS_PER_MATCH,
+    return LiveFeeds(store, LiveFrames, total=MAX_FEEDS, per_match=MAX_FEEDS_PER_MATCH,
                      per_client=MAX_FEEDS_PER_CLIENT, pending_limit_s=wait_s)
 
 
@@ -327,9 +353,12 @@ def _end(status: str, steps: int, *, error: str | None = None, reason: str | Non
     return f"event: end\ndata: {_dumps(end)}\n\n"
 
 
-async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
-    """The live feed: new public frames as the match goes, then ``end`` (with the reason when
-    the match's last frames are not shown, or when it did not start in time)."""
+async def _live(feed: Feed[LiveFrames], sent: int, view: View) -> AsyncIterator[str]:
+    """The live feed: new frames of ``view`` as the match goes, then ``end`` (with the reason
+    when what the match has now is not shown: its last frames, while another rotation of its
+    deal is in play, or a private view the rule no longer allows; or when it did not start in
+    time)."""
+    sight = _sight(view)
     with feed:
         yield "retry: 2000\n\n"
         try:
@@ -337,13 +366,14 @@ async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
                 if update is None:
                     yield ": keep-alive\n\n"
                     continue
-                snapshot = update.snapshot
-                match, built = update.value
-                if snapshot.over:
-                    refused = matches.feed_refusal(snapshot)
-                    if refused is not None:  # its last frames show the cards of a deal in play
-                        yield _end(str(match.status), sent, reason=refused.text)
-                        return
+                snapshot, match = update.snapshot, update.value.match
+                refused = matches.feed_refusal(snapshot, sight)
+                if refused is not None:  # a deal in play's cards, or a view no longer allowed
+                    yield _end(str(match.status), sent, reason=refused.text)
+                    return
+                made = update.value.made(view)
+                built = made if made is not None else \
+                    await run_in_threadpool(update.value.frames, view)
                 for number, frame in enumerate(built.frames[sent:], start=sent + 1):
                     yield f"id: {number}\nevent: frame\ndata: {frame}\n\n"
                 sent = max(sent, len(built.frames))
@@ -361,5 +391,5 @@ async def _live(feed: Feed[LiveFrames], sent: int) -> AsyncIterator[str]:
 
 
 __all__ = ["MAX_FEEDS", "MAX_FEEDS_PER_CLIENT", "MAX_FEEDS_PER_MATCH", "FrameCache",
-           "api_live", "api_replay", "build", "cache_of", "feeds_of", "live_feeds", "page_match",
-           "refusal", "router"]
+           "LiveFrames", "api_live", "api_replay", "build", "cache_of", "feeds_of", "live_feeds",
+           "page_match", "refusal", "router"]

@@ -25,6 +25,7 @@ LOCAL_ONLY = [  # the command, and its arguments
     ("ratings rebuild", ()),
     ("match list", ()),
     ("match show", ("1",)),
+    ("match graph", ("1",)),
     ("dataset export", ("dataset",)),
     ("web", ()),
     ("serve", ()),

@@ -52,6 +52,7 @@ LOCAL_ONLY = {
     "ratings": ("rebuild",),
     "match list": (),
     "match show": ("1",),
+    "match graph": ("1",),
     "dataset export": ("dataset",),
     "web": (),
     "serve": (),

@@ -14,6 +14,7 @@ import httpx
 
 from arena.storage.store import Store
 from tests.helpers import arena, cli, eventually
+from tests.web.replay_fixtures import store_played_match
 
 
 def _start(*args: str) -> subprocess.Popen[str]:
@@ -121,3 +122,21 @@ def test_arena_serve_no_web_serves_no_web_app(tmp_path: Path) -> None:
     finally:
         code, out, err = _stop(process, signal.SIGTERM)
     assert code == 0 and "web app" not in "".join(lines) + out, err
+
+
+def test_arena_web_draws_the_graphs_of_finished_matches_in_the_background(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    with Store(str(db)) as store:
+        match_id = store_played_match(store, "face-card-kill-card", 2, 3, {})
+    process = _start("web", "--db", str(db), "--port", "0", "--graph-cpu", "1")
+    try:
+        url = _url(process)
+        graph = f"{url}api/matches/{match_id}/graph"
+        eventually("the background worker to store the match's graph",
+                   lambda: httpx.get(graph, timeout=20).json()["graph"] is not None)
+        drawn = httpx.get(graph, timeout=20).json()["graph"]
+        assert drawn["estimate"] == "from the full deal" and drawn["steps"] > 1
+    finally:
+        code, _, err = _stop(process, signal.SIGINT)
+    assert code == 0, err

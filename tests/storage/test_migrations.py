@@ -33,6 +33,7 @@ from arena.storage.store import (
     MatchStatus,
     ScheduledMatch,
     Store,
+    StoredGraph,
     StoreError,
     SubmittedCode,
     TournamentStatus,
@@ -476,7 +477,7 @@ def _write_old_data(url: str) -> None:
 
 
 _JSON_COLUMNS = {("tournament", "options"), ("tournament", "settings"), ("tournament", "bot_ids"),
-                 ("match", "options"), ("bot", "validated")}
+                 ("match", "options"), ("bot", "validated"), ("win_graph", "series")}
 
 
 def _raw_rows(url: str) -> dict[str, list[dict[str, Any]]]:
@@ -485,7 +486,7 @@ def _raw_rows(url: str) -> dict[str, list[dict[str, Any]]]:
     parsed, so that text and the JSON type compare (PostgreSQL's driver parses JSON columns
     itself)."""
     keys = {"seat": "match_id, seat", "bot_archive": "sha256",
-            "situation": "match_id, seat, kind, value"}
+            "situation": "match_id, seat, kind, value", "win_graph": "match_id"}
     engine = _engine(url)
     out: dict[str, list[dict[str, Any]]] = {}
     with engine.connect() as conn:
@@ -526,6 +527,8 @@ ADDED: dict[str, dict[str, dict[str, Any]]] = {
     "0014": {},  # an index only: a deal's matches
     "0015": {"match": {"first_to_act": None}},  # the old logs are not read (a new, empty table)
     "0016": {"bot": {"validated": None}},  # accepted without a validation on record
+    "0017": {"match": {"sealed": False}},  # how it ran was never saved: not sealed
+    "0018": {},  # a new table only: the win-probability graphs, made by the worker
 }
 """The columns each revision adds, with what a row written before it gets."""
 
@@ -1106,6 +1109,60 @@ def test_revision_0011_gives_old_matches_no_node_and_downgrades_without_it(url: 
     assert "node" not in {name for name, _, _ in _columns(url, "match")}
     # only the column is gone: every row, the new one too, and the schema of 0010
     assert _raw_rows(url) == _downgraded(written, "0010")
+    assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
+        {k: v for k, v in shape.items() if k != "sql"}
+
+
+def test_revision_0017_gives_old_matches_no_seal_and_downgrades_without_it(url: str) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0016")
+    before = _raw_rows(url)
+    shape = _describe(url)
+    _migrate(url, "upgrade", "0017")
+    assert _stored_revisions(url) == {"0017"}
+    assert _raw_rows(url) == _upgraded(before, "0016", "0017")  # not sealed, nothing else
+    assert {c[0] for c in _columns(url, "match")} - {c[0] for c in shape["match"]["columns"]} \
+        == {"sealed"}
+    with Store(url) as store:
+        todo = store.claim_unfinished(2)  # the running match 6 is pending again
+        assert [m.id for m in todo] == [6, 7]
+        assert store.mark_running(6, sealed=True)
+        assert [(r.match_id, r.sealed) for r in store.deal_rotations(6)] == [(6, True)]
+        with pytest.raises(StoreError, match="played in the sandbox"):
+            store.mark_running(6)  # sealed once: its replay is sealed too
+        assert store.mark_running(7)  # another deal
+    written = _raw_rows(url)
+    assert [m["id"] for m in written["match"] if m["sealed"]] == [6]
+    _migrate(url, "downgrade", "0016")
+    assert _stored_revisions(url) == {"0016"}
+    assert _raw_rows(url) == _downgraded(written, "0016")
+    assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
+        {k: v for k, v in shape.items() if k != "sql"}
+
+
+def test_revision_0018_adds_the_win_graphs_table_and_downgrades_without_it(url: str) -> None:
+    _old_database(url)
+    _migrate(url, "stamp", schema.FIRST_REVISION)
+    _migrate(url, "upgrade", "0017")
+    before = _raw_rows(url)
+    shape = _describe(url)
+    _migrate(url, "upgrade", "0018")
+    assert _stored_revisions(url) == {"0018"}
+    assert _raw_rows(url) == before  # a new, empty table; nothing else touched
+    assert set(_describe(url)) - set(shape) == {"win_graph"}
+    graph = StoredGraph(1, 3, 8, (0, 2), ((0.5, 0.5), (1.0, 0.0)), 0.25)
+    with Store(url) as store:
+        assert store.save_graph(graph)
+        assert not store.save_graph(graph)  # kept once
+        kept = store.win_graph(1)
+        assert kept is not None and kept == StoredGraph(**{**graph.__dict__,
+                                                          "created_at": kept.created_at})
+        assert [(m.match_id, m.graphed) for m in store.rated_after(0, 100)][:2] == \
+            [(1, True), (2, False)]
+    _migrate(url, "downgrade", "0017")
+    assert _stored_revisions(url) == {"0017"}
+    assert _raw_rows(url) == before
     assert {k: v for k, v in _describe(url).items() if k != "sql"} == \
         {k: v for k, v in shape.items() if k != "sql"}
 

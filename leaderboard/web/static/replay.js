@@ -1,6 +1,7 @@
 /* The replay viewer of /matches/{id}: draws the table at every step from the frames of
    /api/matches/{id}/replay (leaderboard/web/frames.py), and follows a running match through
-   the server-sent events of /api/matches/{id}/live. No library, nothing fetched from elsewhere.
+   the server-sent events of /api/matches/{id}/live (from the page's view: every hand too, where
+   the server offers it). No library, nothing fetched from elsewhere.
 
    A frame holds only the fields that changed since the frame before ("public", and per seat
    whose cards the view shows, "seats"); merged() rebuilds each whole. A table renderer per
@@ -544,7 +545,8 @@
 
   function follow() {
     var note = document.getElementById("live-note");
-    var source = new EventSource("/api/matches/" + matchId + "/live?after=" + frames.length);
+    var source = new EventSource("/api/matches/" + matchId + "/live?after=" + frames.length +
+                                 "&view=" + encodeURIComponent(root.dataset.view || "public"));
     source.addEventListener("frame", function (message) {
       var frame = JSON.parse(message.data);
       if (frame.step !== frames.length) { return; }  // a repeat after a reconnection
