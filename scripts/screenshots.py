@@ -120,6 +120,7 @@ def take(db: str, out: Path) -> list[Path]:
             if store.win_graph(match_id) is None:
                 graphs.compute(store, match_id)
             page.goto(f"{base}/matches/{match_id}?view=full#step={step}")
+            page.reload()  # the page again, now that its graph is there
             page.locator("#win-graph svg").wait_for()
             page.locator("#win-graph").scroll_into_view_if_needed()
             written.append(out / "graph.png")
