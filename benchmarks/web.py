@@ -15,6 +15,7 @@ tournament's standings), and a second asking for the same again. Add a page to
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import random
 import statistics
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.storage.store import Store, TournamentStatus
+from arena.storage.store import Store, StoredGraph, TournamentStatus
 from benchmarks import fill
 from benchmarks.common import Row
 
@@ -71,6 +72,9 @@ PAGES: list[Page] = [
     Page("tv", 100, lambda ids: ["/tv"] * REQUESTS),
     Page("tv data", 100, lambda ids: ["/api/tv"] * REQUESTS),
     Page("traveller", 300, lambda ids: _cycle(ids.deals)),
+    Page("win-probability graph", 100,
+         lambda ids: _cycle([f"/matches/{m}/graph" for m in ids.matches])),
+    Page("graph data", 100, lambda ids: _cycle([f"/api/matches/{m}/graph" for m in ids.matches])),
     Page("tournaments list", 100, lambda ids: _cycle(
         ["/tournaments"] + [f"/tournaments?before={t}" for t in ids.tournaments])),
     Page("match", 300, lambda ids: _cycle([f"/matches/{m}" for m in ids.matches])),
@@ -109,6 +113,27 @@ def _ids(store: Store, draw: random.Random) -> Ids:
     return Ids([t for t in tournaments if t != last][:REQUESTS], bots, pools, matches, deals)
 
 
+def _graphs(store: Store, matches: list[int]) -> None:
+    """A win-probability graph for each measured match that has none: computed for one match
+    of each game (the matches of a game share one log: :mod:`benchmarks.fill` copies it),
+    kept as the others' too. Kept in the cached database for the next run."""
+    from arena.app import graphs
+    from arena.app.matches import Hidden
+
+    made: dict[str, StoredGraph] = {}
+    for match_id in matches:
+        if store.win_graph(match_id) is not None:
+            continue
+        game = store.get_match(match_id).game
+        try:
+            if game not in made:
+                made[game] = graphs.compute(store, match_id)
+            else:
+                store.save_graph(dataclasses.replace(made[game], match_id=match_id))
+        except (Hidden, graphs.NotFinished):
+            continue  # a match still in play, or a rotation of a deal in play: no graph
+
+
 def _time(client: Any, urls: list[str]) -> tuple[list[float], dict[int, int]]:
     times: list[float] = []
     codes: dict[int, int] = {}
@@ -139,6 +164,7 @@ def run(quick: bool) -> list[Row]:
             if t.status in (TournamentStatus.RUNNING, TournamentStatus.INTERRUPTED):
                 runs.enter_context(store.running(t.id))
         ids = _ids(store, random.Random(7))
+        _graphs(store, ids.matches)
         for page in PAGES:
             urls = page.urls(ids)
             client = TestClient(create_app(store))  # a fresh app: its caches empty
