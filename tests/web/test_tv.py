@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
 
 from arena.app.tv import MARGIN, Candidate, pick
@@ -102,3 +103,33 @@ def test_the_tv_shows_a_live_match_in_the_browser_and_follows_it_to_its_end(
             expect(page.locator("#tv .nothing")).to_be_visible()
     finally:
         gated.close()
+
+
+def test_in_the_browser_the_tv_moves_only_to_a_clearly_better_table(
+        tmp_path: Path, page: Any) -> None:  # noqa: F811
+    """Rated a 25.1, b 17.4, c 9.5, d -0.9 (conservative): a+d (24.2) is featured; b+c
+    (26.9) starts, better by less than the margin: the page lists it and stays; a+b (42.5)
+    starts, better by more: the page moves to it while a+d still runs."""
+    expect = playwright.expect
+    store = migrated_store(tmp_path / "arena.db")
+    ids = _rated(store)
+    tables = [("a", "d"), ("b", "c"), ("a", "b")]
+    tid = store.create_tournament(GAME, 2, {}, 1, 2, {}, list(ids.values()), [
+        ScheduledMatch(i, 200 + i, (ids[x], ids[y])) for i, (x, y) in enumerate(tables)])
+    ad, bc, ab = (m.id for m in sorted(store.list_matches(tid), key=lambda m: m.index))
+    try:
+        with store.running(tid), Server(store) as server:
+            store.mark_running(ad)
+            page.goto(server.url + "/tv")
+            expect(page.locator("#tv")).to_have_attribute("data-featured", str(ad))
+            store.mark_running(bc)
+            expect(page.locator("table.live")).to_contain_text(f"#{bc}")  # polled and listed
+            expect(page.locator("#tv")).to_have_attribute("data-featured", str(ad))  # stays
+            tv = httpx.get(server.url + "/api/tv", timeout=60).json()["tv"]  # the page's app
+            assert tv["featured"]["id"] == ad and tv["others"][0]["id"] == bc
+            assert 0 < tv["others"][0]["rating"] - tv["featured"]["rating"] < MARGIN
+            store.mark_running(ab)
+            expect(page.locator("#tv")).to_have_attribute("data-featured", str(ab))
+            expect(page.locator("table.live")).to_contain_text(f"#{ad}")  # a+d runs on
+    finally:
+        store.close()
