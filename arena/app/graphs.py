@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.app.matches import Hidden
-from arena.app.visibility import InPlay, Refusal, Sight, may_show, refusal
+from arena.app.visibility import Refusal, Sight, hidden_full_views, refusal
 from arena.errors import ArenaError, ErrorKind
 from arena.games import get_game
 from arena.games.base import Game, OptionValue, Rng
@@ -288,10 +288,8 @@ def deal_over(store: Store, match_ids: Iterable[int]) -> list[int]:
     over: list[int] = []
     for start in range(0, len(ids), BATCH):
         chunk = ids[start:start + BATCH]
-        in_play = store.deals_in_play(chunk)
-        over += [m for m in chunk
-                 if may_show(m, MatchStatus.FINISHED, Sight.FULL, operator=False,
-                             in_play=InPlay() if m in in_play else None) is None]
+        hidden = hidden_full_views(store, chunk)
+        over += [m for m in chunk if m not in hidden]
     return over
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from arena.app.live import Snapshot
-from arena.app.visibility import Refusal, Sight, deal_of, hidden_reasons, in_play_of, may_show
+from arena.app.visibility import Refusal, Sight, deal_of, hidden_full_views, in_play_of, may_show
 from arena.errors import ArenaError, ErrorKind
 from arena.match.replay import LogLine, read_log, view
 from arena.storage.store import FaultInfo, MatchInfo, MatchStatus, Store
@@ -244,8 +244,8 @@ class FaultPage:
 def public_faults(store: Store, faults: Sequence[FaultInfo]) -> list[FaultInfo]:
     """``faults`` with the reasons the public may not see taken out (None, as for a match
     played before reasons were kept): those of a match whose deal another rotation has
-    still to play (:func:`arena.app.visibility.hidden_reasons`, one query for them all)."""
-    hidden = hidden_reasons(store, [f.match_id for f in faults if f.reason])
+    still to play (:func:`arena.app.visibility.hidden_full_views`, one query for them all)."""
+    hidden = hidden_full_views(store, [f.match_id for f in faults if f.reason])
     return [dataclasses.replace(f, reason=None) if f.match_id in hidden else f for f in faults]
 
 

@@ -55,7 +55,8 @@ web their own bots' notes); never live, not even in a sealed deal's all-hands vi
 :func:`may_show` is the rule itself, pure, over what the store says; :func:`refusal` asks the
 store only what the rule needs (whether a rotation of the deal is in play, only for a
 finished match; the rotations of its deal still to play, only for a running one);
-:func:`hidden_reasons` does it for a page of faults in one query.
+:func:`hidden_full_views` does it for many finished matches in one query (a page of faults,
+the graphs' worker).
 """
 
 from __future__ import annotations
@@ -195,15 +196,16 @@ def refusal(store: Deals, match: MatchInfo, sight: Sight, *,
                     if sight.private else None)
 
 
-def hidden_reasons(store: Deals, match_ids: Sequence[int]) -> set[int]:
-    """Those of ``match_ids`` (finished matches with faults) whose seats' fault reasons are not
-    shown to the public: a bot's own error message may name its cards, so a reason is part of
-    the full view. One query for them all."""
+def hidden_full_views(store: Deals, match_ids: Sequence[int]) -> set[int]:
+    """Those of ``match_ids`` (finished matches) whose full view is not shown to the public
+    (another rotation of their deal is still to play), in one query for them all: the fault
+    reasons of a page of faults (a bot's own error message may name its cards, so a reason
+    is part of the full view), the matches whose win-probability graph may be made."""
     in_play = store.deals_in_play(list(match_ids))
     return {m for m in match_ids
             if may_show(m, MatchStatus.FINISHED, Sight.FULL, operator=False,
                         in_play=InPlay() if m in in_play else None) is not None}
 
 
-__all__ = ["Deals", "InPlay", "Refusal", "Rotation", "Sight", "deal_of", "hidden_reasons",
+__all__ = ["Deals", "InPlay", "Refusal", "Rotation", "Sight", "deal_of", "hidden_full_views",
            "in_play_of", "may_show", "refusal", "unsealed"]

@@ -67,7 +67,8 @@ class Matches(Database):
                 return False
             if not sealed:
                 shown = s.execute(sa.select(col(Match.id)).where(
-                    _same_deal(match), col(Match.sealed).is_(True)).limit(1)).first()
+                    _same_deal(match_id, match.tournament_id, match.seed),
+                    col(Match.sealed).is_(True)).limit(1)).first()
                 if shown is not None:
                     raise StoreError(
                         f"match {match_id} deals the cards match {shown[0]} was played with in "
@@ -202,11 +203,10 @@ class Matches(Database):
                               .where(col(Match.id) == match_id)).first()
             if match is None:
                 raise NotFoundError(f"no match with id {match_id}")
-            deal = col(Match.id) == match_id if match[1] is None else sa.and_(
-                col(Match.tournament_id) == match[1], col(Match.seed) == match[2])
             rows = s.execute(sa.select(col(Match.id), col(Match.lane), col(Match.status),
                                        col(Match.sealed))
-                             .where(deal, col(Match.status).in_(TO_PLAY))
+                             .where(_same_deal(match_id, match[1], match[2]),
+                                    col(Match.status).in_(TO_PLAY))
                              .order_by(col(Match.index), col(Match.id))).all()
             remote: dict[int, list[tuple[int, str]]] = {}
             for found, seat, name, version in s.execute(
@@ -282,12 +282,13 @@ class Matches(Database):
             return [match_info(m, seats.get(m.id or 0, ()), with_log=False) for m in matches]
 
 
-def _same_deal(match: Match) -> sa.ColumnElement[bool]:
-    """The matches that deal the cards ``match`` deals: itself and, in a tournament, every
-    match of it with the same seed (its seat rotations)."""
-    if match.tournament_id is None:
-        return col(Match.id) == match.id
-    return sa.and_(col(Match.tournament_id) == match.tournament_id, col(Match.seed) == match.seed)
+def _same_deal(match_id: int, tournament_id: int | None, seed: object) -> sa.ColumnElement[bool]:
+    """The matches that deal the cards match ``match_id`` (of ``tournament_id``, dealt from
+    ``seed``) deals: itself and, in a tournament, every match of it with the same seed (its
+    seat rotations)."""
+    if tournament_id is None:
+        return col(Match.id) == match_id
+    return sa.and_(col(Match.tournament_id) == tournament_id, col(Match.seed) == seed)
 
 
 def _situations(match_id: int, situations: Sequence[Situation], seats: int) -> list[SeatSituation]:
