@@ -20,6 +20,7 @@ import threading
 import time
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
@@ -211,7 +212,7 @@ def assert_rebuild_changes_nothing(store: Store) -> None:
 
 def finished_matches(db: Path) -> int:
     try:
-        with sqlite3.connect(db, timeout=5) as connection:
+        with closing(sqlite3.connect(db, timeout=5)) as connection:
             row = connection.execute("select count(*) from match where status = 'finished'").fetchone()
             return int(row[0])
     except sqlite3.OperationalError:
