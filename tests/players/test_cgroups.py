@@ -48,7 +48,9 @@ def test_a_group_gets_the_limits_asked_for(groups: BotGroups) -> None:
 
 def test_the_launcher_joins_the_groups_and_remove_kills_everything_left(groups: BotGroups) -> None:
     argv = ResourceLimits(None, None, None, None, None).wrap(
-        ["sh", "-c", "sleep 60 & sleep 60 & wait"], groups.procs_files)
+        # once its sleeps are killed the shell becomes a third sleep, so that it is still
+        # there to be killed: a shell that ended on its own as they died would exit 0
+        ["sh", "-c", "sleep 60 & sleep 60 & wait; exec sleep 60"], groups.procs_files)
     shell = subprocess.Popen(argv, start_new_session=True)
     eventually("the shell and both sleeps in the groups", lambda: len(groups.pids()) >= 3,
                every=0.02)

@@ -233,9 +233,9 @@ def hidden_cards(match: MatchInfo, data: bytes) -> set[str]:
     return in_play - seen
 
 
-def hand_cards(match: MatchInfo, data: bytes) -> set[str]:
-    """The codes of the cards in the seats' own hands after the log so far (what each seat
-    sees of its own that the public view does not show)."""
+def seat_cards(match: MatchInfo, data: bytes) -> list[set[str]]:
+    """Per seat, the codes of the cards it sees of its own after the log so far, that the
+    public view does not show (its hand)."""
     game = get_game(match.game)
     state: Any = None
     for step in steps(match.game, len(match.seats), match.seed, dict(match.options),
@@ -243,5 +243,10 @@ def hand_cards(match: MatchInfo, data: bytes) -> set[str]:
         state = step.state
     assert state is not None
     public = tokens(repr(game.spectate(state)))
-    return set().union(*(tokens(repr(game.observe(state, s))) for s in range(len(match.seats)))) \
-        - public
+    return [tokens(repr(game.observe(state, s))) - public for s in range(len(match.seats))]
+
+
+def hand_cards(match: MatchInfo, data: bytes) -> set[str]:
+    """The codes of the cards in the seats' own hands after the log so far (what each seat
+    sees of its own that the public view does not show)."""
+    return set().union(*seat_cards(match, data))
