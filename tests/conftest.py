@@ -17,7 +17,10 @@ from arena.players import sandbox
 from arena.storage.store import Store
 from tests.helpers import migrated_store
 
-pytest_plugins = ["tests.scheduling"]  # the order of the tests, and which run together
+pytest_plugins = [
+    "tests.scheduling",  # the order of the tests, and which run together
+    "tests.bytecode",  # the modules compiled once for every process the tests start
+]
 
 # The servers the tests start (`arena serve`, `arena web`) compute no win-probability graphs
 # in the background unless a test asks (its own --graph-cpu): a graph is up to 2 CPU s a

@@ -26,18 +26,25 @@ GAME_MODULES = (
 
 
 @cache
+def _load(module: str) -> Game[Any, Any, Any]:
+    game: Game[Any, Any, Any] = importlib.import_module(f"arena.games.{module}").GAME
+    return game
+
+
+@cache
 def all_games() -> dict[str, Game[Any, Any, Any]]:
     """Every game by name, in a fixed order."""
-    games: dict[str, Game[Any, Any, Any]] = {}
-    for module_name in GAME_MODULES:
-        module = importlib.import_module(f"arena.games.{module_name}")
-        game = module.GAME
-        games[game.name] = game
-    return games
+    return {game.name: game for game in map(_load, GAME_MODULES)}
 
 
 def get_game(name: str) -> Game[Any, Any, Any]:
-    """The game called ``name``; an :class:`OptionError` naming the known games otherwise."""
+    """The game called ``name``; an :class:`OptionError` naming the known games otherwise.
+
+    Only that game's module is imported: a bot's process, which plays one game, is spared
+    the others' (a game's module is named after it, ``-`` as ``_``)."""
+    module = name.replace("-", "_")
+    if module in GAME_MODULES and (game := _load(module)).name == name:
+        return game
     games = all_games()
     if name not in games:
         known = ", ".join(games)
