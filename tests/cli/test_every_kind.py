@@ -53,7 +53,8 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
     cli("bot", "add", "other", "--command", "python -m bots.random_bot", "--dir", str(folder),
         db=db)
     cli("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
-    two = ("--game", GAME, "--players", "2")
+    short = ("--option", "target_score=1")  # a match is one deal: the kinds are the subject
+    two = ("--game", GAME, "--players", "2", *short)
     kinds: dict[str, int] = {}
     kinds["round-robin"] = _id(cli("tournament", "run", *two, "--bot", "random", "--bot",
                                    "other", db=db).stdout)
@@ -64,7 +65,7 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
     sprt_run = cli("tournament", "run", *two, "--format", "versus", "--bot", "corner", "--bot",
                    "random", "--sprt", SPRT, "--sets", "200", db=db).stdout
     kinds["sprt"] = _id(sprt_run)
-    ladder = cli("ladder", "start", GAME, "--players", "2", "--bot", "random", "--bot",
+    ladder = cli("ladder", "start", GAME, "--players", "2", *short, "--bot", "random", "--bot",
                  "other", "--matches", "2", db=db).stdout
     found = re.search(r"ladder (\d+)", ladder)
     assert found is not None, ladder

@@ -116,7 +116,8 @@ def test_an_sprt_match_between_a_strong_and_a_weak_bot_stops_early(tmp_path: Pat
     cli("bot", "add", "corner", "--command", "python -m bots.kings_corner", db=db)
     run = cli("tournament", "run", "--game", "kings-corner", "--players", "2", "--format",
               "versus", "--bot", "corner", "--bot", "random", "--sprt", "elo0=0,elo1=150",
-              "--sets", "300", "--parallel", "2", db=db)
+              "--sets", "300", "--parallel", "2", "--option", "target_score=1",  # one deal
+              db=db)
     assert "decided early" in run.stdout and "H1 accepted" in run.stdout, run.stdout
     store = Store(str(db))
     tournament = store.get_tournament(1)

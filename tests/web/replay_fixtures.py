@@ -33,7 +33,8 @@ from leaderboard.web.app import create_app
 from tests.helpers import arena, cli, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9#])(X[12]|[2-9TJQKA][SHDC](?:#\d+)?)(?![A-Za-z0-9#])")
+# (not after "%": "%5D" is a URL's escaped "]", as in a rating pool's link)
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9#%])(X[12]|[2-9TJQKA][SHDC](?:#\d+)?)(?![A-Za-z0-9#])")
 """A card code of the French deck, as a whole token (``7H``, ``TS#1``, ``X2``)."""
 
 
@@ -141,16 +142,21 @@ class Gated:
 
 
 def gated_tournament(tmp_path: Path, game: str = "kings-corner", hold: int = 6,
-                     players: int = 2) -> Gated:
+                     players: int = 2, options: Sequence[str] | None = None) -> Gated:
     """A real tournament (``arena tournament run`` as a process) of the gate bot against the
-    random bot: its first match stays running, at the gate bot's ``hold``-th decision."""
+    random bot: its first match stays running, at the gate bot's ``hold``-th decision.
+
+    ``options`` are the game's (``key=value``); by default a Kings in the Corner match is one
+    deal, which has decisions enough to hold, and is soon played once the gate opens."""
+    if options is None:
+        options = ("target_score=1",) if game == "kings-corner" else ()
     db, gate = tmp_path / "arena.db", tmp_path / "gate-open"
     add_bot(db, "random", "python -m bots.random_bot")
     add_bot(db, "gate", f"python -m tests.web.gate_bot --gate {gate} --hold {hold}")
     command = [sys.executable, "-m", "arena", "tournament", "run", "--db", str(db),
                "--game", game, "--bot", "gate", "--bot", "random", "--players", str(players),
                "--no-sandbox", "--parallel", "1", "--move-timeout", "300",
-               "--deals", "independent"]
+               "--deals", "independent", *(f"--option={option}" for option in options)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, cwd=ROOT)
     return Gated(db, gate, process, Store(str(db)))
