@@ -175,13 +175,20 @@ def add_deterministic_bots(db: str, marker: str, folder: Path, submitted: bool =
     cli("bot", "submit", str(code), "--db", db)
 
 
-def tournament(db: str, *extra: str, repetitions: int = 4, parallel: int = 2) -> list[str]:
+SHORT = "kill[target_score=11]"
+"""The pool of :func:`tournament`'s short matches: Kill to 11 points, not 31, where the
+matches' place is the subject and not their length."""
+
+
+def tournament(db: str, *extra: str, repetitions: int = 4, parallel: int = 2,
+               short: bool = True) -> list[str]:
     return ["tournament", "run", "--game", "kill", "--players", "3", "--bot", "kill-bot",
             "--bot", "seeded-1", "--bot", "third", "-n", str(repetitions), "--seed", "7",
-            "--deals-from-seed", "--parallel", str(parallel), "--db", db, *extra]
+            *(["--option", "target_score=11"] if short else []), "--deals-from-seed",
+            "--parallel", str(parallel), "--db", db, *extra]
 
 
-def outcome(db: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+def outcome(db: str, pool: str = SHORT) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     """Every match's seats and results, and the leaderboard's ratings, to the bit."""
     engine = sa.create_engine(db)
     with engine.connect() as c:
@@ -190,7 +197,7 @@ def outcome(db: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
             "JOIN seat s ON s.match_id = m.id JOIN bot b ON b.id = s.bot_id "
             "WHERE m.status = 'finished' ORDER BY m.index, s.seat")).all()
     engine.dispose()
-    board = json.loads(cli("leaderboard", "--game", "kill", "--json", "--db", db).stdout)
+    board = json.loads(cli("leaderboard", "--pool", pool, "--json", "--db", db).stdout)
     ratings = [(row["bot"], row["mu"], row["sigma"], row["matches"])
                for row in board["leaderboard"]]
     return [tuple(r) for r in seats], ratings
@@ -230,6 +237,7 @@ def test_a_round_robin_on_the_cluster_equals_the_local_executors(
     local, on_ray = outcome(local_db), outcome(ray_db)
     assert len(local[0]) == 12 * 3  # 12 matches of 3 seats
     assert {row[2] for row in local[0]} == {"kill-bot", "seeded-1", "third"}
+    assert len(local[1]) == 3  # each bot rated in the pool
     assert on_ray == local  # the same matches, results and ratings, to the bit
     assert not any(row[5] for row in on_ray[0])  # no fault: the submitted bot ran on the nodes
 
@@ -303,7 +311,8 @@ def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
     add_deterministic_bots(pg_url, marker, tmp_path / "bots")
     command = [sys.executable, "-m", "arena", *tournament(pg_url, "--executor", "ray",
                                                           "--ray-address", head,
-                                                          repetitions=12, parallel=3)]
+                                                          repetitions=12, parallel=3,
+                                                          short=False)]  # long enough to lose
     seen: set[int] = set()
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           env={**os.environ, "COLUMNS": "200"}) as run:
@@ -330,7 +339,7 @@ def test_a_node_killed_mid_run_leaves_every_match_played_exactly_once(
 
     matches = match_rows(pg_url)
     assert len(matches) == 36 and all(row[1] == "finished" for row in matches), matches
-    _, ratings = outcome(pg_url)
+    _, ratings = outcome(pg_url, "kill")
     assert [r[3] for r in ratings] == [36, 36, 36]  # every seat rated once, none twice
     before = {row[2] for row in matches if row[3].timestamp() < killed_at}
     late = {row[2] for row in matches if row[3].timestamp() > killed_at + 1}
