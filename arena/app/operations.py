@@ -70,8 +70,9 @@ class Operations(Protocol):
         standard pools only unless ``pool`` or ``all_pools`` says otherwise."""
         ...
 
-    def watch_match(self, match_id: int) -> Iterator[WatchUpdate]:
-        """A match's public view as it is played, then its result."""
+    def watch_match(self, match_id: int, all_hands: bool = False) -> Iterator[WatchUpdate]:
+        """A match's public view as it is played (``all_hands``: every event, where the
+        secrecy rule allows), then its result."""
         ...
 
     def ladder(self, game: str) -> LadderView:
@@ -148,8 +149,8 @@ class LocalOperations:
             return boards.tournament_board(store, tournament_id, game)
         return boards.leaderboard(store, game, pool=pool, all_pools=all_pools)
 
-    def watch_match(self, match_id: int) -> Iterator[WatchUpdate]:
-        return watch.follow(self._open(True), match_id)
+    def watch_match(self, match_id: int, all_hands: bool = False) -> Iterator[WatchUpdate]:
+        return watch.follow(self._open(True), match_id, all_hands=all_hands)  # the operator's
 
     def ladder(self, game: str) -> LadderView:
         return ladders.show_ladder(self._open(True), game)

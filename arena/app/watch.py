@@ -3,8 +3,11 @@
 ``arena match watch ID`` follows a match on this machine's store (:func:`follow`) or on a
 server (the operator service's ``WatchMatch``, through its client); both give the same
 :class:`WatchUpdate` values, so the command prints them one way. What is shown is the public
-view only: the events every seat may see (as the web's live feed and ``WatchMatch`` show),
-never a seat's own cards, while the match runs or after.
+view: the events every seat may see (as the web's live feed and ``WatchMatch`` show), never
+a seat's own cards, while the match runs or after. With ``all_hands`` it is every event, a
+seat's own ones too, as :mod:`arena.app.visibility` allows: always to the operator (who
+holds the database here, and the operator's token on a server), and to an author on a
+server only where the match's deal is sealed.
 
 Locally a match is followed the way the live feeds follow one (:mod:`arena.app.live`): its
 status and the size of its running log are polled (no log read), and only when the log has
@@ -76,18 +79,25 @@ def _update(match: MatchInfo, events: Sequence[Any], ended: bool) -> WatchUpdate
     return WatchUpdate(match.id, match.game, str(match.status), seats, tuple(events), ended)
 
 
-def follow(store: Store, match_id: int, *, poll_s: float = POLL_S,
+def follow(store: Store, match_id: int, *, all_hands: bool = False, poll_s: float = POLL_S,
            pending_limit_s: float = PENDING_LIMIT_S,
            sleep: Callable[[float], None] = time.sleep) -> Iterator[WatchUpdate]:
-    """The match as it stands, then each batch of new public events, then (``ended``) its
-    last events with its result. A match that has not started is waited for, up to
-    ``pending_limit_s`` (then :class:`NotStarted`); an unknown one: the store's error."""
+    """The match as it stands, then each batch of new public events (``all_hands``: every
+    event, for the operator who holds the store), then (``ended``) its last events with its
+    result. A match that has not started is waited for, up to ``pending_limit_s`` (then
+    :class:`NotStarted`); an unknown one: the store's error."""
+
+    def shown(game: str, data: bytes | None) -> list[Any]:
+        if all_hands:
+            return [value for value, _ in logged_events(game, data)]
+        return public_events(game, data)
+
     match = store.get_match(match_id)
     sent, size, first = 0, None, True
     began = time.monotonic()
     while True:
         if match.status in OVER:
-            events = public_events(match.game, match.log)
+            events = shown(match.game, match.log)
             yield _update(match, events[sent:], True)
             return
         status, now = store.live_progress(match_id)
@@ -102,7 +112,7 @@ def follow(store: Store, match_id: int, *, poll_s: float = POLL_S,
                 raise NotStarted(f"{not_started(match_id, pending_limit_s)}: watch it again "
                                  "once it runs")
         elif first or now != size:
-            events = public_events(match.game, None if now is None else store.live_log(match_id))
+            events = shown(match.game, None if now is None else store.live_log(match_id))
             if first or len(events) > sent:
                 yield _update(match, events[sent:], False)
                 sent = len(events)

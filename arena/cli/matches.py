@@ -175,23 +175,29 @@ def match_watch(
     arena: ArenaOption = None,
     token: TokenOption = None,
     tls_ca: CaOption = None,
+    all_hands: Annotated[bool, typer.Option(
+        "--all-hands", help="Every event, each seat's own too (its cards): always for the "
+        "operator (this machine's database, or a server's operator token); for an author, "
+        "only where the match's deal is sealed (docs/security.md), else refused in one "
+        "line.")] = False,
 ) -> None:
     """Follow a match's public view: each public event as a line as it is played, then its
     result (a finished match: its public events and its result at once). On this machine's
     database, or a server's with --arena (WatchMatch). Ctrl-C stops watching."""
     with operations(db, arena, token, tls_ca) as where:
-        _print_watch(where.watch_match(match_id))
+        _print_watch(where.watch_match(match_id, all_hands), all_hands)
 
 
-def _print_watch(updates: Iterator[WatchUpdate]) -> None:
-    """Print a watch's updates: a header, each public event, and the result at the end."""
+def _print_watch(updates: Iterator[WatchUpdate], all_hands: bool = False) -> None:
+    """Print a watch's updates: a header, each event shown, and the result at the end."""
     first = True
+    shown = "events, every hand," if all_hands else "public events"
     for update in updates:
         if first:
             first = False
             if not update.ended:
                 doing = "has not started yet: waiting for it" if update.status == "pending" \
-                    else "is running: its public events as they are played (Ctrl-C to stop)"
+                    else f"is running: its {shown} as they are played (Ctrl-C to stop)"
                 console.print(Text(inert(f"match {update.match_id} ({update.game}) {doing}")),
                               highlight=False)
         for event in update.events:

@@ -268,14 +268,15 @@ class ArenaClient:
 
     # ---------------------------------------------------------------- matches
 
-    def watch_match(self, match_id: int) -> Iterator[WatchUpdate]:
-        """``WatchMatch``: the match as it stands, each batch of new public events (decoded
-        to the game's typed events), then its end with its result. No deadline: a match
-        may run for long; the server ends a watch of a match that does not start."""
+    def watch_match(self, match_id: int, all_hands: bool = False) -> Iterator[WatchUpdate]:
+        """``WatchMatch``: the match as it stands, each batch of new public events (with
+        ``all_hands``, every event, where the server's secrecy rule allows; decoded to the
+        game's typed events), then its end with its result. No deadline: a match may run for
+        long; the server ends a watch of a match that does not start."""
         codec: GameCodec | None = None
+        request = pb.WatchMatchRequest(match_id=match_id, all_hands=all_hands)
         try:
-            for update in self._stub.WatchMatch(pb.WatchMatchRequest(match_id=match_id),
-                                                metadata=self._metadata):
+            for update in self._stub.WatchMatch(request, metadata=self._metadata):
                 info = update.match
                 codec = codec or codec_for(info.game)
                 over = update.ended

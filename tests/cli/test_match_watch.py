@@ -1,8 +1,10 @@
 """``arena match watch ID``: a match's public view in the terminal, each public event as a line
 as it is played, then its result; on this machine's database and over ``--arena`` (the operator
 service's WatchMatch), both run as real commands against a real tournament whose match is held
-running by a bot that waits (tests/web/gate_bot.py). ``arena match show`` of a running match
-says it is running and how to watch it."""
+running by a bot that waits (tests/web/gate_bot.py). With ``--all-hands`` every event, a seat's
+own too: for the operator always, for an author over ``--arena`` not while the deal is
+unsealed (tests/web/test_all_hands.py tests WatchMatch's rule where it is sealed). ``arena
+match show`` of a running match says it is running and how to watch it."""
 
 from __future__ import annotations
 
@@ -16,11 +18,11 @@ from typing import IO
 
 import pytest
 
-from arena.app.watch import NotStarted, follow, public_events
+from arena.app.watch import NotStarted, follow, logged_events, public_events
 from arena.match.replay import describe, read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
 from tests.helpers import cli, migrated_store
-from tests.served import OPERATOR, Served, eventually
+from tests.served import OPERATOR, Served, eventually, remote
 from tests.web.replay_fixtures import ROOT, gated_tournament, random_bots, store_played_match
 
 
@@ -74,8 +76,10 @@ def result_lines(match: MatchInfo) -> list[str]:
         + (f"  fault: {s.fault}" if str(s.fault) else "") for s in seats]
 
 
-def event_lines(match: MatchInfo) -> list[str]:
-    return [f"  {describe(event)}" for event in public_events(match.game, match.log)]
+def event_lines(match: MatchInfo, all_hands: bool = False) -> list[str]:
+    events = [value for value, _ in logged_events(match.game, match.log)] if all_hands \
+        else public_events(match.game, match.log)
+    return [f"  {describe(event)}" for event in events]
 
 
 def test_watch_follows_a_running_match_to_its_result(tmp_path: Path) -> None:
@@ -88,12 +92,27 @@ def test_watch_follows_a_running_match_to_its_result(tmp_path: Path) -> None:
         assert f"match {running.id} is running" in shown.stdout
         assert f"arena match watch {running.id}" in shown.stdout
         assert "no log yet" not in shown.stdout
+        added = cli("author", "add", "ann", db=gated.db).stdout.splitlines()
         served = Served(gated.db)
+        # an author may not see the hands of a match whose deal is not sealed (its bots run
+        # without the sandbox): refused at once, in one line, over the real server
+        refused = remote(served, added[2].strip(), "match", "watch", str(running.id),
+                         "--all-hands", check=False)
+        assert refused.returncode != 0 and refused.stdout == ""
+        assert refused.stderr.count("\n") == 1 and "without the sandbox" in refused.stderr, \
+            refused.stderr
         watchers = [Watcher(str(running.id), "--db", str(gated.db)),
                     Watcher(str(running.id), "--arena", served.address, "--token", OPERATOR)]
+        every = Watcher(str(running.id), "--all-hands", "--arena", served.address, "--token",
+                        OPERATOR)  # the operator sees every hand, always
+        watchers.append(every)
         public_now = len(public_events(running.game, so_far))
-        assert public_now > 0
-        for watcher in watchers:  # both follow the match as it stands, while it is held
+        all_now = len(logged_events(running.game, so_far))
+        assert all_now > public_now > 0
+        eventually("every event so far", partial(every.printed, all_now))
+        assert every.lines[0] == (f"match {running.id} ({running.game}) is running: its "
+                                  "events, every hand, as they are played (Ctrl-C to stop)")
+        for watcher in watchers[:2]:  # both follow the match as it stands, while it is held
             eventually("the public events so far", partial(watcher.printed, public_now))
             assert watcher.lines[0] == (f"match {running.id} ({running.game}) is running: its "
                                         "public events as they are played (Ctrl-C to stop)")
@@ -107,10 +126,12 @@ def test_watch_follows_a_running_match_to_its_result(tmp_path: Path) -> None:
         assert final.status is MatchStatus.FINISHED
         expected_events = event_lines(final)
         assert len(expected_events) > public_now  # more came after the watch began
-        for watcher in watchers:
+        for watcher in watchers[:2]:
             # every public event once, in order, none missing, nothing a seat alone saw
             assert watcher.events() == expected_events
             assert watcher.lines[-len(final.seats) - 1:] == result_lines(final)
+        assert every.events() == event_lines(final, all_hands=True)  # each event once, in order
+        assert every.lines[-len(final.seats) - 1:] == result_lines(final)
         gated.open()
     finally:
         for watcher in watchers:
@@ -133,6 +154,11 @@ def test_watch_a_finished_match_prints_it_at_once(tmp_path: Path) -> None:
     assert out == event_lines(match) + result_lines(match)
     for line in private:  # a Dealt with the seat's card, a Swapped with the discarded card...
         assert f"  {describe(line.value)}" not in out
+    # the operator, who holds the database, sees every hand
+    every = cli("match", "watch", str(match_id), "--all-hands", db=db).stdout.splitlines()
+    assert every == event_lines(match, all_hands=True) + result_lines(match)
+    for line in private:
+        assert f"  {describe(line.value)}" in every
 
 
 def test_watch_an_unknown_match_says_so(tmp_path: Path) -> None:
