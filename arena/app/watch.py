@@ -60,7 +60,13 @@ class WatchUpdate:
 
 def public_events(game: str, data: bytes | None) -> list[Any]:
     """The events of a log that every seat may see, in order."""
-    return [value for value, public in logged_events(game, data) if public]
+    return shown_events(game, data)
+
+
+def shown_events(game: str, data: bytes | None, all_hands: bool = False) -> list[Any]:
+    """The events of a log a watch shows, in order: those every seat may see, or with
+    ``all_hands`` every one."""
+    return [value for value, public in logged_events(game, data) if public or all_hands]
 
 
 def logged_events(game: str, data: bytes | None) -> list[tuple[Any, bool]]:
@@ -86,18 +92,12 @@ def follow(store: Store, match_id: int, *, all_hands: bool = False, poll_s: floa
     event, for the operator who holds the store), then (``ended``) its last events with its
     result. A match that has not started is waited for, up to ``pending_limit_s`` (then
     :class:`NotStarted`); an unknown one: the store's error."""
-
-    def shown(game: str, data: bytes | None) -> list[Any]:
-        if all_hands:
-            return [value for value, _ in logged_events(game, data)]
-        return public_events(game, data)
-
     match = store.get_match(match_id)
     sent, size, first = 0, None, True
     began = time.monotonic()
     while True:
         if match.status in OVER:
-            events = shown(match.game, match.log)
+            events = shown_events(match.game, match.log, all_hands)
             yield _update(match, events[sent:], True)
             return
         status, now = store.live_progress(match_id)
@@ -112,7 +112,8 @@ def follow(store: Store, match_id: int, *, all_hands: bool = False, poll_s: floa
                 raise NotStarted(f"{not_started(match_id, pending_limit_s)}: watch it again "
                                  "once it runs")
         elif first or now != size:
-            events = shown(match.game, None if now is None else store.live_log(match_id))
+            events = shown_events(match.game,
+                                  None if now is None else store.live_log(match_id), all_hands)
             if first or len(events) > sent:
                 yield _update(match, events[sent:], False)
                 sent = len(events)
@@ -120,4 +121,5 @@ def follow(store: Store, match_id: int, *, all_hands: bool = False, poll_s: floa
         sleep(poll_s)
 
 
-__all__ = ["NotStarted", "SeatResult", "WatchUpdate", "follow", "logged_events", "public_events"]
+__all__ = ["NotStarted", "SeatResult", "WatchUpdate", "follow", "logged_events", "public_events",
+           "shown_events"]

@@ -42,7 +42,7 @@ def get_game(name: str) -> Game[Any, Any, Any]:
 
     Only that game's module is imported: a bot's process, which plays one game, is spared
     the others' (a game's module is named after it, ``-`` as ``_``)."""
-    module = name.replace("-", "_")
+    module = _module_of(name)
     if module in GAME_MODULES and (game := _load(module)).name == name:
         return game
     games = all_games()
@@ -54,7 +54,11 @@ def get_game(name: str) -> Game[Any, Any, Any]:
 
 def module_name(game: Game[Any, Any, Any]) -> str:
     """The Python/protobuf identifier of a game: its name with '-' as '_'."""
-    return game.name.replace("-", "_")
+    return _module_of(game.name)
+
+
+def _module_of(name: str) -> str:
+    return name.replace("-", "_")
 
 
 def pool_of(game: str, options: Mapping[str, object]) -> str:

@@ -18,7 +18,7 @@ from typing import IO
 
 import pytest
 
-from arena.app.watch import NotStarted, follow, logged_events, public_events
+from arena.app.watch import NotStarted, follow, logged_events, public_events, shown_events
 from arena.match.replay import describe, read_log
 from arena.storage.store import MatchInfo, MatchStatus, Store
 from tests.helpers import cli, migrated_store
@@ -77,9 +77,7 @@ def result_lines(match: MatchInfo) -> list[str]:
 
 
 def event_lines(match: MatchInfo, all_hands: bool = False) -> list[str]:
-    events = [value for value, _ in logged_events(match.game, match.log)] if all_hands \
-        else public_events(match.game, match.log)
-    return [f"  {describe(event)}" for event in events]
+    return [f"  {describe(event)}" for event in shown_events(match.game, match.log, all_hands)]
 
 
 def test_watch_follows_a_running_match_to_its_result(tmp_path: Path) -> None:
