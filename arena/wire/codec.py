@@ -39,7 +39,7 @@ from arena.games import Game, get_game, module_name
 from arena.games.base import InvalidActionError
 from arena.v1 import arena_pb2
 from arena.wire import memo
-from arena.wire.memo import Bodies, Pieces, delimited, field_key
+from arena.wire.memo import Bodies, Known, Pieces, delimited, field_key
 
 
 class CodecError(ValueError):
@@ -107,8 +107,8 @@ def _encoder(cls: type, message: type[Message]) -> Encoder:
         for name, field, seen in others:
             x = getattr(value, name)
             if x:  # an empty repeated field, or an unset message, is no field at all
-                hit = seen.get(id(x)) if seen is not None and remembering else None  # the same tuple
-                rest.append(hit[1] if hit is not None and hit[0] is x else field(x))
+                hit = seen.data.get(id(x)) if seen is not None and remembering else None  # the same tuple
+                rest.append(hit if hit is not None else field(x))
         return data + b"".join(rest) if rest else data
 
     return encode
@@ -128,7 +128,7 @@ def _nested(fd: Any) -> Encoder:
     return lambda value: delimited(key, encode_bytes(sub, value))
 
 
-def _repeated(fd: Any, message: type[Message]) -> tuple[Encoder, dict[int, tuple[Any, bytes]] | None]:
+def _repeated(fd: Any, message: type[Message]) -> tuple[Encoder, Known | None]:
     """The bytes of repeated field ``fd`` (of ``message``) holding a value, from the memo
     of repeated history, and for a message field the table of tuples it remembers by
     identity (the encoder looks there first, inline). A repeated message field joins its

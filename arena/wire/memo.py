@@ -14,8 +14,11 @@ A table forgets all once it knows :data:`KNOWN_ITEMS` items, which bounds the
 memory, and what the garbage collector walks: the tables hold their items for long,
 and at 4,096 items each they were some 20,000 of the 37,000 objects a full collection of
 ``arena serve`` walked on the loop that runs the match clocks (13 ms of it; the referee's
-speed is the same at 1,024, within this machine's noise). ``REMEMBER = False`` turns
-memory off (the tests compare both ways).
+speed is the same at 1,024, within this machine's noise). For the same reason a table by
+identity (:class:`Known`) maps ids to bytes, which the collector never walks, and holds
+its items in one list, rather than a ``(item, bytes)`` pair per item: at 1,024 items
+each, those pairs were still 6,000 of the 26,000 objects a full collection walked there.
+``REMEMBER = False`` turns memory off (the tests compare both ways).
 """
 
 from __future__ import annotations
@@ -75,6 +78,31 @@ def immutable(item: Any) -> bool:
 _FROZEN: dict[type, bool] = {}
 
 
+class Known:
+    """Bytes remembered per object, by identity: ``data`` maps the ``id`` of each item to
+    its bytes, and ``held`` keeps the items alive, so that an id found in ``data`` is
+    that item's (never reused while remembered). A dict of ints and bytes is not tracked
+    by the garbage collector, where a pair per item would be. Forgets all once it holds
+    ``limit`` items."""
+
+    __slots__ = ("data", "held", "limit")
+
+    def __init__(self, limit: int = KNOWN_ITEMS) -> None:
+        self.data: dict[int, bytes] = {}
+        self.held: list[Any] = []
+        self.limit = limit
+
+    def put(self, item: Any, data: bytes) -> None:
+        key = id(item)
+        if key in self.data:
+            return
+        if len(self.data) >= self.limit:
+            self.data.clear()
+            self.held.clear()
+        self.data[key] = data
+        self.held.append(item)
+
+
 class Bodies:
     """The wire bytes of immutable items as messages of their own (an element's body),
     found by identity first (no hashing: hashing a dataclass calls Python code for
@@ -90,15 +118,15 @@ class Bodies:
 
     def __init__(self, encode: Callable[[Any], bytes]) -> None:
         self.encode = encode
-        self.by_id: dict[int, tuple[Any, bytes]] = {}
+        self.by_id = Known()
         self.by_value: dict[Any, bytes] = {}
 
     def body(self, item: Any) -> bytes:
         if not REMEMBER:
             return self.encode(item)
-        hit = self.by_id.get(id(item))
-        if hit is not None and hit[0] is item:
-            return hit[1]
+        hit = self.by_id.data.get(id(item))
+        if hit is not None:
+            return hit
         if not immutable(item):
             return self.encode(item)
         try:
@@ -108,7 +136,7 @@ class Bodies:
         if data is None:
             data = self.encode(item)
             remember(self.by_value, item, data)
-        remember(self.by_id, id(item), (item, data))
+        self.by_id.put(item, data)
         return data
 
 
@@ -122,14 +150,14 @@ class Pieces:
     def __init__(self, key: bytes, bodies: Bodies) -> None:
         self.key = key
         self.bodies = bodies
-        self.by_id: dict[int, tuple[Any, bytes]] = {}
-        self.tuples: dict[int, tuple[Any, bytes]] = {}  # a whole tuple given again
+        self.by_id = Known()
+        self.tuples = Known(KNOWN_TUPLES)  # a whole tuple given again
 
     def piece(self, item: Any) -> bytes:
         """The bytes of one element holding ``item``."""
         data = delimited(self.key, self.bodies.body(item))
         if REMEMBER and immutable(item):
-            remember(self.by_id, id(item), (item, data))
+            self.by_id.put(item, data)
         return data
 
     def join(self, items: Iterable[Any]) -> bytes:
@@ -137,15 +165,15 @@ class Pieces:
         if not REMEMBER:
             return b"".join([self.piece(item) for item in items])
         if type(items) is tuple:
-            hit = self.tuples.get(id(items))
-            if hit is not None and hit[0] is items:
-                return hit[1]
-        by_id, piece = self.by_id, self.piece
+            hit = self.tuples.data.get(id(items))
+            if hit is not None:
+                return hit
+        by_id, piece = self.by_id.data, self.piece
         parts = []
         for item in items:  # the identity lookup of piece(), inline: most items are found so
             known = by_id.get(id(item))
-            parts.append(known[1] if known is not None and known[0] is item else piece(item))
+            parts.append(known if known is not None else piece(item))
         data = b"".join(parts)
         if type(items) is tuple:
-            remember(self.tuples, id(items), (items, data), KNOWN_TUPLES)
+            self.tuples.put(items, data)
         return data

@@ -3,6 +3,7 @@ what the referee's links send is what protobuf builds field by field."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -155,3 +156,22 @@ def test_match_log_is_the_log_built_field_by_field_and_reads_back() -> None:
     assert got == expected
     assert got.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
     assert read_match_log(codec, data) == entries
+
+
+def test_a_table_by_identity_never_answers_for_an_object_that_took_a_dead_ones_id() -> None:
+    """Objects made and dropped one after another reuse each other's ids: the table holds
+    what it remembers, so an id it knows is always the same object's, and a fresh object
+    is never given another's bytes, also once the table has forgotten all (its limit)."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Item:
+        n: int
+
+    table = memo.Known(limit=8)
+    for n in range(200):
+        item = Item(n)  # the previous one is gone unless the table holds it
+        assert table.data.get(id(item)) is None
+        table.put(item, str(n).encode())
+        assert table.data[id(item)] == str(n).encode()
+        assert len(table.data) == len(table.held) <= 8
+    assert all(table.data[id(item)] == str(item.n).encode() for item in table.held)
