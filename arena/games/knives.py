@@ -54,6 +54,7 @@ from arena.games.base import (
     Tagged,
     all_but,
     competition_ranks,
+    fast_constructor,
     hand_situations,
     private,
     public,
@@ -261,6 +262,28 @@ ACTION_TYPES = (Declare, Pick, Pass, Bank, AnnounceSolo, NoAnnouncement, Leaster
                 Reveal, Play)
 # One Play per card of DECK: a play phase's legal actions are built without new objects.
 _PLAYS = PerCard(DECK, Play)
+# So are the other phases' (actions are values: one object serves every match).
+_DECLARES = tuple(Declare(s) for s in STRONG_SUITS)
+_PICK = Pick()
+_PASS_NONE = Pass(None)
+_PASSES = tuple((s, Pass(s)) for s in STRONG_SUITS)
+_ANNOUNCE_SOLO, _NO_ANNOUNCEMENT = AnnounceSolo(), NoAnnouncement()
+_LEASTER, _MOSTER = Leaster(), Moster()
+_REVEAL_NONE = Reveal(())
+_REVEALS_ONE = PerCard(DECK, lambda card: Reveal((card,)))
+_PAIRS = {(id(a), id(b)): (a, b) for a in DECK for b in DECK if a is not b}
+_BANKS = {pair: Bank(*cards) for pair, cards in _PAIRS.items()}
+_REVEALS_TWO = {pair: Reveal(cards) for pair, cards in _PAIRS.items()}
+
+
+def _bank(a: KnivesCard, b: KnivesCard) -> Bank:
+    made = _BANKS.get((id(a), id(b)))
+    return Bank(a, b) if made is None else made
+
+
+def _reveal_two(a: KnivesCard, b: KnivesCard) -> Reveal:
+    made = _REVEALS_TWO.get((id(a), id(b)))
+    return Reveal((a, b)) if made is None else made
 
 
 # -- values shared by events and the observation --------------------------------
@@ -475,6 +498,9 @@ def _card_played(seat: int, card: KnivesCard) -> Tagged:
 _CARD_PLAYED = tuple(PerCard(DECK, partial(_card_played, s)) for s in range(PLAYERS))
 
 
+_observation = fast_constructor(Observation)  # one at every decision: see fast_constructor
+
+
 # -- state ---------------------------------------------------------------------
 @dataclass
 class State:
@@ -628,21 +654,22 @@ class Knives(Game[State, Action, Observation]):
         if phase is Phase.PLAY:
             return [_PLAYS(c) for c in self.playable(state, seat)]
         if phase is Phase.DECLARE:
-            return [Declare(s) for s in STRONG_SUITS]
+            return list(_DECLARES)
         if phase is Phase.CHOOSE:
             if state.options["simplified_rules"]:
-                return [Pick()] if seat == state.dealer else [Pick(), Pass(None)]
-            return [Pick(), *(Pass(s) for s in STRONG_SUITS if s is not state.strong)]
+                return [_PICK] if seat == state.dealer else [_PICK, _PASS_NONE]
+            return [_PICK, *(made for s, made in _PASSES if s is not state.strong)]
         if phase is Phase.BANK:
-            return [Bank(a, b) for a, b in combinations(state.hands[seat], 2)]
+            return [_bank(a, b) for a, b in combinations(state.hands[seat], 2)]
         if phase is Phase.SOLO:
-            acts: list[Action] = [AnnounceSolo()] if self.holds_ghost(state, seat) else []
-            return [*acts, NoAnnouncement()]
+            acts: list[Action] = [_ANNOUNCE_SOLO] if self.holds_ghost(state, seat) else []
+            return [*acts, _NO_ANNOUNCEMENT]
         if phase is Phase.MODE:
-            return [Leaster(), Moster()]
+            return [_LEASTER, _MOSTER]
         if phase is Phase.REVEAL:
             b = state.bank
-            return [Reveal(()), Reveal((b[0],)), Reveal((b[1],)), Reveal((b[0], b[1]))]
+            return [_REVEAL_NONE, _REVEALS_ONE(b[0]), _REVEALS_ONE(b[1]),
+                    _reveal_two(b[0], b[1])]
         return ()
 
     def is_legal(self, state: State, action: Action) -> bool:
@@ -816,14 +843,14 @@ class Knives(Game[State, Action, Observation]):
     def observe(self, state: State, seat: int) -> Observation:
         trick = state.trick
         sees_bank = state.phase is Phase.REVEAL and seat == state.dealer
-        return Observation(
+        return _observation(
             seat=seat,
             hand_index=state.hand_no if not state.over else state.hand_no - 1,
             dealer=state.dealer,
             phase=state.phase,
             to_act=state.to_act,
             hand=tuple(state.hands[seat]),
-            hand_sizes=tuple(len(h) for h in state.hands),
+            hand_sizes=tuple(map(len, state.hands)),
             bank_size=len(state.bank),
             bank_seen=tuple(state.bank) if sees_bank else (
                 tuple(state.discarded) if seat == state.dealer else ()),

@@ -17,7 +17,7 @@ import enum
 import itertools
 import types
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from arena.games.base import Game
@@ -96,6 +96,14 @@ class Catalogue:
             return f"action {index} ({self.actions[index]!r})"
         return f"action {index} (the space holds 0 to {len(self.actions) - 1})"
 
+    def indices(self, actions: Iterable[Any]) -> list[int]:
+        """The index of each of ``actions`` (:meth:`index`, found by identity inline)."""
+        seen, index = self._seen, self.index
+        found = []
+        for action in actions:
+            hit = seen.get(id(action))
+            found.append(hit[1] if hit is not None and hit[0] is action else index(action))
+        return found
 
     def index(self, action: Any) -> int:
         """The index of ``action``; KeyError for an action the catalogue lacks."""

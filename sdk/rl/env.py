@@ -64,6 +64,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
             "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (len(self.catalogue),), np.int8)})
         self.observation_spaces = {a: observed for a in self.possible_agents}
+        self._actions = len(self.catalogue)
         self.action_spaces = {a: spaces.Discrete(len(self.catalogue))
                               for a in self.possible_agents}
         self._rng = random.Random()
@@ -94,10 +95,11 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        mask = np.zeros(len(self.catalogue), np.int8)
+        mask = bytearray(self._actions)  # set a byte at a time, then seen as int8 in place
         if self.game.to_act(self.state) == seat:
-            mask[self.legal()] = 1
-        return {"observation": self.numbers(seat), "action_mask": mask}
+            for index in self.legal():
+                mask[index] = 1
+        return {"observation": self.numbers(seat), "action_mask": np.frombuffer(mask, np.int8)}
 
     def numbers(self, seat: int) -> np.ndarray:
         """What ``seat`` sees now, as numbers."""
@@ -111,14 +113,15 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     def legal(self) -> list[int]:
         """The indices of the legal actions now (found once a step)."""
         if self._legal_now is None:
-            index = self.catalogue.index
-            self._legal_now = [index(a) for a in self.game.legal_actions(self.state)]
+            self._legal_now = self.catalogue.indices(self.game.legal_actions(self.state))
         return self._legal_now
 
     def play(self, action: Any) -> None:
         """Apply ``action`` (legal: checked by the caller) to the match, past PettingZoo's
-        bookkeeping (:mod:`sdk.rl.selfplay` steps matches this way)."""
-        self.game.apply(self.state, action)
+        bookkeeping (:mod:`sdk.rl.selfplay` steps matches this way). The game's rules
+        (``Game.step``) without ``Game.apply``'s checks: the caller found the action among the
+        legal ones."""
+        self.game.step(self.state, action)
         self._legal_now = None
 
     def step(self, action: int | None) -> None:
