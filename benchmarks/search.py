@@ -6,7 +6,8 @@ copying them and playing them forward. Per game, from mid-game positions of rand
 
 (a) a copy of the true state and a random playout to the end of the current hand (the deal
     of a game scored over several hands, else the match), through ``Game.clone`` and
-    ``Game.apply`` as :class:`sdk.search.ForwardModel` calls them;
+    ``Game.step`` as :class:`sdk.search.ForwardModel` calls them (``play``: a legal action,
+    not checked again);
 (b) samples: ``Knowledge.sample`` from the seat's knowledge, fed the very events the seat
     was sent (games without a sampler say so);
 (c) a sample, a copy of it and a random playout to the end of the hand: one determinization
@@ -93,10 +94,11 @@ def _decisions(game: Game[Any, Any, Any], players: int, seed: int, options: Any)
 def playout(game: Game[Any, Any, Any], state: Any, rng: random.Random) -> int:
     """Random legal actions until the current hand (or the match) ends; returns the actions."""
     actions = 0
-    apply, legal_actions, to_act = game.apply, game.legal_actions, game.to_act
+    # as sdk.search.ForwardModel.play plays a legal action: the game's step, unchecked
+    step, legal_actions, to_act = game.step, game.legal_actions, game.to_act
     while to_act(state) is not None:
         legal = legal_actions(state)
-        events = apply(state, legal[rng.randrange(len(legal))])
+        events = step(state, legal[rng.randrange(len(legal))])
         actions += 1
         if any(type(t.event).__name__ in HAND_ENDS for t in events):
             break

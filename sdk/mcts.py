@@ -113,17 +113,19 @@ def iterate(model: ForwardModel, root: Node, state: Any, rng: random.Random,
         if untried:
             action = untried[rng.randrange(len(untried))]
             child = node.children[action] = Node(seat)
-            model.apply(state, action)
+            model.play(state, action)
             path.append(child)
             break
         action = max(legal, key=lambda a: node.children[a].ucb())
         node = node.children[action]
-        model.apply(state, action)
+        model.play(state, action)
         path.append(node)
     while live():
         legal = model.legal_actions(state)
-        model.apply(state, legal[rng.randrange(len(legal))] if playout is None
-                    else playout(state, legal))
+        if playout is None:
+            model.play(state, legal[rng.randrange(len(legal))])
+        else:  # a policy of the bot's own: its answer checked
+            model.apply(state, playout(state, legal))
     values = evaluate(state)
     for step in path:
         step.visits += 1

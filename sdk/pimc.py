@@ -117,9 +117,11 @@ def _rollout(model: ForwardModel, deal: Any, action: Any, moves: random.Random, 
     state = model.copy(deal)
     end = horizon(state) if horizon is not None else None
     model.apply(state, action)
+    # the random policy's moves are legal by construction; any other policy's are checked
+    play = model.play if policy is random_policy else model.apply
     played = 0
     while model.to_act(state) is not None and (horizon is None or horizon(state) == end):
-        model.apply(state, policy(state, model.legal_actions(state), moves))
+        play(state, policy(state, model.legal_actions(state), moves))
         played += 1
         if cutoff is not None and played % CLOCK_EVERY == 0 and time.monotonic() > cutoff:
             return None

@@ -63,8 +63,15 @@ class ForwardModel:
         return self.game.legal_actions(state)
 
     def apply(self, state: Any, action: Any) -> None:
-        """Play ``action`` in ``state`` (which changes): the referee's own rules."""
+        """Play ``action`` in ``state`` (which changes): the referee's own rules, which refuse
+        an action not legal there (:class:`~arena.games.base.IllegalActionError`)."""
         self.game.apply(state, action)
+
+    def play(self, state: Any, action: Any) -> None:
+        """:meth:`apply` for an action taken from ``legal_actions(state)``, without checking
+        it again (``Game.step``: checking costs about as much again, and a playout does
+        nothing else). Anything else leaves the state wrong, silently: use :meth:`apply`."""
+        self.game.step(state, action)
 
     def copy(self, state: Any) -> Any:
         """A copy of ``state`` that shares nothing mutable with it."""

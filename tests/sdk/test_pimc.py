@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from arena.games import get_game
+from arena.games.base import IllegalActionError
 from bots.search import PLANS, margin
 from sdk import pimc
 from sdk.search import ForwardModel
@@ -124,3 +125,28 @@ def test_an_action_replaces_the_kept_one_only_beyond_the_noise() -> None:
                           (many, True)):
         squares = sum(d * d for d in diffs)
         assert pimc._beyond_noise(sum(diffs), squares, len(diffs)) is beyond, diffs
+
+
+@pytest.mark.parametrize("name", ["king", "knives", "kill"])
+def test_play_plays_a_legal_action_as_apply_does_and_apply_still_refuses(name: str) -> None:
+    """``ForwardModel.play`` (a playout's move, unchecked) leaves every sampled state as
+    ``apply`` would, move after move to the end; ``apply`` still refuses an illegal one."""
+    game = get_game(name)
+    position = next(positions(game, game.default_players, 5, every=9))
+    model = ForwardModel(known=(name, position.knowledge))
+    rng = random.Random(3)
+    played = model.sample(position.observation, rng)
+    applied = model.copy(played)
+    while model.to_act(played) is not None:
+        legal = model.legal_actions(played)
+        assert list(model.legal_actions(applied)) == list(legal)
+        action = legal[rng.randrange(len(legal))]
+        model.play(played, action)
+        model.apply(applied, action)
+        seat = model.to_act(played)
+        assert seat == model.to_act(applied)
+        if seat is not None:
+            assert model.observe(played, seat) == model.observe(applied, seat)
+    assert model.outcome(played) == model.outcome(applied)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        model.apply(played, legal[0])  # the match is over
