@@ -14,7 +14,7 @@ import pytest
 from arena.games import get_game
 from arena.games.base import IllegalActionError
 from bots.search import PLANS, margin
-from sdk import pimc
+from sdk import mcts, pimc
 from sdk.search import ForwardModel
 from tests.games.sampling import positions
 
@@ -150,3 +150,35 @@ def test_play_plays_a_legal_action_as_apply_does_and_apply_still_refuses(name: s
     assert model.outcome(played) == model.outcome(applied)
     with pytest.raises(IllegalActionError, match="not legal"):
         model.apply(played, legal[0])  # the match is over
+
+
+@pytest.mark.parametrize("own_playout", [False, True])
+def test_is_mcts_answers_a_legal_action_from_as_many_iterations_as_asked(
+        own_playout: bool) -> None:
+    """``sdk.mcts.search`` over a King decision: its random playouts (moves played unchecked,
+    ``ForwardModel.play``) or a policy of the bot's own (checked); a legal answer, every
+    iteration counted in the tree's first level, the same answer for the same generator."""
+    model, observation, legal = _king_decision()
+
+    def first_legal(_state: Any, actions: Sequence[Any]) -> Any:
+        return actions[0]
+
+    playout = first_legal if own_playout else None
+    roots: list[mcts.Node] = []
+    iterate = mcts.iterate
+
+    def counted(model_: ForwardModel, root: mcts.Node, *args: Any) -> Any:
+        if not roots:
+            roots.append(root)
+        return iterate(model_, root, *args)
+
+    answers = []
+    for _ in range(2):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(mcts, "iterate", counted)
+            roots.clear()
+            answers.append(mcts.search(model, observation, random.Random(4), budget_s=60.0,
+                                       playout=playout, iterations=24))
+        assert answers[-1] in legal
+        assert sum(child.visits for child in roots[0].children.values()) == 24
+    assert answers[0] == answers[1]
