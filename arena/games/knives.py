@@ -59,7 +59,7 @@ from arena.games.base import (
     private,
     public,
 )
-from arena.games.tricks import PerCard, TrickInProgress, winner_index
+from arena.games.tricks import PerCard, PerPair, TrickInProgress, winner_index
 
 PLAYERS = 5
 TRICKS = 6
@@ -271,19 +271,8 @@ _ANNOUNCE_SOLO, _NO_ANNOUNCEMENT = AnnounceSolo(), NoAnnouncement()
 _LEASTER, _MOSTER = Leaster(), Moster()
 _REVEAL_NONE = Reveal(())
 _REVEALS_ONE = PerCard(DECK, lambda card: Reveal((card,)))
-_PAIRS = {(id(a), id(b)): (a, b) for a in DECK for b in DECK if a is not b}
-_BANKS = {pair: Bank(*cards) for pair, cards in _PAIRS.items()}
-_REVEALS_TWO = {pair: Reveal(cards) for pair, cards in _PAIRS.items()}
-
-
-def _bank(a: KnivesCard, b: KnivesCard) -> Bank:
-    made = _BANKS.get((id(a), id(b)))
-    return Bank(a, b) if made is None else made
-
-
-def _reveal_two(a: KnivesCard, b: KnivesCard) -> Reveal:
-    made = _REVEALS_TWO.get((id(a), id(b)))
-    return Reveal((a, b)) if made is None else made
+_BANKS = PerPair(DECK, Bank)
+_REVEALS_TWO = PerPair(DECK, lambda a, b: Reveal((a, b)))
 
 
 # -- values shared by events and the observation --------------------------------
@@ -660,7 +649,7 @@ class Knives(Game[State, Action, Observation]):
                 return [_PICK] if seat == state.dealer else [_PICK, _PASS_NONE]
             return [_PICK, *(made for s, made in _PASSES if s is not state.strong)]
         if phase is Phase.BANK:
-            return [_bank(a, b) for a, b in combinations(state.hands[seat], 2)]
+            return [_BANKS(a, b) for a, b in combinations(state.hands[seat], 2)]
         if phase is Phase.SOLO:
             acts: list[Action] = [_ANNOUNCE_SOLO] if self.holds_ghost(state, seat) else []
             return [*acts, _NO_ANNOUNCEMENT]
@@ -669,7 +658,7 @@ class Knives(Game[State, Action, Observation]):
         if phase is Phase.REVEAL:
             b = state.bank
             return [_REVEAL_NONE, _REVEALS_ONE(b[0]), _REVEALS_ONE(b[1]),
-                    _reveal_two(b[0], b[1])]
+                    _REVEALS_TWO(b[0], b[1])]
         return ()
 
     def is_legal(self, state: State, action: Action) -> bool:

@@ -38,6 +38,22 @@ class PerCard(Generic[C, V]):
         return self._make(card) if made is None else made
 
 
+class PerPair(Generic[C, V]):
+    """:class:`PerCard` for an ordered pair of two different cards of ``deck``: ``make(a, b)``
+    made once per pair, found by the cards' identities; a pair holding a card made afresh
+    gets ``make(a, b)`` made then."""
+
+    __slots__ = ("_made", "_make")
+
+    def __init__(self, deck: Sequence[C], make: Callable[[C, C], V]) -> None:
+        self._made = {(id(a), id(b)): make(a, b) for a in deck for b in deck if a is not b}
+        self._make = make
+
+    def __call__(self, a: C, b: C) -> V:
+        made = self._made.get((id(a), id(b)))
+        return self._make(a, b) if made is None else made
+
+
 def winner_index(cards: Sequence[C], led: S | None, suit_of: Callable[[C], S],
                  power: Callable[[C], int], trumps: Sequence[S] = ()) -> int:
     """Index in ``cards`` (play order) of the card that wins the trick.
