@@ -44,6 +44,7 @@ from tests.web.replay_fixtures import ROOT, Server, hand_cards, hidden_cards, se
 
 GAME = "kings-corner"
 HOLD = 3  # the gate bot waits at its third decision of a match
+AGAIN = HOLD + 2  # and again at its fifth (random play gives each seat at least ten)
 VIEWS = ("public", "seat:0", "seat:1", "full")
 
 
@@ -111,7 +112,7 @@ def start_tables(tmp_path: Path) -> Tables:
         db=db)
     folders = {}
     for name in ("sealed", "open", "remote"):
-        folders[name] = gate_bot(tmp_path / f"gate-{name}", HOLD)
+        folders[name] = gate_bot(tmp_path / f"gate-{name}", HOLD, AGAIN)
         cli("bot", "add", f"gate-{name}", "--command", "python bot.py", "--dir",
             str(folders[name]), db=db)
     store = Store(str(db))
@@ -151,8 +152,8 @@ def stop_tables(tables: Iterable[Table], store: Store, server: Server | None = N
         server.__exit__()
     stopping = list(tables)
     for table in stopping:
-        release(table.folder, 0)
-        release(table.folder, 1)
+        for seat, again in itertools.product((0, 1), (False, True)):
+            release(table.folder, seat, again=again)
         table.process.terminate()
     for table in stopping:
         try:

@@ -75,10 +75,11 @@ def test_the_all_hands_view_is_offered_live_where_it_is_safe_and_refused_elsewhe
     page.screenshot(path=str(tmp_path / "all-hands-live.png"), full_page=True)
     steps = page.locator("#log li").count()
     gate = [s.bot for s in sealed.held.seats].index(f"{sealed.gate}@1")
-    release(sealed.folder, gate)  # the match goes on: new steps come, every hand still shown
-    expect(page.locator("#log li")).not_to_have_count(steps)
+    release(sealed.folder, gate)  # the match goes on to the gate's second hold: new steps
+    expect(page.locator("#log li")).not_to_have_count(steps)  # come, every hand still shown
     for seat in (0, 1):
         expect(page.locator(f'.hand.face[data-seat="{seat}"] .card.face').first).to_be_visible()
+    release(sealed.folder, gate, again=True)
     # it ends while the deal's other rotation is still to play: its last steps are not shown
     expect(page.locator("#full-replay")).to_be_visible()
     expect(page.locator(".ended-note")).to_contain_text("deals the same cards as match")
