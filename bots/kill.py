@@ -67,6 +67,11 @@ from sdk import Bot
 from sdk.bot import MatchInfo
 
 ALL_CARDS = tuple(standard_deck(1, jokers=2))
+JOKERS = tuple(c for c in ALL_CARDS if c.rank is Rank.JOKER)
+HIGH_CARDS = {red: tuple(c for c in ALL_CARDS if c.rank in HIGH_RANKS and c.is_red == red)
+              for red in (True, False)}
+"""The 10, J, Q, K of each colour (``True``: red): the only cards but Jokers a winning hand
+holds."""
 MAX_CANDIDATES = 120
 KILL_THRESHOLD = 0.5
 KILL_THRESHOLD_WEAK_HAND = 0.3
@@ -198,13 +203,11 @@ class KillBot(Bot):
     def value(self, hand: Sequence[Card], obs: Observation, dead: set[Card]) -> float:
         best = 0.0
         own_red = obs.seat_suits[self.seat].is_red
+        gone = dead.union(hand)
+        jokers = sum(1 for c in JOKERS if c not in gone)
         for red in (True, False):
             progress, missing = colour_progress(hand, red)
-            live = sum(1 for c in ALL_CARDS
-                       if c.rank in missing and c.is_red == red and c not in dead
-                       and c not in hand)
-            live += sum(1 for c in ALL_CARDS if c.rank is Rank.JOKER and c not in dead
-                        and c not in hand)
+            live = jokers + sum(1 for c in HIGH_CARDS[red] if c.rank in missing and c not in gone)
             score = 10.0 * progress + 0.3 * min(live, 8) + (0.5 if red == own_red else 0.0)
             if progress == 3 and live == 0:
                 score -= 5.0
@@ -250,9 +253,11 @@ class KillBot(Bot):
         hand = list(obs.hand)
         if not is_trio(hand):
             return False
-        completing = [c for c in ALL_CARDS if c not in hand and c not in dead
-                      and any(is_winning([*three, c]) for three in _threes(hand))]
-        if not completing:
+        threes = _threes(hand)
+        completing = any(is_winning([*three, c]) for c in (*HIGH_CARDS[True], *HIGH_CARDS[False],
+                                                              *JOKERS)
+                         if c not in hand and c not in dead for three in threes)
+        if not completing:  # only a high card or a Joker completes a winning hand
             return True
         return self._behind(obs) and obs.turns_completed >= 6 * obs.players
 
