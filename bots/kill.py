@@ -51,6 +51,7 @@ from arena.games.kill import (
     RoundStarted,
     ShowTrio,
     ShowTrueWin,
+    State,
     Status,
     Swap,
     Swapped,
@@ -62,6 +63,7 @@ from arena.games.kill import (
     is_consistent,
     is_trio,
     is_winning,
+    knowledge,
 )
 from sdk import Bot
 from sdk.bot import MatchInfo
@@ -121,6 +123,24 @@ class KillBot(Bot):
             self.tracker.update(event)
             self._suspect(event)
             self._expose(event)
+
+    def learn(self, state: State) -> None:
+        """Know what this seat knows in ``state`` from the game's record of the events each
+        seat saw this round (:func:`arena.games.kill.knowledge`) rather than from events told
+        to it: how the search bot's rollouts play it (bots/search.py), every seat knowing
+        there what it would know. Each opponent's hand is one hypothesis, its known cards;
+        this seat's cards another seat knows it holds are exposed."""
+        trackers = knowledge(state).trackers
+        me, players = self.seat, state.players
+        self.tracker = trackers[me]
+        known: dict[int, set[Card]] = {s: set() for s in range(players) if s != me}
+        for card, place in self.tracker.known.items():
+            if place in known:
+                known[place].add(card)
+        self.suspect = {s: {frozenset(cards)} for s, cards in known.items()}
+        self.exposed = {c for c in state.hands[me]
+                        if any(trackers[s].known.get(c) == me for s in known)}
+        self.pending_gift = None
 
     def _set(self, seat: int, hypotheses: Hypotheses) -> None:
         if seat == self.seat:

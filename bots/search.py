@@ -28,7 +28,7 @@ import random
 import sys
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 from sdk.bot import Bot, MatchInfo
 from sdk.mcts import rank_values
@@ -61,13 +61,17 @@ class Plan:
     deals: Deals | None
     heuristic: str | None
     keep: bool = False
+    learns: bool = False
+    """The heuristic bot's copies in the rollouts take what their seat knows from the
+    rollout's state before each decision (the bot's ``learn(state)``), where its game keeps
+    that record, instead of playing from the observation alone."""
 
 
 PLANS: dict[str, Plan] = {
     "king": Plan(Deals(lambda s: s.hand_no, lambda s: s.totals), "bots.king:KingBot"),
     "knives": Plan(Deals(lambda s: s.hand_no, lambda s: s.totals), "bots.knives:KnivesBot"),
     "kill": Plan(Deals(lambda s: s.round_index, lambda s: s.totals), "bots.kill:KillBot",
-                 keep=True),
+                 keep=True, learns=True),
     "kings-corner": Plan(Deals(lambda s: s.deal, lambda s: s.totals, higher_is_better=False),
                          "bots.kings_corner:KingsCornerBot"),
     "face-card-kill-card": Plan(None, "bots.face_card_kill_card:FaceCardBot"),
@@ -91,16 +95,35 @@ def bot_class(spec: str) -> type[Bot]:
     return kind
 
 
-def heuristic_policy(model: ForwardModel, match: MatchInfo, heuristic: str) -> Policy:
+class Learner(Protocol):
+    """A heuristic bot that can take what its seat knows from a game state (:attr:`Plan.learns`)."""
+
+    def learn(self, state: Any) -> None: ...
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any: ...
+
+
+def heuristic_policy(model: ForwardModel, match: MatchInfo, heuristic: str,
+                     learns: bool = False) -> Policy:
     """Every seat played by its own copy of the heuristic bot ``module:Class``, from what that
-    seat would observe (it is told nothing else: a bot that keeps memory of the events plays
-    on what it knew at the match's start)."""
+    seat would observe; ``learns``: each copy also takes what its seat knows from the state
+    (:attr:`Plan.learns`). Otherwise a copy is told nothing else: a bot that keeps memory of
+    the events plays on what it knew at the match's start."""
     kind = bot_class(heuristic)
     seats = []
     for seat in range(match.players):
         bot = kind()
         bot.on_start(dataclasses.replace(match, seat=seat))
         seats.append(bot)
+    if learns:
+        learners = [cast(Learner, bot) for bot in seats]
+
+        def informed(state: Any, legal: Sequence[Any], _rng: random.Random) -> Any:
+            seat = model.to_act(state)
+            assert seat is not None
+            learners[seat].learn(state)
+            return learners[seat].act(model.observe(state, seat), legal)
+        return informed
 
     def policy(state: Any, legal: Sequence[Any], _rng: random.Random) -> Any:
         seat = model.to_act(state)
@@ -126,7 +149,7 @@ class Search:
         return cls(model, plan,
                    margin(plan.deals) if plan.deals is not None else rank_values(model),
                    plan.deals.deal if plan.deals is not None else None,
-                   heuristic_policy(model, match, plan.heuristic)
+                   heuristic_policy(model, match, plan.heuristic, plan.learns)
                    if plan.heuristic is not None else random_policy)
 
     def choose(self, observation: Any, legal: Sequence[Any], rng: random.Random,

@@ -60,7 +60,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from enum import IntEnum
 from itertools import combinations
 from typing import Any
@@ -382,6 +382,31 @@ EVENT_TYPES: tuple[type, ...] = (RoundStarted, Dealt, UsedPileShuffled, Drew, Re
                                  TwoCardExchange, GiftDiscarded, JokerClaimed, JokerRefill,
                                  JokerDiscarded, KillAttempt, FalseWinShown, LeftRound, RoundWon,
                                  TurnEnded, RoundEnded, MatchEnded)
+
+
+SECRETS: dict[type, tuple[str, str | None]] = {
+    Dealt: ("card", None), Swapped: ("discarded", None), GiftDiscarded: ("card", None),
+    JokerDiscarded: ("card", None), JokerRefill: ("card", None),
+    TwoCardExchange: ("given", "recipient"), JokerClaimed: ("joker", "target"),
+}
+"""The events that name a card only some seats see: the field naming it, and the field naming
+the seat that sees it beside the event's ``seat`` (None: its seat alone)."""
+
+
+def told(event: Any, players: int, gift_public: bool = True) -> list[Tagged]:
+    """``event`` (as a seat that saw its secret saw it) tagged as the engine tells it: in full
+    to the seats its secret is shown to (:data:`SECRETS`), without it (None) to the others;
+    an event with no secret, or whose secret this seat did not see, to every seat.
+    ``gift_public``: the option ``two_card_gift_public``, which makes the card given in a
+    two-card exchange public. tests/games/test_kill.py checks this against the engine."""
+    secret = SECRETS.get(type(event))
+    if secret is None or (gift_public and isinstance(event, TwoCardExchange)):
+        return [public(event)]
+    name, other = secret
+    if getattr(event, name) is None:
+        return [public(event)]
+    seats = (event.seat,) if other is None else (event.seat, getattr(event, other))
+    return [all_but(replace(event, **{name: None}), players, *seats), private(event, *seats)]
 
 
 # -- observation ---------------------------------------------------------------

@@ -56,6 +56,7 @@ from arena.games.kill import (
     fixed_cards,
     is_trio,
     is_winning,
+    told,
 )
 from arena.match import conformance as suite
 from tests import fuzz
@@ -847,3 +848,33 @@ def test_a_re_deal_keeps_what_hand_positions_name() -> None:
     from arena.games import get_game
 
     suite.hidden_information(get_game("kill"), 420, seat=1, players=3, budget=150, offset=44)
+
+
+@pytest.mark.parametrize("gift_public", [True, False])
+def test_told_tags_every_event_as_the_engine_does(gift_public: bool) -> None:
+    """What a seat saw of an event, retold (:func:`arena.games.kill.told`, the sampler's log),
+    is the engine's own tagging: every event with a secret comes as its form without it to the
+    others then its full form to the seats shown it, and every other event to all."""
+    told_kinds: Counter[str] = Counter()
+    for seed in range(12):
+        players = 3 + seed % 2
+        state = GAME.new(players, seed, {"two_card_gift_public": gift_public,
+                                         "target_score": 11})
+        tagged = list(GAME.opening_events(state))
+        rng = random.Random(seed)
+        while GAME.to_act(state) is not None:
+            tagged += GAME.apply(state, rng.choice(list(GAME.legal_actions(state))))
+        at = 0
+        while at < len(tagged):
+            event = tagged[at].event
+            if tagged[at].visible_to is None:
+                assert told(event, players, gift_public) == [tagged[at]], event
+                at += 1
+                continue
+            full = tagged[at + 1]  # the form without the secret, then the full one
+            assert told(full.event, players, gift_public) == tagged[at:at + 2], full.event
+            told_kinds[type(full.event).__name__] += 1
+            at += 2
+    assert set(told_kinds) >= {"Dealt", "Swapped", "GiftDiscarded", "JokerDiscarded",
+                               "JokerRefill", "JokerClaimed"} | (set() if gift_public
+                                                                  else {"TwoCardExchange"})

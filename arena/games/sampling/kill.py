@@ -39,9 +39,13 @@ Not honoured (a sample may be a placement no history could give):
 - the coin of a claim on a seat holding both Jokers: such a placement is as likely as any,
   where the game's generator makes it half as likely when the coin decides.
 
-History the engine keeps: the round's log (``State.round_log``, which the engine reads only
-to choose which of two Jokers a claim takes) is the seat's own events of the round, each
-shown to every seat; the match's opening events are the seat's own. ``scored`` is a seat's
+History the engine keeps: the round's log (``State.round_log``, from which the engine works
+out what each seat knows: to choose which of two Jokers a claim takes, and for the public
+view) is the seat's own events of the round, each told as the engine tells it
+(:func:`arena.games.kill.told`): a card the seat saw that only some seats see goes to those
+seats, and the event without it to the others, so what the other seats know in a sample
+(:func:`arena.games.kill.knowledge`) is what the public events told them, never this seat's
+secrets; the match's opening events are the seat's own. ``scored`` is a seat's
 status not being active, which the rules make the same; the turn's seat is the one asked,
 or during a gift the seat that gave it.
 """
@@ -79,6 +83,7 @@ from arena.games.kill import (
     TwoCardExchange,
     UsedPileShuffled,
     can_swap,
+    told,
 )
 from arena.games.sampling.base import Knowledge, future_rng
 from arena.games.sampling.deals import count_deals, deal_uniform
@@ -366,7 +371,8 @@ class KillKnowledge(Knowledge[State, Observation]):
                       drawn=observation.drawn, gift_recipient=recipient, gift_card=gift_card,
                       turns_completed=observation.turns_completed,
                       previous_rounds=list(observation.previous_rounds),
-                      round_log=[public(e) for e in self.log],
+                      round_log=[t for e in self.log for t in told(
+                          e, n, bool(self.options["two_card_gift_public"]))],
                       opening=[public(e) for e in self.opening], over=over)
         return state
 
