@@ -42,9 +42,10 @@ from arena.games.kill import (
     Two,
     fixed_cards,
 )
+from arena.games.kill import knowledge as seats_knowledge
 from arena.games.sampling import knowledge
 from arena.games.sampling.kill import KillKnowledge
-from tests.games.sampling import Position, check_sample, chi_square_p, homogeneity_p
+from tests.games.sampling import Position, check_sample, chi_square_p, homogeneity_p, positions
 from tests.games.test_kill import JOKER_DECK, WINNING_DECK, C, Script, deal_order
 
 SIGNIFICANCE = 0.001  # a uniform sampler fails one of these tests once in a thousand runs
@@ -410,3 +411,28 @@ def test_long_rounds_with_reshuffles_joker_refills_and_gifts_keep_to_the_contrac
             send(GAME.apply(state, pool[policy.randrange(len(pool))]), known, seen)
             step += 1
     assert seen["UsedPileShuffled"] and seen["JokerRefill"] and seen["GiftDiscarded"]
+
+
+@pytest.mark.parametrize("gift_public", [True, False])
+def test_in_a_sample_the_other_seats_know_no_more_of_this_seats_hand_than_they_do(
+        gift_public: bool) -> None:
+    """What each seat knows in a sample (the game's record, :func:`arena.games.kill.knowledge`,
+    which the engine and the search bot's rollouts read): the seat sampled for knows what it
+    knows in the true state, and another seat places no card in the sampled seat's hand that
+    it does not place there in the true state (its dealt card, say, or an unseen discard)."""
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(6):
+        options = {"two_card_gift_public": gift_public, "target_score": 11}
+        for position in positions(GAME, 4, seed, options, every=5):
+            sample = position.knowledge.sample(position.observation, rng)
+            me = position.seat
+            true, told = seats_knowledge(position.state).trackers, \
+                seats_knowledge(sample).trackers
+            assert told[me].known == true[me].known, (seed, position.step)
+            for other in range(4):
+                if other != me:
+                    mine = {c for c, place in told[other].known.items() if place == me}
+                    assert mine <= {c for c, place in true[other].known.items() if place == me}
+            checked += 1
+    assert checked > 100
