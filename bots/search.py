@@ -8,7 +8,10 @@ action on each, and lets a rollout policy play every seat on: the game's heurist
 one bundled beside this file), or random moves where :data:`PLANS` says they search better.
 An action's score is this seat's value where the rollout stops, summed over the deals, and
 the best is played: a rollout of the heuristic, which plays at least as well as the
-heuristic where the sampled deals are right.
+heuristic where the sampled deals are right. In Kill each copy of the heuristic in a rollout
+first takes what its seat knows there from the game's record (:attr:`Plan.learns`), and the
+bot keeps its own heuristic's choice unless the rollouts find better beyond their noise
+(:attr:`Plan.keep`, in Serial Killer too).
 
 In a game scored over many deals a rollout stops at the end of the current deal and values
 each seat by its margin then (its running total less the others' mean; lower totals are
