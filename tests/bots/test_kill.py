@@ -8,10 +8,12 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+from arena.games.kill import GAME, ClaimJoker, Draw, EndTurn, Kill
 from bots.kill import KillBot
 from bots.random_bot import RandomBot
-from sdk.bot import Bot
+from sdk.bot import Bot, MatchInfo
 from sdk.local import play_local
+from tests.games.test_kill import WINNING_DECK, Script, deal_order, heart_run
 
 MATCHES = 24
 DECISIONS_DIGEST = "b6533046257e78814d29e41a301d85459a6f364481f841614e48ced0e178545f"
@@ -46,3 +48,23 @@ def test_the_heuristic_beats_random_and_plays_as_it_did() -> None:
             ranks.append((result.ranks[(rookie + 1) % players], result.ranks[rookie]))
     assert hashlib.sha256("\n".join(lines).encode()).hexdigest() == DECISIONS_DIGEST
     assert sum(mine < theirs for mine, theirs in ranks) >= 0.75 * len(ranks), ranks
+
+
+def test_a_copy_that_learns_from_the_state_kills_a_winning_hand_it_was_shown() -> None:
+    """The search bot's rollouts (bots/search.py, Plan.learns): a copy of the heuristic bot
+    told nothing but the state it plays in (KillBot.learn) knows what its seat saw there.
+    Seat 0 shows its winning hand in a failed Joker claim; seat 1, to act, kills it once it
+    has learnt from the state, and draws without."""
+    script = Script(4, [deal_order(4, WINNING_DECK)], rounds=1)
+    heart_run(script)  # seat 0 holds TH JH QH KH
+    script.do(EndTurn())
+    script.pass_turns(3)
+    script.do(ClaimJoker(1))  # no Joker there: the claim fails, the hand is shown to all
+    assert script.to_act == 1 and Kill(0) in script.legal()
+    observation = GAME.observe(script.state, 1)
+    learnt, told_nothing = KillBot(), KillBot()
+    for bot in (learnt, told_nothing):
+        bot.on_start(MatchInfo("m", "kill", GAME.version, 1, 4, {}, (), 0.0, 0.0))
+    learnt.learn(script.state)
+    assert learnt.act(observation, script.legal()) == Kill(0)
+    assert told_nothing.act(observation, script.legal()) == Draw()
