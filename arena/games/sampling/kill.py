@@ -145,14 +145,20 @@ class KillKnowledge(Knowledge[State, Observation]):
         elif isinstance(event, JokerClaimed):
             self._joker_claimed(event)
         elif isinstance(event, JokerRefill):
-            if event.seat != me:
+            if event.seat == me:
+                if event.card is not None:
+                    self.where.pop(event.card, None)  # in the seat's hand
+            else:
                 self.room[event.seat] += 1
                 self.no_joker[event.seat] = False
                 for card, places in list(self.where.items()):
                     if DECK in places:
                         self.where[card] = places | {event.seat}
         elif isinstance(event, JokerDiscarded):
-            if event.seat != me:
+            if event.seat == me:
+                if event.card is not None:
+                    self._at(event.card, USED)
+            else:
                 self._unseen_discard(event.seat)
         elif isinstance(event, KillAttempt):
             if event.target != me:
