@@ -74,6 +74,8 @@ HIGH_CARDS = {red: tuple(c for c in ALL_CARDS if c.rank in HIGH_RANKS and c.is_r
               for red in (True, False)}
 """The 10, J, Q, K of each colour (``True``: red): the only cards but Jokers a winning hand
 holds."""
+COMPLETING = (*HIGH_CARDS[True], *HIGH_CARDS[False], *JOKERS)
+"""Every card a winning hand may hold."""
 MAX_CANDIDATES = 120
 KILL_THRESHOLD = 0.5
 KILL_THRESHOLD_WEAK_HAND = 0.3
@@ -274,10 +276,9 @@ class KillBot(Bot):
         if not is_trio(hand):
             return False
         threes = _threes(hand)
-        completing = any(is_winning([*three, c]) for c in (*HIGH_CARDS[True], *HIGH_CARDS[False],
-                                                              *JOKERS)
+        completing = any(is_winning([*three, c]) for c in COMPLETING
                          if c not in hand and c not in dead for three in threes)
-        if not completing:  # only a high card or a Joker completes a winning hand
+        if not completing:
             return True
         return self._behind(obs) and obs.turns_completed >= 6 * obs.players
 

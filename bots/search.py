@@ -118,19 +118,12 @@ def heuristic_policy(model: ForwardModel, match: MatchInfo, heuristic: str,
         bot = kind()
         bot.on_start(dataclasses.replace(match, seat=seat))
         seats.append(bot)
-    if learns:
-        learners = [cast(Learner, bot) for bot in seats]
-
-        def informed(state: Any, legal: Sequence[Any], _rng: random.Random) -> Any:
-            seat = model.to_act(state)
-            assert seat is not None
-            learners[seat].learn(state)
-            return learners[seat].act(model.observe(state, seat), legal)
-        return informed
 
     def policy(state: Any, legal: Sequence[Any], _rng: random.Random) -> Any:
         seat = model.to_act(state)
         assert seat is not None
+        if learns:
+            cast(Learner, seats[seat]).learn(state)
         return seats[seat].act(model.observe(state, seat), legal)
     return policy
 
