@@ -27,7 +27,6 @@ import json
 import os
 import shutil
 import sqlite3
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,16 +36,14 @@ from typing import Any
 import httpx
 import pytest
 import trueskill
-import uvicorn
 
 from arena.storage.store import Store
 from arena.tournament.run import run_tournament
 from arena.tournament.settings import RunSettings
 from arena.tournament.setup import create_tournament
-from leaderboard.web import create_app
-from leaderboard.web.server import bind, url_of
-from tests.helpers import cli, eventually
+from tests.helpers import cli
 from tests.inprocess import InProcessExecutor
+from tests.web.replay_fixtures import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = {
@@ -141,21 +138,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
         done = cli(*args, db=db, check=False)  # in this process: a listing needs none
         found.cli[name] = json.loads(done.stdout) if done.returncode == 0 else {
             "failed": (done.stderr.strip().splitlines() or ["(nothing said)"])[-1]}
-    with Store(str(db)) as store:
-        sock = bind("127.0.0.1", 0)
-        found.url = url_of("127.0.0.1", sock)
-        server = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning",
-                                               lifespan="off"))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        eventually("the web app to start", lambda: server.started or not thread.is_alive(),
-                   every=0.05)
-        assert server.started
-        try:
-            yield found
-        finally:
-            server.should_exit = True
-            thread.join(timeout=30)
+    with Store(str(db)) as store, Server(store, timeout_s=30) as server:
+        found.url = server.url + "/"
+        yield found
 
 
 # ---------------------------------------------------------------- the oracle

@@ -7,7 +7,6 @@ port, over that file."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,13 +15,11 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-import uvicorn
 
 from arena.storage.store import ScheduledMatch, Store
 from arena.wire.tokens import digest
-from leaderboard.web import create_app
-from leaderboard.web.server import bind, url_of
-from tests.helpers import GAME, arena, cli, eventually
+from tests.helpers import GAME, arena, cli
+from tests.web.replay_fixtures import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKUP = "<script>alert(1)</script>"
@@ -92,17 +89,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
             found.statements.append((statement, parameters))
 
     sa.event.listen(store._read, "before_cursor_execute", record)
-    sock = bind("127.0.0.1", 0)
-    found.url = url_of("127.0.0.1", sock)
-    server = uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning",
-                                           lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    eventually("the web app to start", lambda: server.started, every=0.05)
     try:
-        yield found
+        with Server(store) as server:
+            found.url = server.url + "/"
+            yield found
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         store.close()
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -30,6 +29,7 @@ from arena.match.referee import run_match
 from arena.match.replay import read_log, steps
 from arena.storage.store import MatchInfo, MatchResult, MatchStatus, Store
 from leaderboard.web.app import create_app
+from leaderboard.web.server import bind
 from tests.helpers import arena, cli, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,16 +47,21 @@ def tokens(text: str) -> set[str]:
 
 
 class Server:
-    """uvicorn serving the web app over a store, in a thread of this process."""
+    """uvicorn serving the web app over a store, in a thread of this process, on a free port
+    bound before it starts. When the block ends, requests still open (a browser's live feed)
+    get :data:`GRACE_S` to finish before they are cut: a test waits for nothing longer."""
 
-    def __init__(self, store: Store) -> None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        config = uvicorn.Config(create_app(store), host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="off")
+    GRACE_S = 1
+
+    def __init__(self, store: Store, *, timeout_s: float = 10) -> None:
+        self.sock = bind("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
+        self.timeout_s = timeout_s
+        config = uvicorn.Config(create_app(store), log_level="warning", lifespan="off",
+                                timeout_graceful_shutdown=self.GRACE_S)
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
 
     @property
     def url(self) -> str:
@@ -75,7 +80,8 @@ class Server:
 
     def __exit__(self, *_: object) -> None:
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(self.timeout_s)
+        self.sock.close()
 
 
 # ---------------------------------------------------------------- tournaments of real bots

@@ -20,6 +20,8 @@ from tests.web.replay_fixtures import Server, gated_tournament
 from tests.web.test_browser import page, playwright  # noqa: F401  (the fixture)
 
 GAME = "face-card-kill-card"
+POLL_MS = 3000
+"""How often the TV page looks at /api/tv again (leaderboard/web/static/tv.js)."""
 TEMPLATE = MatchInfo(id=0, tournament_id=None, index=0, game=GAME, options={}, seed=0,
                      status=MatchStatus.RUNNING, created_at=datetime.now(UTC), started_at=None,
                      finished_at=None, duration_s=None, finish_seq=None, seats=())
@@ -120,15 +122,18 @@ def test_in_the_browser_the_tv_moves_only_to_a_clearly_better_table(
     try:
         with store.running(tid), Server(store) as server:
             store.mark_running(ad)
+            page.clock.install()  # the page's timers: its next look comes when the test says
             page.goto(server.url + "/tv")
             expect(page.locator("#tv")).to_have_attribute("data-featured", str(ad))
             store.mark_running(bc)
+            page.clock.run_for(POLL_MS)
             expect(page.locator("table.live")).to_contain_text(f"#{bc}")  # polled and listed
             expect(page.locator("#tv")).to_have_attribute("data-featured", str(ad))  # stays
             tv = httpx.get(server.url + "/api/tv", timeout=60).json()["tv"]  # the page's app
             assert tv["featured"]["id"] == ad and tv["others"][0]["id"] == bc
             assert 0 < tv["others"][0]["rating"] - tv["featured"]["rating"] < MARGIN
             store.mark_running(ab)
+            page.clock.run_for(POLL_MS)
             expect(page.locator("#tv")).to_have_attribute("data-featured", str(ab))
             expect(page.locator("table.live")).to_contain_text(f"#{ad}")  # a+d runs on
     finally:
