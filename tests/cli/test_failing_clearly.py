@@ -14,8 +14,8 @@ MISSING = """
 import sys
 sys.modules[{name!r}] = None  # as after `pip install card-arena`, the SDK alone
 sys.argv = ["arena", "--help"]
-from arena.__main__ import main
-main()
+from arena.__main__ import run  # the `arena` command's entry point
+run()
 """
 
 
