@@ -45,7 +45,8 @@ from arena.storage.store import Store, StoreError, keeps_nothing
 T = TypeVar("T")
 
 READERS = 2
-"""Reader processes: the heavy reads a server gets at once queue for them."""
+"""Reader processes at most (one from the start, the second once reads overlap): the heavy
+reads a server gets at once queue for them."""
 _STORE = "store"
 """The served store's reference in a pickled read."""
 
@@ -116,8 +117,9 @@ def _ready() -> None:
 
 
 class Readers:
-    """:data:`READERS` reader processes over the database of ``store`` (its URL, not an
-    in-memory one); :meth:`close` stops them."""
+    """Up to :data:`READERS` reader processes over the database of ``store`` (its URL, not
+    an in-memory one): one from the start, another as reads overlap; :meth:`close` stops
+    them."""
 
     def __init__(self, store: Store, processes: int = READERS) -> None:
         if keeps_nothing(store.url):
@@ -131,12 +133,15 @@ class Readers:
         # spawn, never fork: this process has gRPC's threads (and the loop's) running
         pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_open_reader, initargs=(self.store.url,))
-        # started now, not as the first heavy reads come
-        self._starting = [pool.submit(_ready) for _ in range(self.processes)]
+        # One reader started now, not as the first heavy reads come; the others as reads
+        # find every reader busy (a spawning pool starts a process for a read when none is
+        # idle, up to its size; the read waits in its queue meanwhile, not in this process).
+        # Most servers never read two things at once, and a reader is 0.7 CPU s to start.
+        self._starting = [pool.submit(_ready)]
         return pool
 
     def ready(self) -> bool:
-        """Whether the readers have started. Until then (a second or more of imports, on a
+        """Whether the first reader has started. Until then (a second or more of imports, on a
         loaded machine many) reads run in worker threads, as they do if the readers could not
         start (the database cannot be opened over there)."""
         return all(f.done() and not f.cancelled() and f.exception() is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -114,6 +115,36 @@ def test_a_reader_that_dies_fails_its_read_and_is_replaced(store: Store) -> None
         eventually("another reader to start", readers.ready)
         pid, bots = ran(readers, functools.partial(where, store))
         assert pid != os.getpid() and "first" in bots
+    finally:
+        asyncio.run(readers.close())
+
+
+def meet(folder: Path, store: Store) -> int:
+    """A read that waits, in its reader, until another read is in another reader (each
+    leaves a file named after its process in ``folder``); the process it ran in."""
+    (folder / str(os.getpid())).touch()
+    eventually("another read in another reader", lambda: len(list(folder.iterdir())) >= 2)
+    return os.getpid()
+
+
+def test_one_reader_starts_at_once_and_another_when_reads_overlap(store: Store,
+                                                                   tmp_path: Path) -> None:
+    before = set(multiprocessing.active_children())
+    readers = reads.Readers(store, processes=2)
+    try:
+        eventually("the first reader to start", readers.ready)
+        started = set(multiprocessing.active_children()) - before
+        assert len(started) == 1, started
+        ran(readers, functools.partial(where, store))  # one read at a time: the same reader
+        assert set(multiprocessing.active_children()) - before == started
+
+        async def both() -> list[int]:
+            read = functools.partial(meet, tmp_path, store)
+            return list(await asyncio.gather(readers.run(read), readers.run(read)))
+
+        pids = asyncio.run(both())  # the two meet: each in a reader of its own
+        assert len(set(pids)) == 2 and os.getpid() not in pids
+        assert len(set(multiprocessing.active_children()) - before) == 2
     finally:
         asyncio.run(readers.close())
 
