@@ -118,12 +118,13 @@ def heuristic_policy(model: ForwardModel, match: MatchInfo, heuristic: str,
         bot = kind()
         bot.on_start(dataclasses.replace(match, seat=seat))
         seats.append(bot)
+    learners = [cast(Learner, bot) for bot in seats] if learns else None
 
     def policy(state: Any, legal: Sequence[Any], _rng: random.Random) -> Any:
         seat = model.to_act(state)
         assert seat is not None
-        if learns:
-            cast(Learner, seats[seat]).learn(state)
+        if learners is not None:
+            learners[seat].learn(state)
         return seats[seat].act(model.observe(state, seat), legal)
     return policy
 

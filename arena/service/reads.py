@@ -137,15 +137,15 @@ class Readers:
         # find every reader busy (a spawning pool starts a process for a read when none is
         # idle, up to its size; the read waits in its queue meanwhile, not in this process).
         # Most servers never read two things at once, and a reader is 0.7 CPU s to start.
-        self._starting = [pool.submit(_ready)]
+        self._first = pool.submit(_ready)
         return pool
 
     def ready(self) -> bool:
         """Whether the first reader has started. Until then (a second or more of imports, on a
         loaded machine many) reads run in worker threads, as they do if the readers could not
         start (the database cannot be opened over there)."""
-        return all(f.done() and not f.cancelled() and f.exception() is None
-                   for f in self._starting)
+        first = self._first
+        return first.done() and not first.cancelled() and first.exception() is None
 
     def payload(self, read: Callable[[], object]) -> bytes | None:
         """``read`` pickled for a reader; None if it cannot go to one."""
